@@ -1,0 +1,59 @@
+/**
+ * The contract between the dispatcher and the transports. A transport turns
+ * bytes into JSON-RPC messages and hands each one to `Dispatcher.handle` with a
+ * `Channel`: where messages the server sends *about that request* go (progress,
+ * logs, elicitation/sampling/roots requests). Server→client requests are
+ * correlated through the `Peer` (one per stdio connection, one per HTTP
+ * session, one per modern request), which owns the pending-request table, so a
+ * client's response that arrives on another POST still finds its caller.
+ */
+import type { AuthInfo, HttpInfo } from '../tool/types.js';
+
+export type JsonRpcId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+export interface JsonRpcResult {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: { [key: string]: unknown };
+}
+
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export type JsonRpcResponse = JsonRpcResult | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** Where the server writes messages related to one incoming request. */
+export interface Channel {
+  /**
+   * Send a notification or a server→client request. For HTTP this upgrades the
+   * POST's response to SSE on first use; for stdio it writes a line.
+   */
+  send(message: JsonRpcNotification | JsonRpcRequest): void;
+  /** Whether `send` can still reach the client (false after a disconnect). */
+  readonly open: boolean;
+}
+
+/** Per-request facts a transport knows and the pipeline exposes on `ctx`. */
+export interface RequestInfo {
+  auth?: AuthInfo;
+  http?: HttpInfo;
+  /** Aborted when the transport knows the client is gone (2026 era: disconnect = cancel). */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,44 @@
+/**
+ * Opaque pagination cursors. Clients must treat them as opaque (spec,
+ * "Pagination"); candor encodes a small JSON payload in base64url and answers an
+ * invalid cursor with -32602.
+ */
+import { ProtocolError } from '../errors.js';
+
+const INVALID_PARAMS = -32602;
+
+export function encodeCursor(payload: Record<string, string | number>): string {
+  return base64url(JSON.stringify(payload));
+}
+
+export function decodeCursor<T extends Record<string, unknown>>(cursor: unknown, check: (value: any) => boolean): T {
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 1024) throw invalidCursor();
+  let value: unknown;
+  try {
+    value = JSON.parse(fromBase64url(cursor));
+  } catch {
+    throw invalidCursor();
+  }
+  if (typeof value !== 'object' || value === null || !check(value)) throw invalidCursor();
+  return value as T;
+}
+
+function invalidCursor(): ProtocolError {
+  return new ProtocolError(
+    INVALID_PARAMS,
+    'Invalid cursor: pass the nextCursor of a previous page unchanged, or omit it to start from the first page.',
+  );
+}
+
+function base64url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new Error('not base64url');
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}

@@ -1,0 +1,453 @@
+/**
+ * Effects inferred from a tool's name (and description), by *words*, never substrings.
+ *
+ * Issue 2 ("Inferring effects from names"): substring matching is what made other
+ * projects mark `forget_memory` ("get") and `execute_query` ("query") read-only. Here:
+ * - the name is split into words (snake, kebab, camel, dots) and only whole words count;
+ * - the first verb wins over later nouns (`list_deleted_items` reads, `delete_list` deletes),
+ *   but a word that is unambiguously a verb wins over one that is often a noun
+ *   (`comment_delete` deletes);
+ * - an opaque verb (`execute`, `run`, `do`, …) or no verb at all means low confidence and
+ *   the spec's worst case; a mixed name (`get_or_create_user`) takes the worst of its verbs;
+ * - the description may confirm (raise confidence) or worsen the result, never improve it.
+ *
+ * Used by lint for suggestions and, only when a caller asks (`infer: true`), to fill in an
+ * undeclared tool.
+ */
+import { splitWords } from './title.js';
+import type { Effect, Inference, World } from './types.js';
+
+/** What kind of verb a word is: it reads, creates, sets a repeatable state, overwrites or erases. */
+export type VerbFamily = 'read' | 'add' | 'toggle' | 'overwrite' | 'erase';
+
+/** A lexicon entry: what a verb does when it leads a tool name. */
+interface Verb {
+  effect: Effect;
+  idempotent: boolean;
+  /** `weak` words are often nouns (`list`, `post`, `comment`): any strong verb outranks them. */
+  strength: 'strong' | 'weak';
+  /** Erasing verbs (delete, drop, kill…) as opposed to overwriting ones (set, update, move…). */
+  family: VerbFamily;
+  /** The most this verb alone can justify (`query` may be any SQL statement). */
+  cap?: 'medium';
+  /** The verb itself reaches outside (`fetch`, `browse`, `tweet`). */
+  open?: boolean;
+}
+
+const LEXICON = new Map<string, Verb>();
+function words(list: string, verb: Verb): void {
+  for (const w of list.split(/\s+/)) if (w) LEXICON.set(w, verb);
+}
+
+const read = (strength: 'strong' | 'weak', extra: Partial<Verb> = {}): Verb => ({
+  effect: 'read',
+  idempotent: true,
+  strength,
+  family: 'read',
+  ...extra,
+});
+words(
+  'get read find describe retrieve lookup inspect show browse peek preview explain summarize summarise analyze ' +
+    'analyse compare diff validate verify calculate compute parse echo ping whoami display explore',
+  read('strong'),
+);
+words('list search count check view stat stats watch monitor poll exists is has can', read('weak'));
+words('fetch', read('strong', { open: true, cap: 'medium' }));
+words('download crawl scrape', read('strong', { open: true }));
+words('query', read('weak', { cap: 'medium' }));
+
+const add = (strength: 'strong' | 'weak', extra: Partial<Verb> = {}): Verb => ({
+  effect: 'additive',
+  idempotent: false,
+  strength,
+  family: 'add',
+  ...extra,
+});
+words(
+  'create add insert append send upload publish invite register save submit commit fork clone copy duplicate ' +
+    'import attach start launch spawn schedule notify share install',
+  add('strong'),
+);
+words('post comment reply message log record draft', add('weak'));
+words('push', add('weak', { open: true }));
+words('tweet email', add('weak', { open: true }));
+
+const toggle: Verb = { effect: 'additive', idempotent: true, strength: 'strong', family: 'toggle' };
+words(
+  'enable disable assign unassign tag label mark pin unpin star unstar follow unfollow subscribe unsubscribe ' +
+    'approve lock unlock ensure mkdir archive unarchive grant',
+  toggle,
+);
+
+const overwrite = (idempotent: boolean, extra: Partial<Verb> = {}): Verb => ({
+  effect: 'destructive',
+  idempotent,
+  strength: 'strong',
+  family: 'overwrite',
+  ...extra,
+});
+words('set put update upsert overwrite replace write configure unset', overwrite(true));
+words('edit modify patch move rename merge restore', overwrite(false));
+
+words(
+  'delete remove drop purge erase wipe destroy truncate kill terminate revoke uninstall cancel clear reset forget ' +
+    'unlink rm del prune evict flush discard abort shutdown reboot restart stop rollback revert undo unregister ' +
+    'unpublish expire ban',
+  { effect: 'destructive', idempotent: false, strength: 'strong', family: 'erase' },
+);
+
+/** Verbs that say "something happens" but not what: the tool could do anything. */
+const OPAQUE = new Set(
+  (
+    'execute exec run do perform invoke call eval evaluate process handle manage apply trigger dispatch operate ' +
+    'control use interact act administer mutate alter change sync migrate deploy click type press fill navigate ' +
+    'sudo'
+  ).split(' '),
+);
+
+/** Words that join verbs into a mixed action (`get_or_create`, `find_and_replace`). */
+const CONJUNCTIONS = new Set(['or', 'and', 'then', 'plus']);
+
+/** Words that say the tool reaches an open world: the web, other people, third-party services. */
+const OPEN_WORLD = new Set(
+  (
+    'web www http https url urls internet online website browser email emails mail gmail smtp inbox slack discord ' +
+    'telegram whatsapp sms tweet tweets twitter github gitlab bitbucket jira confluence notion google gdrive ' +
+    'dropbox s3 aws gcp azure stripe paypal shopify salesforce hubspot zendesk twilio webhook webhooks graphql ' +
+    'wikipedia weather news stock stocks rss youtube reddit spotify remote external cloud dns whois api apis ' +
+    'fetch browse crawl scrape download upload'
+  ).split(' '),
+);
+/** Cues too common in prose to count in a description ("uses the fs API", "the file's URL"). */
+const NAME_ONLY_CUES = new Set(['api', 'apis', 'download', 'upload', 'remote', 'cloud', 'stock', 'stocks']);
+
+/** Words a description opens with before its verb ("Use this tool to delete…"). */
+const PREAMBLE = new Set(
+  'use uses this tool to allows allow lets let you the a an can will used for it that which helps help function endpoint please is are be'.split(
+    ' ',
+  ),
+);
+
+const ORDER: Record<Effect, number> = { read: 0, additive: 1, destructive: 2 };
+const worse = (a: Effect, b: Effect): Effect => (ORDER[a] >= ORDER[b] ? a : b);
+
+/** The verb reading of a name, before the description is considered. */
+type NameReading =
+  | { kind: 'verb'; word: string; verb: Verb; confidence: 'high' | 'medium'; others: string[] }
+  | { kind: 'mixed'; verbs: Array<{ word: string; verb: Verb }>; joined: boolean }
+  | { kind: 'opaque'; word: string }
+  | { kind: 'none' };
+
+function readName(ws: string[]): NameReading {
+  // Mixed names first: verbs on both sides of a conjunction all happen.
+  const joinedVerbs: Array<{ word: string; verb: Verb }> = [];
+  for (let i = 1; i < ws.length - 1; i++) {
+    if (!CONJUNCTIONS.has(ws[i]!)) continue;
+    for (const w of [ws[i - 1]!, ws[i + 1]!]) {
+      if (OPAQUE.has(w)) return { kind: 'opaque', word: w };
+      const verb = LEXICON.get(w);
+      if (verb && !joinedVerbs.some((v) => v.word === w)) joinedVerbs.push({ word: w, verb });
+    }
+  }
+  if (joinedVerbs.length > 1) return { kind: 'mixed', verbs: joinedVerbs, joined: true };
+
+  const strong = ws.filter((w) => OPAQUE.has(w) || LEXICON.get(w)?.strength === 'strong');
+  const first = strong[0];
+  if (first !== undefined && OPAQUE.has(first)) return { kind: 'opaque', word: first };
+  if (first !== undefined) {
+    const verb = LEXICON.get(first)!;
+    // Two unambiguous verbs of different effects (`read_write_file`): both may happen.
+    const rivals = strong
+      .filter((w) => w !== first && !OPAQUE.has(w) && LEXICON.get(w)!.effect !== verb.effect)
+      .map((w) => ({ word: w, verb: LEXICON.get(w)! }));
+    if (rivals.length > 0) return { kind: 'mixed', verbs: [{ word: first, verb }, ...rivals], joined: false };
+    // Weak words before the verb read as nouns (`comment_delete`), but a leading read word
+    // might be the real verb (`list_delete_requests`): then the reading is less certain.
+    const weakBefore = ws.slice(0, ws.indexOf(first)).filter((w) => LEXICON.has(w));
+    const doubtful = weakBefore.some((w) => {
+      const e = LEXICON.get(w)!.effect;
+      return (e === 'read' && verb.effect !== 'read') || ORDER[e] > ORDER[verb.effect];
+    });
+    return {
+      kind: 'verb',
+      word: first,
+      verb,
+      confidence: verb.cap ?? (doubtful ? 'medium' : 'high'),
+      others: weakBefore,
+    };
+  }
+  // Only words that are often nouns: the first one wins (`view_log` reads), less surely when
+  // another of them would mean something else (`log_search`).
+  const weak = ws.filter((w) => LEXICON.has(w));
+  const lead = weak[0];
+  if (lead === undefined) return { kind: 'none' };
+  const verb = LEXICON.get(lead)!;
+  const others = weak.slice(1).filter((w) => LEXICON.get(w)!.effect !== verb.effect);
+  return {
+    kind: 'verb',
+    word: lead,
+    verb,
+    confidence: verb.cap ?? (others.length > 0 ? 'medium' : 'high'),
+    others: [],
+  };
+}
+
+/** Verbs that only descriptions lead with ("Returns the current time"); in a name they are nouns or worse. */
+const DESCRIPTION_VERBS = new Map<string, Verb>([
+  ['return', read('strong')],
+  ['provide', read('strong')],
+  ['give', read('strong')],
+]);
+
+/** Base form of an English verb as descriptions write it ("Deletes", "Searches", "Copies"). */
+function lemma(word: string, extra?: Map<string, Verb>): string | undefined {
+  const candidates = [word];
+  if (word.endsWith('ies')) candidates.push(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es')) candidates.push(word.slice(0, -2));
+  if (word.endsWith('s')) candidates.push(word.slice(0, -1));
+  return candidates.find((c) => LEXICON.has(c) || OPAQUE.has(c) || extra?.has(c));
+}
+
+/** What the description's first sentence leads with, and any danger phrases in it. */
+function readDescription(description: string): {
+  verb?: { word: string; verb?: Verb; opaque: boolean };
+  danger: string[];
+  openCues: string[];
+} {
+  const firstSentence = description.split(/[.!?](?:\s|$)|\n/)[0] ?? '';
+  const sentenceWords = firstSentence.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  let verb: { word: string; verb?: Verb; opaque: boolean } | undefined;
+  for (const w of sentenceWords) {
+    if (PREAMBLE.has(w) || w.endsWith('ly')) continue; // "Use this tool to…", "Permanently deletes…"
+    const base = lemma(w, DESCRIPTION_VERBS);
+    if (base === undefined) break; // the description does not open with a verb we know
+    verb = { word: base, verb: LEXICON.get(base) ?? DESCRIPTION_VERBS.get(base), opaque: OPAQUE.has(base) };
+    break;
+  }
+  const text = description.toLowerCase();
+  const all = text.match(/[a-z0-9]+/g) ?? [];
+  const danger: string[] = [];
+  for (const phrase of ['permanently', 'irreversible', 'irreversibly', 'cannot be undone', "can't be undone"]) {
+    if (text.includes(phrase) && !/\bnot\s+permanently\b/.test(text)) danger.push(phrase);
+  }
+  // "overwrites" counts unless negated ("does not overwrite", "never overwrites", "without overwriting").
+  const overwrite = /(\b(?:not|never|without|won't|doesn't)\s+)?\boverwrit(?:e|es|ing)\b/g;
+  for (const m of text.matchAll(overwrite)) if (m[1] === undefined) danger.push(m[0].trim());
+  const openCues = [...new Set(all.filter((w) => OPEN_WORLD.has(w) && !NAME_ONLY_CUES.has(w)))];
+  return { ...(verb ? { verb } : {}), danger, openCues };
+}
+
+/**
+ * Infer a tool's effect, world and idempotence from its name's words (and its description).
+ *
+ * @example
+ * ```ts
+ * inferEffects('list_deleted_items').effect; // 'read' (the first verb wins over later words)
+ * inferEffects('forget_memory').effect; // 'destructive' ("forget" is a verb, not "get")
+ * inferEffects('execute_query'); // { effect: 'destructive', world: 'open', confidence: 'low', … }
+ * inferEffects('get_or_create_user').effect; // 'additive' (a mixed name takes the worst case)
+ * ```
+ */
+export function inferEffects(name: string, description?: string): Inference {
+  const { effect, world, idempotent, confidence, reasons } = explainEffects(name, description);
+  return { effect, world, idempotent, confidence, reasons };
+}
+
+/** The word an inference rests on, and what kind of verb it is. */
+export interface InferenceBasis {
+  word: string;
+  /** `erase` (delete, drop, "permanently"), `overwrite` (set, update, "overwrites"), `opaque` (run, execute)… */
+  family: VerbFamily | 'opaque';
+  from: 'name' | 'description';
+}
+
+/** An open-world cue word and where it was found. */
+export interface OpenWorldCue {
+  word: string;
+  from: 'name' | 'description';
+}
+
+/** {@link inferEffects} plus the evidence, for callers that explain findings (lint). */
+export interface EffectExplanation extends Inference {
+  /** The word that decided the effect; absent when nothing did (worst case by default). */
+  basis?: InferenceBasis;
+  openCues: OpenWorldCue[];
+}
+
+/**
+ * Like {@link inferEffects}, with the evidence: which word decided the effect and which
+ * words made the world open. Lint uses it to say *why* a hint looks wrong.
+ *
+ * @example
+ * ```ts
+ * explainEffects('purge_cache').basis; // { word: 'purge', family: 'erase', from: 'name' }
+ * explainEffects('post_to_slack').openCues; // [{ word: 'slack', from: 'name' }]
+ * ```
+ */
+export function explainEffects(name: string, description?: string): EffectExplanation {
+  const ws = splitWords(typeof name === 'string' ? name : '').map((w) => w.toLowerCase());
+  const reading = readName(ws);
+  const reasons: string[] = [];
+  let effect: Effect;
+  let idempotent: boolean;
+  let confidence: Inference['confidence'];
+  /** Whether a description may decide the effect (the name said nothing) or only worsen it. */
+  let descriptionMayDecide = false;
+  let basis: InferenceBasis | undefined;
+
+  switch (reading.kind) {
+    case 'verb': {
+      ({ effect, idempotent } = reading.verb);
+      confidence = reading.confidence;
+      basis = { word: reading.word, family: reading.verb.family, from: 'name' };
+      reasons.push(`"${reading.word}" is ${describeVerb(reading.verb)} verb: ${effect}.`);
+      if (reading.others.length > 0) {
+        reasons.push(
+          `"${reading.others.join('", "')}" before it read${reading.others.length === 1 ? 's' : ''} as a noun here.`,
+        );
+      }
+      if (reading.verb.cap) reasons.push(`"${reading.word}" alone is not conclusive, so confidence is at most medium.`);
+      break;
+    }
+    case 'mixed': {
+      effect = reading.verbs.map((v) => v.verb.effect).reduce(worse);
+      idempotent = reading.verbs.every((v) => v.verb.idempotent);
+      confidence = reading.joined ? 'high' : 'medium';
+      const decisive = reading.verbs.find((v) => v.verb.effect === effect)!;
+      basis = { word: decisive.word, family: decisive.verb.family, from: 'name' };
+      reasons.push(
+        `The name combines verbs (${reading.verbs.map((v) => `"${v.word}": ${v.verb.effect}`).join(', ')}); the worst case wins: ${effect}.`,
+      );
+      break;
+    }
+    case 'opaque':
+      basis = { word: reading.word, family: 'opaque', from: 'name' };
+      effect = 'destructive';
+      idempotent = false;
+      confidence = 'low';
+      reasons.push(
+        `"${reading.word}" says something happens but not what (it could do anything): the spec's worst case applies, destructive and not idempotent.`,
+      );
+      break;
+    default:
+      effect = 'destructive';
+      idempotent = false;
+      confidence = 'low';
+      descriptionMayDecide = true;
+      reasons.push("The name has no verb we know: the spec's worst case applies, destructive and not idempotent.");
+  }
+
+  const desc = typeof description === 'string' ? readDescription(description) : { danger: [], openCues: [] };
+  const dv = desc.verb;
+  if (dv?.verb && !dv.opaque) {
+    const de = dv.verb.effect;
+    const fromDescription: InferenceBasis = { word: dv.word, family: dv.verb.family, from: 'description' };
+    if (descriptionMayDecide) {
+      basis = fromDescription;
+      effect = de;
+      idempotent = dv.verb.idempotent;
+      confidence = 'medium';
+      reasons.push(`The description opens with "${dv.word}": ${de} (from the description only, so medium confidence).`);
+    } else if (ORDER[de] > ORDER[effect]) {
+      reasons.push(
+        `The description opens with "${dv.word}" (${de}), worse than the name suggests: the worst case wins.`,
+      );
+      effect = de;
+      basis = fromDescription;
+      idempotent = idempotent && dv.verb.idempotent;
+      if (confidence === 'high') confidence = 'medium';
+      if (reading.kind === 'opaque') confidence = 'medium';
+    } else if (de === effect) {
+      if (reading.kind === 'verb' && confidence === 'medium' && !reading.verb.cap) confidence = 'high';
+      if (reading.kind === 'opaque' && de === 'destructive') confidence = 'medium';
+      reasons.push(`The description opens with "${dv.word}", which agrees.`);
+    } else {
+      reasons.push(
+        `The description opens with "${dv.word}" (${de}), milder than the name; a description never makes a tool look safer than its name.`,
+      );
+      if (reading.kind === 'verb' && confidence === 'high') confidence = 'medium';
+    }
+  }
+  if (desc.danger.length > 0 && effect !== 'destructive') {
+    reasons.push(`The description says "${desc.danger.join('", "')}": destructive.`);
+    effect = 'destructive';
+    idempotent = false;
+    if (confidence === 'high') confidence = 'medium';
+    const word = desc.danger[0]!;
+    basis = { word, family: word.startsWith('overwrit') ? 'overwrite' : 'erase', from: 'description' };
+  }
+
+  const nameCues = [...new Set(ws.filter((w) => OPEN_WORLD.has(w)))];
+  const verbOpen = reading.kind === 'verb' && reading.verb.open === true && !nameCues.includes(reading.word);
+  let world: World;
+  if (nameCues.length > 0 || verbOpen) {
+    world = 'open';
+    reasons.push(`Open world: the name mentions "${(verbOpen ? [reading.word] : nameCues).join('", "')}".`);
+  } else if (desc.openCues.length > 0) {
+    world = 'open';
+    reasons.push(`Open world: the description mentions "${desc.openCues.join('", "')}".`);
+  } else if (reading.kind === 'opaque' || (reading.kind === 'none' && !dv?.verb)) {
+    world = 'open';
+    reasons.push('Open world assumed: nothing says what the tool reaches, so the spec default (open) applies.');
+  } else {
+    world = 'closed';
+    reasons.push(
+      'Closed world assumed: no web, email, third-party or other open-world cue in the name or description.',
+    );
+  }
+
+  if (effect === 'read') idempotent = true;
+  const openCues: OpenWorldCue[] = [
+    ...(verbOpen ? [reading.word] : nameCues).map((word) => ({ word, from: 'name' as const })),
+    ...desc.openCues.map((word) => ({ word, from: 'description' as const })),
+  ];
+  return { effect, world, idempotent, confidence, reasons, ...(basis ? { basis } : {}), openCues };
+}
+
+function describeVerb(verb: Verb): string {
+  switch (verb.family) {
+    case 'read':
+      return 'a reading';
+    case 'add':
+      return 'a creating';
+    case 'toggle':
+      return 'a state-setting (repeatable)';
+    case 'overwrite':
+      return 'an overwriting';
+    default:
+      return 'an erasing';
+  }
+}
+
+/**
+ * The lexicon entry for a word, for callers that explain findings (lint): its effect and
+ * whether it erases (`delete`, `drop`, `kill`) or overwrites (`set`, `update`, `move`).
+ *
+ * @example
+ * ```ts
+ * verbInfo('delete'); // { effect: 'destructive', family: 'erase', idempotent: false }
+ * verbInfo('execute'); // { effect: 'destructive', family: 'opaque', idempotent: false }
+ * verbInfo('users'); // undefined
+ * ```
+ */
+export function verbInfo(
+  word: string,
+): { effect: Effect; family: VerbFamily | 'opaque'; idempotent: boolean } | undefined {
+  const w = word.toLowerCase();
+  if (OPAQUE.has(w)) return { effect: 'destructive', family: 'opaque', idempotent: false };
+  const v = LEXICON.get(w) ?? LEXICON.get(lemma(w) ?? '');
+  return v ? { effect: v.effect, family: v.family, idempotent: v.idempotent } : undefined;
+}
+
+/**
+ * Whether a word is an open-world cue (web, http, email, slack, github, …).
+ *
+ * @example
+ * ```ts
+ * isOpenWorldCue('slack'); // true
+ * isOpenWorldCue('memory'); // false
+ * ```
+ */
+export function isOpenWorldCue(word: string): boolean {
+  return OPEN_WORLD.has(word.toLowerCase());
+}

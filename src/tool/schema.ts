@@ -1,0 +1,148 @@
+/**
+ * Input/output schemas: a Standard Schema with JSON Schema support (zod 4 first)
+ * or a raw JSON Schema object validated by a compiled Ajv validator. JSON Schema
+ * is produced once, here, at definition time.
+ */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { DefinitionError } from '../errors.js';
+import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from './types.js';
+
+/** A schema candor accepts: Standard Schema + Standard JSON Schema (zod 4, …) or raw JSON Schema. */
+export type SchemaInput<T = unknown> = (StandardSchemaV1<unknown, T> & StandardJSONSchemaV1<unknown, T>) | JsonSchema;
+
+/** The schema of a tool that takes no arguments (spec: no-arg tools). */
+export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', additionalProperties: false });
+
+let ajv: Ajv2020 | undefined;
+function sharedAjv(): Ajv2020 {
+  ajv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  return ajv;
+}
+
+function isStandard(schema: unknown): schema is StandardSchemaV1 & Partial<StandardJSONSchemaV1> {
+  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+}
+
+/**
+ * Compile a schema for tool `input` or `output`. The input root must be
+ * `type: "object"` (spec: inputSchema is an object schema).
+ */
+export function compileSchema<T>(
+  toolName: string,
+  role: 'input' | 'output',
+  schema: SchemaInput<T> | undefined,
+): CompiledSchema<T> {
+  const field = role;
+  if (schema === undefined) {
+    if (role === 'output') throw new Error('compileSchema: output schema is required here');
+    return compileJsonSchema<T>(toolName, field, EMPTY_INPUT_SCHEMA);
+  }
+  if (isStandard(schema)) {
+    const converter = schema['~standard'].jsonSchema;
+    if (!converter) {
+      throw new DefinitionError(
+        `tool "${toolName}": the ${field} schema (${schema['~standard'].vendor}) does not support Standard JSON Schema, so candor cannot put it on the wire. Use zod 4 (or another library that implements ~standard.jsonSchema), or pass a JSON Schema object.`,
+        { fields: [field] },
+      );
+    }
+    let jsonSchema: JsonSchema;
+    try {
+      jsonSchema = converter[role]({ target: 'draft-2020-12' }) as JsonSchema;
+    } catch (error) {
+      throw new DefinitionError(
+        `tool "${toolName}": the ${field} schema cannot be represented as JSON Schema (${(error as Error).message}). Replace transforms, custom refinements, dates, bigints or functions with JSON-representable types (strings with a format, numbers), or describe the wire shape with z.pipe/z.codec.`,
+        { fields: [field], cause: error },
+      );
+    }
+    checkRoot(toolName, role, jsonSchema);
+    const standard = schema['~standard'];
+    return {
+      jsonSchema: stripDialect(jsonSchema),
+      validate(value) {
+        const out = standard.validate(value);
+        return out instanceof Promise ? out.then(fromStandard<T>) : fromStandard<T>(out);
+      },
+    };
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new DefinitionError(
+      `tool "${toolName}": ${field} must be a zod schema (or another Standard Schema) or a JSON Schema object.`,
+      { fields: [field] },
+    );
+  }
+  return compileJsonSchema<T>(toolName, field, schema as JsonSchema);
+}
+
+function compileJsonSchema<T>(toolName: string, role: 'input' | 'output', schema: JsonSchema): CompiledSchema<T> {
+  checkRoot(toolName, role, schema);
+  let validateFn: ReturnType<Ajv2020['compile']>;
+  try {
+    validateFn = sharedAjv().compile(schema);
+  } catch (error) {
+    throw new DefinitionError(
+      `tool "${toolName}": the ${role} JSON Schema does not compile: ${(error as Error).message}. Check $ref targets and keyword spelling.`,
+      { fields: [role], cause: error },
+    );
+  }
+  const jsonSchema = structuredClone(schema);
+  return {
+    jsonSchema,
+    validate(value) {
+      if (validateFn(value)) return { ok: true, value: value as T };
+      return { ok: false, issues: (validateFn.errors ?? []).map(fromAjv) };
+    },
+  };
+}
+
+function checkRoot(toolName: string, role: 'input' | 'output', schema: JsonSchema): void {
+  // 2025-era outputSchema is an object schema too; 2026-07-28 allows any root, but a
+  // 2025 client must still accept the tool, so candor keeps object roots for both.
+  if (schema.type !== 'object') {
+    throw new DefinitionError(
+      `tool "${toolName}": the ${role} schema's root must be type "object" (got ${JSON.stringify(schema.type ?? null)}). Wrap the value in an object, e.g. z.object({ value: … }).`,
+      { fields: [role] },
+    );
+  }
+}
+
+function stripDialect(schema: JsonSchema): JsonSchema {
+  // 2020-12 is MCP's default dialect; the explicit $schema only adds bytes to every list.
+  if (schema.$schema === 'https://json-schema.org/draft/2020-12/schema') {
+    const { $schema: _dialect, ...rest } = schema;
+    return rest;
+  }
+  return schema;
+}
+
+function fromStandard<T>(result: StandardSchemaV1.Result<unknown>): ValidationResult<T> {
+  if (result.issues === undefined) return { ok: true, value: result.value as T };
+  return {
+    ok: false,
+    issues: result.issues.map((issue) => ({
+      path: (issue.path ?? []).map((p) =>
+        typeof p === 'object' ? (p.key as string | number) : (p as string | number),
+      ),
+      message: issue.message,
+    })),
+  };
+}
+
+function fromAjv(error: ErrorObject): ValidationIssue {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg));
+  if (error.keyword === 'required') path.push((error.params as { missingProperty: string }).missingProperty);
+  if (error.keyword === 'additionalProperties') {
+    path.push((error.params as { additionalProperty: string }).additionalProperty);
+    return { path, message: 'unknown property' };
+  }
+  return { path, message: error.keyword === 'required' ? 'is required' : (error.message ?? 'is invalid') };
+}
+
+/** Format validation issues for a model: one line per problem, with its path. */
+export function formatIssues(issues: ReadonlyArray<ValidationIssue>): string {
+  return issues.map((i) => `- ${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`).join('\n');
+}

@@ -1,0 +1,246 @@
+/**
+ * The tool model's types. A tool definition is plain data: builders
+ * (`defineTool`, `BaseTool`) produce it, and everything downstream (registry,
+ * engine, lint, host) reads it.
+ */
+
+/** What a tool does to the world it touches. */
+export type Effect = 'read' | 'additive' | 'destructive';
+
+/** Whether the tool talks only to a closed, known set of things or to an open world. */
+export type World = 'closed' | 'open';
+
+/** The MCP tool annotations as a server author may write them (every field optional). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** The four behaviour hints, all explicit. */
+export interface ResolvedHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export type HintName = keyof ResolvedHints;
+
+/**
+ * Where a resolved hint came from:
+ * - `effect`: derived from the declared `effect` / `world` / `idempotent`;
+ * - `annotation`: written in `annotations`;
+ * - `default`: nothing said it, so the spec's worst-case default applies;
+ * - `inferred`: filled in from the name by `inferEffects` because the caller asked (`infer: true`).
+ */
+export type HintSource = 'effect' | 'annotation' | 'default' | 'inferred';
+
+/**
+ * How the tool's behaviour was declared:
+ * `effects` (effect/world), `annotations` (raw hints), `inferred` (from the name, opt-in),
+ * `undeclared` (nothing at all: worst case).
+ */
+export type Declaration = 'effects' | 'annotations' | 'inferred' | 'undeclared';
+
+/** `ui` of an MCP Apps tool: becomes `_meta.ui` on the wire. */
+export interface ToolUi {
+  /** A `ui://` resource the host renders for this tool. */
+  resourceUri?: string;
+  /** Who may see and call the tool; default (absent) means `['model', 'app']`. */
+  visibility?: ReadonlyArray<'model' | 'app'>;
+}
+
+/** A per-tool rate limit: at most `max` calls per `windowMs`. */
+export interface RateLimit {
+  windowMs: number;
+  max: number;
+}
+
+/** A JSON Schema object (2020-12 dialect by default). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** The result of validating a value against a tool schema. */
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ReadonlyArray<ValidationIssue> };
+
+/** One validation problem, with the path to the offending value. */
+export interface ValidationIssue {
+  /** Path segments from the root, e.g. `['items', 2, 'name']`. */
+  path: ReadonlyArray<string | number>;
+  message: string;
+}
+
+/** A compiled schema: its JSON Schema (computed once) and a validator. */
+export interface CompiledSchema<T = unknown> {
+  jsonSchema: JsonSchema;
+  validate(value: unknown): ValidationResult<T> | Promise<ValidationResult<T>>;
+}
+
+/** Content blocks and results as MCP puts them on the wire (kept structural on purpose). */
+export interface TextContent {
+  type: 'text';
+  text: string;
+  [key: string]: unknown;
+}
+export type ContentBlock = TextContent | { type: string; [key: string]: unknown };
+
+/** A `tools/call` result as it goes on the wire. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: { [key: string]: unknown };
+  isError?: boolean;
+  _meta?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/**
+ * What a handler may return: a full {@link CallToolResult}, a string (one text
+ * block), or any other JSON value (sent as `structuredContent` when the tool has an
+ * output schema, and as JSON text in both cases).
+ */
+export type HandlerReturn = CallToolResult | string | unknown;
+
+/** Logging levels as in MCP (RFC 5424). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** A form elicitation, as in `elicitation/create` (mode `form`). */
+export interface ElicitParams {
+  message: string;
+  /** A flat object schema of primitives, enums and defaults. */
+  requestedSchema: JsonSchema;
+}
+
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: { [key: string]: unknown };
+}
+
+/** Parameters of `sampling/createMessage` (kept structural; see the MCP schema). */
+export interface SampleParams {
+  messages: Array<{ role: 'user' | 'assistant'; content: unknown }>;
+  maxTokens: number;
+  systemPrompt?: string;
+  [key: string]: unknown;
+}
+
+export interface SampleResult {
+  role: 'assistant' | 'user';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** Authentication information a transport attached to the request. */
+export interface AuthInfo {
+  token?: string;
+  clientId?: string;
+  scopes?: string[];
+  subject?: string;
+  extra?: { [key: string]: unknown };
+}
+
+/** HTTP details of the request, present only when the call came over HTTP. */
+export interface HttpInfo {
+  method: string;
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  remoteAddress?: string;
+}
+
+/**
+ * What a handler and middleware see for one call. Grouped by concern; the resolved
+ * tool rides along so middleware never has to look it up again.
+ */
+export interface ToolContext<Args = unknown> {
+  /** The resolved tool definition (effects, hints, tags, limits). */
+  readonly tool: ToolDefinition;
+  /** The validated arguments (before validation in middleware that runs earlier: the raw ones). */
+  args: Args;
+  /** Aborted on cancellation, timeout, disconnect (2026 era) or shutdown. */
+  readonly signal: AbortSignal;
+  /** The JSON-RPC id of the `tools/call` request. */
+  readonly requestId: string | number;
+  /** Which protocol era this call arrived in. */
+  readonly era: '2025' | '2026';
+  readonly auth?: AuthInfo;
+  readonly session?: { readonly id: string };
+  /** Present only when the call came over HTTP. */
+  readonly http?: HttpInfo;
+  /** Free-form per-call storage for middleware. */
+  readonly state: Map<string, unknown>;
+  /** Report progress; a no-op when the client sent no progress token. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Send a log message to the client (filtered by `logging/setLevel`). */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** Ask the user for structured input through the client. */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** Ask the user a yes/no question: true on accept, false on decline or cancel. */
+  confirm(message: string): Promise<boolean>;
+  /** Ask the client's model for a completion. */
+  sample(params: SampleParams): Promise<SampleResult>;
+  /** Ask the client for its roots. */
+  listRoots(): Promise<Array<{ uri: string; name?: string }>>;
+}
+
+/** A tool handler: called with validated arguments and the call context. */
+export type ToolHandler<Args = unknown> = (
+  args: Args,
+  ctx: ToolContext<Args>,
+) => HandlerReturn | Promise<HandlerReturn>;
+
+/** What `inferEffects` concluded from a name. */
+export interface Inference {
+  effect: Effect;
+  world: World;
+  idempotent: boolean;
+  confidence: 'high' | 'medium' | 'low';
+  reasons: string[];
+}
+
+/** The `tools/list` entry of one tool, as it goes on the wire. */
+export interface WireTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations: ResolvedHints & { title: string };
+  _meta?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/**
+ * A resolved tool definition: plain data. Everything in it is computed once, at
+ * definition time; nothing downstream re-derives it.
+ */
+export interface ToolDefinition<Args = any> {
+  readonly kind: 'tool';
+  readonly name: string;
+  readonly title: string;
+  /** Where the title came from: `title`, `annotations.title`, or derived from the name. */
+  readonly titleSource: 'title' | 'annotations' | 'derived';
+  readonly description: string;
+  readonly effect: Effect;
+  readonly world: World;
+  readonly idempotent: boolean;
+  readonly hints: Readonly<ResolvedHints>;
+  readonly hintSources: Readonly<Record<HintName, HintSource>>;
+  readonly declaration: Declaration;
+  /** Present when the hints were filled in by inference (`infer: true`). */
+  readonly inference?: Inference;
+  readonly tags: readonly string[];
+  readonly category?: string;
+  readonly ui?: Readonly<ToolUi>;
+  readonly rateLimit?: Readonly<RateLimit>;
+  readonly timeoutMs?: number;
+  readonly input: CompiledSchema<Args>;
+  readonly output?: CompiledSchema;
+  readonly handler: ToolHandler<Args>;
+  /** Extra `_meta` the author set (merged into the wire tool). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** The `tools/list` entry, computed once. */
+  readonly wire: Readonly<WireTool>;
+}
