@@ -4,9 +4,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { ToolRegistry } from '../src/registry/registry.js';
 import { defineTool } from '../src/tool/define.js';
 import type { Effect, ToolDefinition } from '../src/tool/types.js';
-import { ToolRegistry } from '../src/registry/registry.js';
 
 const EFFECTS: Effect[] = ['read', 'additive', 'destructive'];
 const input = z.object({ path: z.string().describe('A path'), limit: z.number().int().optional() });
@@ -41,7 +41,10 @@ const rows: Array<[string, string]> = [];
 const quiet = { logger: () => {}, env: {} };
 
 const define = time(() => makeTools(10_000, true));
-rows.push(['defineTool × 10,000 (zod input)', `${define.ms.toFixed(1)} ms (${((define.ms * 1000) / 10_000).toFixed(1)} µs/tool)`]);
+rows.push([
+  'defineTool × 10,000 (zod input)',
+  `${define.ms.toFixed(1)} ms (${((define.ms * 1000) / 10_000).toFixed(1)} µs/tool)`,
+]);
 const register = time(() => new ToolRegistry(quiet).add(...define.value));
 rows.push(['registry.add × 10,000', `${register.ms.toFixed(1)} ms`]);
 

@@ -98,7 +98,14 @@ describe('defineTool', () => {
 
   it('refuses an input schema whose root is not an object, saying how to fix it', () => {
     expect(() =>
-      defineTool({ name: 't', description: 'd', input: z.string() as never, effect: 'read', world: 'closed', handler: noop }),
+      defineTool({
+        name: 't',
+        description: 'd',
+        input: z.string() as never,
+        effect: 'read',
+        world: 'closed',
+        handler: noop,
+      }),
     ).toThrow(/root must be type "object".*z\.object/);
   });
 
@@ -152,7 +159,11 @@ describe('defineTool', () => {
       handler: noop,
     });
     expect(tool.wire._meta?.ui).toEqual({ resourceUri: 'ui://charts/main', visibility: ['app'] });
-    expect(tool.wire._meta?.[CANDOR_META_KEY]).toEqual({ tags: ['viz', 'beta'], category: 'reports', declaration: 'effects' });
+    expect(tool.wire._meta?.[CANDOR_META_KEY]).toEqual({
+      tags: ['viz', 'beta'],
+      category: 'reports',
+      declaration: 'effects',
+    });
     expect(Object.keys(tool.wire.annotations).sort()).toEqual(
       ['destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint', 'title'].sort(),
     );
@@ -183,7 +194,9 @@ describe('defineTool', () => {
   });
 
   it('refuses an invalid name with the rule quoted', () => {
-    expect(() => defineTool({ name: 'bad name', description: 'd', handler: noop })).toThrow(/\^\[A-Za-z0-9\._-\]\{1,128\}\$/);
+    expect(() => defineTool({ name: 'bad name', description: 'd', handler: noop })).toThrow(
+      /\^\[A-Za-z0-9\._-\]\{1,128\}\$/,
+    );
   });
 
   it('resolves seed-style annotations against the spec defaults and marks defaulted hints', () => {
@@ -203,7 +216,9 @@ describe('defineTool', () => {
       idempotentHint: true,
       openWorldHint: true,
     });
-    expect(tool.wire._meta?.[CANDOR_META_KEY]).toMatchObject({ defaulted: ['destructiveHint', 'idempotentHint', 'openWorldHint'] });
+    expect(tool.wire._meta?.[CANDOR_META_KEY]).toMatchObject({
+      defaulted: ['destructiveHint', 'idempotentHint', 'openWorldHint'],
+    });
   });
 
   it('marks a tool that declares nothing as undeclared, with the worst case explicit', () => {
@@ -225,11 +240,21 @@ describe('defineTool', () => {
     expect(inferred.hints.readOnlyHint).toBe(true);
     expect(inferred.hintSources.readOnlyHint).toBe('inferred');
     expect(inferred.inference?.reasons.length).toBeGreaterThan(0);
-    expect(inferred.wire._meta?.[CANDOR_META_KEY]).toMatchObject({ declaration: 'inferred', inferred: { confidence: expect.any(String) } });
+    expect(inferred.wire._meta?.[CANDOR_META_KEY]).toMatchObject({
+      declaration: 'inferred',
+      inferred: { confidence: expect.any(String) },
+    });
   });
 
   it('never lets inference override a declaration', () => {
-    const tool = defineTool({ name: 'list_users', description: 'd', effect: 'destructive', world: 'closed', infer: true, handler: noop });
+    const tool = defineTool({
+      name: 'list_users',
+      description: 'd',
+      effect: 'destructive',
+      world: 'closed',
+      infer: true,
+      handler: noop,
+    });
     expect(tool.declaration).toBe('effects');
     expect(tool.hints.destructiveHint).toBe(true);
   });
@@ -312,33 +337,42 @@ describe('any accepted definition yields a valid wire tool', () => {
 
   it('validates against the SDK ToolSchema with all four hints explicit', () => {
     fc.assert(
-      fc.property(name, fc.string(), effect, world, maybeBool, annotations, fc.array(fc.string({ minLength: 1 })), (n, description, eff, w, idem, ann, tags) => {
-        let tool: ReturnType<typeof defineTool>;
-        try {
-          tool = defineTool({
-            name: n,
-            description,
-            ...(eff ? { effect: eff, world: w, idempotent: eff === 'read' ? undefined : idem } : {}),
-            annotations: ann,
-            tags: tags.filter((t) => t.trim() !== ''),
-            handler: noop,
-          });
-        } catch (error) {
-          // Refusals are allowed, but only as DefinitionErrors naming fields.
-          expect(error).toBeInstanceOf(DefinitionError);
-          expect((error as DefinitionError).fields.length).toBeGreaterThan(0);
-          return;
-        }
-        expect(ToolSchema.safeParse(tool.wire).success).toBe(true);
-        const a = tool.wire.annotations;
-        for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-          expect(typeof a[hint]).toBe('boolean');
-        }
-        expect(a.readOnlyHint && a.destructiveHint).toBe(false);
-        expect(tool.wire.title.length).toBeGreaterThan(0);
-        // Round-trips through JSON unchanged (what goes over the wire).
-        expect(JSON.parse(JSON.stringify(tool.wire))).toEqual(tool.wire);
-      }),
+      fc.property(
+        name,
+        fc.string(),
+        effect,
+        world,
+        maybeBool,
+        annotations,
+        fc.array(fc.string({ minLength: 1 })),
+        (n, description, eff, w, idem, ann, tags) => {
+          let tool: ReturnType<typeof defineTool>;
+          try {
+            tool = defineTool({
+              name: n,
+              description,
+              ...(eff ? { effect: eff, world: w, idempotent: eff === 'read' ? undefined : idem } : {}),
+              annotations: ann,
+              tags: tags.filter((t) => t.trim() !== ''),
+              handler: noop,
+            });
+          } catch (error) {
+            // Refusals are allowed, but only as DefinitionErrors naming fields.
+            expect(error).toBeInstanceOf(DefinitionError);
+            expect((error as DefinitionError).fields.length).toBeGreaterThan(0);
+            return;
+          }
+          expect(ToolSchema.safeParse(tool.wire).success).toBe(true);
+          const a = tool.wire.annotations;
+          for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+            expect(typeof a[hint]).toBe('boolean');
+          }
+          expect(a.readOnlyHint && a.destructiveHint).toBe(false);
+          expect(tool.wire.title.length).toBeGreaterThan(0);
+          // Round-trips through JSON unchanged (what goes over the wire).
+          expect(JSON.parse(JSON.stringify(tool.wire))).toEqual(tool.wire);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -55,7 +55,12 @@ describe('effects resolve to all four hints', () => {
 describe('raw annotations resolve against the spec defaults', () => {
   it('fills every absent hint with the worst case and says so', () => {
     const r = resolveBehaviour('t', { annotations: { openWorldHint: false } });
-    expect(r.hints).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(r.hints).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     expect(r.sources).toEqual({
       readOnlyHint: 'default',
       destructiveHint: 'default',
@@ -133,10 +138,9 @@ describe('contradictions are refused at definition time', () => {
   });
 
   it('refuses a read effect declared non-idempotent', () => {
-    expect(refusal(() => resolveBehaviour('r', { effect: 'read', world: 'closed', idempotent: false })).fields).toEqual([
-      'effect',
-      'idempotent',
-    ]);
+    expect(refusal(() => resolveBehaviour('r', { effect: 'read', world: 'closed', idempotent: false })).fields).toEqual(
+      ['effect', 'idempotent'],
+    );
   });
 
   it('refuses an effect without a world', () => {
@@ -151,8 +155,8 @@ describe('contradictions are refused at definition time', () => {
     expect(refusal(() => resolveBehaviour('r', { effect: 'write' as never, world: 'open' })).message).toContain(
       "'read', 'additive', 'destructive'",
     );
-    expect(
-      refusal(() => resolveBehaviour('r', { annotations: { readOnlyHint: 'yes' as never } })).fields,
-    ).toEqual(['annotations.readOnlyHint']);
+    expect(refusal(() => resolveBehaviour('r', { annotations: { readOnlyHint: 'yes' as never } })).fields).toEqual([
+      'annotations.readOnlyHint',
+    ]);
   });
 });
