@@ -273,7 +273,7 @@ describe('BaseTool', () => {
   class Echo extends BaseTool<{ text: string }> {
     name = 'echo';
     description = 'Echo the text back.';
-    annotations = { readOnlyHint: true, openWorldHint: false };
+    override annotations = { readOnlyHint: true, openWorldHint: false };
     override inputSchema = z.object({ text: z.string() });
     execute({ text }: { text: string }) {
       return text;
@@ -303,7 +303,7 @@ describe('BaseTool', () => {
     class Bad extends BaseTool {
       name = 'bad';
       description = 'd';
-      annotations = { readOnlyHint: true, destructiveHint: true };
+      override annotations = { readOnlyHint: true, destructiveHint: true };
       execute() {
         return '';
       }
