@@ -1,0 +1,126 @@
+/**
+ * Shared pieces for the HTTP benchmarks: start a server process, probe it, load
+ * it with autocannon. Every server runs in its own process and gets the same
+ * load, one after another, in one run.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Start `bench/servers/<file>` with args; resolves once it prints `listening <port>`. */
+export function startServer(
+  file: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'servers', file), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (!m) return;
+      child.stdout!.off('data', onData);
+      const port = Number(m[1]);
+      resolve({
+        url: `http://127.0.0.1:${port}/mcp`,
+        port,
+        child,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGKILL');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before listening:\n${stderr}`)));
+  });
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Load an endpoint with identical POST requests. */
+export async function load(options: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: 'POST',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration: options.seconds,
+    pipelining: 1,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** One POST, returning the parsed JSON (or the first SSE `data:` line's JSON). */
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: any;
+  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const line = text.split('\n').find((l) => l.startsWith('data:'));
+    json = line ? JSON.parse(line.slice(5)) : undefined;
+  } else {
+    json = text ? JSON.parse(text) : undefined;
+  }
+  return { status: res.status, headers: res.headers, json };
+}
+
+export const JSON_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+export function table(title: string, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
