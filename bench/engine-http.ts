@@ -7,6 +7,7 @@
  * Load comes from autocannon in this process; every server runs in its own.
  */
 import { writeFileSync } from 'node:fs';
+import { barChart } from './_chart.js';
 import {
   BENCH_CONNECTIONS,
   BENCH_SECONDS,
@@ -154,4 +155,14 @@ table(
 writeFileSync(
   new URL('./results-engine-http.json', import.meta.url),
   `${JSON.stringify({ date: new Date().toISOString(), calls: Object.fromEntries(calls), lists: Object.fromEntries(lists), summary }, null, 2)}\n`,
+);
+writeFileSync(
+  new URL('../docs/bench-http.svg', import.meta.url),
+  barChart({
+    title: `tools/call over Streamable HTTP, requests per second (${BENCH_CONNECTIONS} connections)`,
+    unit: 'req/s',
+    bars: callTargets
+      .filter((t) => calls.has(t.label))
+      .map((t) => ({ label: t.label, value: calls.get(t.label)!, ours: t.label.startsWith('candor') })),
+  }),
 );
