@@ -9,7 +9,7 @@ export interface Bar {
   ours?: boolean;
 }
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
@@ -28,15 +28,16 @@ export function barChart(options: { title: string; unit: string; bars: Bar[] }):
     const fill = bar.ours ? '#2f7d4f' : '#8a94a6';
     const value = `${Math.round(bar.value).toLocaleString('en')} ${unit}`;
     return [
-      `<text x="${labelWidth - 10}" y="${y + 18}" text-anchor="end">${escape(bar.label)}</text>`,
+      `<text x="${labelWidth - 10}" y="${y + 18}" text-anchor="end">${escapeXml(bar.label)}</text>`,
       `<rect x="${labelWidth}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowHeight - 8}" rx="3" fill="${fill}"/>`,
-      `<text x="${labelWidth + w + 8}" y="${y + 18}">${escape(value)}</text>`,
+      `<text x="${labelWidth + w + 8}" y="${y + 18}">${escapeXml(value)}</text>`,
     ].join('');
   });
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13" role="img" aria-labelledby="chart-title">`,
+    `<title id="chart-title">${escapeXml(title)}</title>`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="16" y="26" font-size="15" font-weight="600">${escape(title)}</text>`,
+    `<text x="16" y="26" font-size="15" font-weight="600">${escapeXml(title)}</text>`,
     ...rows,
     '</svg>',
     '',

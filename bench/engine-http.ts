@@ -32,7 +32,8 @@ const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 interface Target {
   label: string;
   file: string;
-  args: string[];
+  /** The server script's arguments for a given number of tools. */
+  args: (tools: number) => string[];
   /** Initialise a session first and send its id (stateful servers). */
   session: boolean;
 }
@@ -57,7 +58,7 @@ async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
   const results = new Map<string, number>();
   const rows: string[][] = [];
   for (const target of targets) {
-    const server = await startServer(target.file, target.args);
+    const server = await startServer(target.file, target.args(1));
     try {
       const headers = await headersFor(server, target);
       const probe = await post(server.url, CALL, headers);
@@ -99,7 +100,7 @@ async function listLatency(targets: Target[], sizes: number[]): Promise<Map<stri
   const rows: string[][] = [];
   for (const size of sizes) {
     for (const target of targets) {
-      const server = await startServer(target.file, [...target.args, String(size)]);
+      const server = await startServer(target.file, target.args(size));
       try {
         const headers = await headersFor(server, target);
         const first = await post(server.url, LIST, headers);
@@ -121,18 +122,17 @@ async function listLatency(targets: Target[], sizes: number[]): Promise<Map<stri
 }
 
 const callTargets: Target[] = [
-  { label: 'bare node:http echo', file: 'bare-node.ts', args: [], session: false },
-  { label: 'candor (stateful)', file: 'candor.ts', args: ['stateful'], session: true },
-  { label: 'candor (stateless)', file: 'candor.ts', args: ['stateless'], session: false },
-  { label: 'SDK v1 (stateful)', file: 'sdk-v1.ts', args: ['stateful'], session: true },
-  { label: 'SDK v1 (stateless)', file: 'sdk-v1.ts', args: ['stateless'], session: false },
-  { label: 'SDK v2 createMcpHandler', file: 'sdk-v2.ts', args: [], session: false },
+  { label: 'bare node:http echo', file: 'bare-node.ts', args: () => [], session: false },
+  { label: 'candor (stateful)', file: 'candor.ts', args: (n) => [String(n), 'stateful'], session: true },
+  { label: 'candor (stateless)', file: 'candor.ts', args: (n) => [String(n), 'stateless'], session: false },
+  { label: 'SDK v1 (stateful)', file: 'sdk-v1.ts', args: (n) => ['stateful', String(n)], session: true },
+  { label: 'SDK v1 (stateless)', file: 'sdk-v1.ts', args: (n) => ['stateless', String(n)], session: false },
+  { label: 'SDK v2 createMcpHandler', file: 'sdk-v2.ts', args: (n) => [String(n)], session: false },
 ];
-const listTargets: Target[] = [
-  { label: 'candor', file: 'candor.ts', args: ['stateful'], session: true },
-  { label: 'SDK v1', file: 'sdk-v1.ts', args: ['stateful'], session: true },
-  { label: 'SDK v2', file: 'sdk-v2.ts', args: [], session: false },
-];
+const listTargets: Target[] = [callTargets[1]!, callTargets[3]!, callTargets[5]!].map((t) => ({
+  ...t,
+  label: t.label.split(' (')[0]!.replace(' createMcpHandler', ''),
+}));
 
 const calls = await callThroughput(callTargets);
 const lists = await listLatency(listTargets, [1_000, 10_000]);

@@ -15,6 +15,10 @@ const files = readdirSync(here)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
+// Benchmarks load candor from dist/, as users run it.
+const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 let failed = 0;
 for (const file of files) {
   console.log(`\n### ${file}`);

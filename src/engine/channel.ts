@@ -32,7 +32,12 @@ export interface JsonRpcResult {
 
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
-  id: JsonRpcId | null;
+  /**
+   * Absent when the request's id could not be read (parse error, invalid
+   * request): MCP 2025-11-25 makes `id` optional here and its schemas reject
+   * JSON-RPC's `null`. (Typed `| null` too, for errors built elsewhere.)
+   */
+  id?: JsonRpcId | null;
   error: { code: number; message: string; data?: unknown };
 }
 

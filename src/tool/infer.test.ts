@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inferEffects, isOpenWorldCue, verbInfo } from './infer.js';
+import { explainEffects, inferEffects, isOpenWorldCue, verbInfo } from './infer.js';
 import type { Effect, Inference, World } from './types.js';
 
 type Row = [name: string, effect: Effect, world: World, confidence: Inference['confidence'], description?: string];
@@ -215,5 +215,46 @@ describe('verbInfo and isOpenWorldCue', () => {
   it('recognises open-world cue words and nothing else', () => {
     expect(isOpenWorldCue('Slack')).toBe(true);
     expect(isOpenWorldCue('memory')).toBe(false);
+  });
+});
+
+describe('explainEffects', () => {
+  it('names the deciding word, its family and where it was found', () => {
+    expect(explainEffects('purge_cache').basis).toEqual({ word: 'purge', family: 'erase', from: 'name' });
+    expect(explainEffects('update_issue').basis).toEqual({ word: 'update', family: 'overwrite', from: 'name' });
+    expect(explainEffects('execute_query').basis).toEqual({ word: 'execute', family: 'opaque', from: 'name' });
+    expect(explainEffects('get_user', 'Deletes the user.').basis).toEqual({
+      word: 'delete',
+      family: 'erase',
+      from: 'description',
+    });
+    expect(explainEffects('create_file', 'Creates or overwrites a file.').basis).toEqual({
+      word: 'overwrites',
+      family: 'overwrite',
+      from: 'description',
+    });
+    expect(explainEffects('server_info').basis).toBeUndefined();
+  });
+
+  it('lists open-world cues with where they were found', () => {
+    expect(explainEffects('post_to_slack', 'Posts a message to a web channel.').openCues).toEqual([
+      { word: 'slack', from: 'name' },
+      { word: 'web', from: 'description' },
+    ]);
+    expect(explainEffects('read_file').openCues).toEqual([]);
+  });
+
+  it('returns the same inference as inferEffects, without the evidence', () => {
+    const { basis, openCues, ...rest } = explainEffects('delete_list', 'Deletes a list.');
+    expect(rest).toEqual(inferEffects('delete_list', 'Deletes a list.'));
+    expect(Object.keys(inferEffects('delete_list'))).toEqual([
+      'effect',
+      'world',
+      'idempotent',
+      'confidence',
+      'reasons',
+    ]);
+    expect(basis?.word).toBe('delete');
+    expect(openCues).toEqual([]);
   });
 });

@@ -148,6 +148,12 @@ export interface HttpInfo {
   url: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   remoteAddress?: string;
+  /**
+   * End this request's SSE stream now, mid-call, so the client reconnects with
+   * `Last-Event-ID` and receives the rest (SEP-1699 polling). False when there is
+   * no stream to close.
+   */
+  closeStream?(): boolean;
 }
 
 /**

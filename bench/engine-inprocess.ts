@@ -1,0 +1,178 @@
+/**
+ * Engine benchmark (issue 3), the parts without HTTP, in one run:
+ * - tools/list server time in process for 1,000 and 10,000 tools: candor's
+ *   dispatcher (including serialising the answer to bytes) against SDK v1's
+ *   McpServer over its InMemoryTransport (objects passed as they are, no
+ *   serialisation: in the SDK's favour);
+ * - tools/call over stdio, calls per second with 32 in flight: candor against
+ *   SDK v1, each a child process driven with newline-delimited JSON.
+ * Run `npm run build` first (candor is loaded from dist/).
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { createServer, defineTool, serializeMessage, silentLogger, type ToolLike } from '../dist/src/index.js';
+import { table } from './_harness.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const INIT_PARAMS = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } };
+
+function candorTools(count: number): ToolLike[] {
+  const tools: ToolLike[] = [];
+  for (let i = 0; i < count; i++) {
+    tools.push(
+      defineTool({
+        name: `tool_${i}`,
+        description: `Tool ${i}.`,
+        effect: 'read',
+        world: 'closed',
+        input: z.object({ path: z.string(), limit: z.number().optional() }),
+        handler: () => 'ok',
+      }),
+    );
+  }
+  return tools;
+}
+
+async function candorListTime(count: number, runs: number): Promise<number> {
+  const server = createServer({ name: 'b', version: '1', tools: candorTools(count), logger: silentLogger });
+  const { dispatcher } = server;
+  const channel = { open: true, send() {} };
+  const peer = dispatcher.createPeer({ channel });
+  await dispatcher.handle(
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: INIT_PARAMS },
+    { peer, channel, info: {} },
+  );
+  await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, { peer, channel, info: {} });
+  let bytes = 0;
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) {
+    const answer = await dispatcher.handle(
+      { jsonrpc: '2.0', id: i + 1, method: 'tools/list' },
+      { peer, channel, info: {} },
+    );
+    bytes = serializeMessage(answer!).length;
+  }
+  const ms = (performance.now() - start) / runs;
+  if (bytes < count * 50) throw new Error('candor tools/list answer is too small');
+  await server.close();
+  return ms;
+}
+
+async function sdkListTime(count: number, runs: number): Promise<number> {
+  const server = new McpServer({ name: 'b', version: '1' });
+  for (let i = 0; i < count; i++) {
+    server.registerTool(
+      `tool_${i}`,
+      {
+        description: `Tool ${i}.`,
+        inputSchema: { path: z.string(), limit: z.number().optional() },
+        annotations: { readOnlyHint: true },
+      },
+      async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+    );
+  }
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const waiting = new Map<number, (m: any) => void>();
+  client.onmessage = (m: any) => waiting.get(m.id)?.(m);
+  await client.start();
+  const request = (id: number, method: string, params?: object) =>
+    new Promise<any>((resolve) => {
+      waiting.set(id, resolve);
+      void client.send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) } as never);
+    });
+  await request(0, 'initialize', INIT_PARAMS);
+  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as never);
+  let tools = 0;
+  const start = performance.now();
+  for (let i = 0; i < runs; i++) tools = (await request(i + 1, 'tools/list')).result.tools.length;
+  const ms = (performance.now() - start) / runs;
+  if (tools !== count) throw new Error(`SDK v1 listed ${tools} tools`);
+  await server.close();
+  return ms;
+}
+
+/** Calls per second over stdio with `inFlight` requests outstanding, for `seconds`. */
+async function stdioRate(file: string, seconds: number, inFlight = 32): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'servers', file)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let buffer = '';
+  let next = 1;
+  let done = 0;
+  let resolveInit!: () => void;
+  const initialised = new Promise<void>((r) => {
+    resolveInit = r;
+  });
+  let measuring = false;
+  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  const call = () =>
+    send({ jsonrpc: '2.0', id: next++, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let nl = buffer.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      nl = buffer.indexOf('\n');
+      const msg = JSON.parse(line);
+      if (msg.id === 0) {
+        resolveInit();
+        continue;
+      }
+      if (msg.result?.content?.[0]?.text !== 'hi') throw new Error(`${file}: bad answer ${line}`);
+      done++;
+      if (measuring) call();
+    }
+  });
+  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INIT_PARAMS });
+  await initialised;
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  measuring = true;
+  for (let i = 0; i < inFlight; i++) call();
+  await new Promise((r) => setTimeout(r, 1000)); // warm-up
+  const startDone = done;
+  const start = performance.now();
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const rate = (done - startDone) / ((performance.now() - start) / 1000);
+  measuring = false;
+  child.kill('SIGKILL');
+  return rate;
+}
+
+const listRows: string[][] = [];
+for (const [count, runs] of [
+  [1_000, 30],
+  [10_000, 5],
+] as const) {
+  await candorListTime(count, 3); // warm-up
+  const candor = await candorListTime(count, runs);
+  const sdk = await sdkListTime(count, runs);
+  listRows.push([
+    count.toLocaleString('en'),
+    `${candor.toFixed(3)} ms`,
+    `${sdk.toFixed(1)} ms`,
+    `${(sdk / candor).toFixed(0)}×`,
+  ]);
+}
+table(
+  'tools/list server time in process (mean per request)',
+  ['tools', 'candor', 'SDK v1', 'SDK v1 / candor'],
+  listRows,
+);
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const candorStdio = await stdioRate('candor-stdio.ts', seconds);
+const sdkStdio = await stdioRate('sdk-v1-stdio.ts', seconds);
+table(
+  `tools/call over stdio (32 in flight, ${seconds} s each)`,
+  ['server', 'calls/s', 'vs SDK v1'],
+  [
+    ['candor', Math.round(candorStdio).toLocaleString('en'), `${(candorStdio / sdkStdio).toFixed(2)}×`],
+    ['SDK v1', Math.round(sdkStdio).toLocaleString('en'), '1.00×'],
+  ],
+);

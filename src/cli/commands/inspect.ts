@@ -1,0 +1,177 @@
+/**
+ * `candor inspect <target>`: connect to any MCP server and show its tools —
+ * name, title, the four hints (marked "(default)" where the server sent nothing
+ * and the spec's worst case applies), tags, UI link. `--json` for machines.
+ *
+ * ```
+ * candor inspect http://127.0.0.1:3000/mcp
+ * candor inspect --json -- npx -y @modelcontextprotocol/server-filesystem .
+ * ```
+ */
+import { type Command, InvalidArgumentError } from 'commander';
+import { CliError, EXIT } from '../cli-error.js';
+import { splitAtDashDash } from '../operands.js';
+import { describeRequestError } from '../request-errors.js';
+import { HINT_NAMES, type ListedTool, summarizeTool } from '../tool-summary.js';
+import { defaultsNote, toolTable } from '../tool-table.js';
+
+/** Everything `candor inspect` needs. */
+export interface InspectOptions {
+  targets: string[];
+  command: string[];
+  config?: string;
+  server?: string;
+  asJson: boolean;
+  timeoutMs: number;
+  colour?: boolean;
+}
+
+/** The `--json` document. */
+export interface InspectReport {
+  target: string;
+  server?: { name: string; version: string; title?: string };
+  protocolVersion?: string;
+  tools: Array<
+    ReturnType<typeof summarizeTool> & {
+      description?: string;
+      hintsOnWire: string[];
+      hintsDefaulted: string[];
+    }
+  >;
+}
+
+/**
+ * Connect, list every tool, and build the report.
+ *
+ * @example
+ * ```ts
+ * const report = await inspectTarget({ targets: ['http://127.0.0.1:3000/mcp'], command: [], asJson: true, timeoutMs: 30_000 });
+ * report.tools.map((t) => t.name);
+ * ```
+ */
+export async function inspectTarget(options: InspectOptions): Promise<{ report: InspectReport; tools: ListedTool[] }> {
+  // Loaded here, not at the top: the SDK client is most of the CLI's start-up time.
+  const [{ openTarget }, { listAllTools }] = await Promise.all([
+    import('../open-target.js'),
+    import('../../targets/list.js'),
+  ]);
+  const target = await openTarget(
+    {
+      targets: options.targets,
+      ...(options.command.length > 0 ? { command: options.command } : {}),
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.server !== undefined ? { server: options.server } : {}),
+    },
+    { timeoutMs: options.timeoutMs },
+  );
+  try {
+    let raw: unknown[];
+    try {
+      raw = await listAllTools(target.client, { timeoutMs: options.timeoutMs });
+    } catch (error) {
+      throw describeRequestError(error, {
+        label: target.label,
+        what: 'tools/list',
+        timeoutMs: options.timeoutMs,
+        stderr: target.stderrTail(),
+      });
+    }
+    const tools = raw.filter((t): t is ListedTool => typeof (t as ListedTool)?.name === 'string');
+    const info = target.client.getServerVersion();
+    const report: InspectReport = {
+      target: target.label,
+      ...(info
+        ? { server: { name: info.name, version: info.version, ...(info.title ? { title: info.title } : {}) } }
+        : {}),
+      tools: tools.map((tool) => {
+        const summary = summarizeTool(tool);
+        return {
+          ...summary,
+          ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
+          hintsOnWire: HINT_NAMES.filter((h) => summary.hints[h].source === 'wire'),
+          hintsDefaulted: HINT_NAMES.filter((h) => summary.hints[h].source === 'default'),
+        };
+      }),
+    };
+    return { report, tools };
+  } finally {
+    await target.close();
+  }
+}
+
+/**
+ * Render the human report.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(renderInspect(report, tools, { colour: false }));
+ * ```
+ */
+export function renderInspect(
+  report: InspectReport,
+  tools: readonly ListedTool[],
+  options: { colour: boolean },
+): string {
+  const server = report.server ? `${report.server.name} ${report.server.version}` : 'unknown server';
+  const lines = [`${server} · ${tools.length} tool${tools.length === 1 ? '' : 's'} · ${report.target}`, ''];
+  lines.push(tools.length > 0 ? toolTable(tools, { colour: options.colour }) : '(no tools)');
+  const note = defaultsNote(tools);
+  if (note) lines.push('', note);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Commander parser for `--timeout <ms>`. */
+export function parseTimeout(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('must be a positive number of milliseconds.');
+  return n;
+}
+
+/**
+ * Register `candor inspect`.
+ *
+ * @example
+ * ```ts
+ * registerInspect(new Command('candor'));
+ * ```
+ */
+export function registerInspect(program: Command): Command {
+  return program
+    .command('inspect')
+    .description('Show the tools of an MCP server: title, the four hints (and which are spec defaults), tags, UI link.')
+    .usage('<target> [options]  |  [options] -- <command> [args…]')
+    .argument('[target...]', 'http(s):// URL, module file (.js/.ts), or config file entry (mcp.json#name)')
+    .option('--json', 'print the report as JSON', false)
+    .option('--config <file>', 'client config file with an mcpServers map')
+    .option('--server <name>', 'the server of --config to inspect')
+    .option('--timeout <ms>', 'handshake and request timeout in milliseconds', parseTimeout, 30_000)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  candor inspect http://127.0.0.1:3000/mcp',
+        '  candor inspect ./my-tools.js',
+        '  candor inspect --json -- npx -y @modelcontextprotocol/server-filesystem .',
+        '  candor inspect ~/.cursor/mcp.json#github',
+      ].join('\n'),
+    )
+    .action(async function (this: Command, words: string[], opts: Record<string, unknown>) {
+      const { before, command } = splitAtDashDash(this, words);
+      if (before.length > 1) {
+        throw new CliError(`inspect takes one target; got ${before.length}.`, { exitCode: EXIT.usage });
+      }
+      const { report, tools } = await inspectTarget({
+        targets: before,
+        command,
+        ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
+        ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+        asJson: opts.json === true,
+        timeoutMs: opts.timeout as number,
+      });
+      const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+      process.stdout.write(
+        opts.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderInspect(report, tools, { colour }),
+      );
+    });
+}

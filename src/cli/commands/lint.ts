@@ -1,0 +1,209 @@
+/**
+ * `candor lint <target…>`: audit the annotations of any MCP server (issue 6).
+ *
+ * ```
+ * candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp
+ * candor lint http://127.0.0.1:3000/mcp --format sarif --output candor.sarif
+ * candor lint ~/.cursor/mcp.json --profile openai --max-warnings 0
+ * ```
+ */
+import { writeFile } from 'node:fs/promises';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { loadLintConfig } from '../../lint/config.js';
+import { isProfileName, PROFILES } from '../../lint/profiles.js';
+import { formatJson } from '../../lint/reporters/json.js';
+import { formatPretty } from '../../lint/reporters/pretty.js';
+import { formatSarif } from '../../lint/reporters/sarif.js';
+import { exitCode, summarise } from '../../lint/reporters/summary.js';
+import { type LintProgress, lintTargets } from '../../lint/run.js';
+import type { LintConfig, ProfileName } from '../../lint/types.js';
+import { parseTargets } from '../../targets/parse.js';
+import { CliError, EXIT } from '../cli-error.js';
+
+/** Parsed options of `candor lint`. */
+export interface LintCommandOptions {
+  targets: string[];
+  /** Words after `--`: a stdio command. */
+  command?: string[];
+  config?: string;
+  server?: string;
+  profile?: ProfileName;
+  format?: 'pretty' | 'json' | 'sarif';
+  maxWarnings?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  /** The candor config file with the `lint` section (default: found from the working directory). */
+  lintConfig?: string;
+  /** Write the report to this file instead of stdout. */
+  output?: string;
+  cwd?: string;
+}
+
+/** Where the command writes: real streams in the CLI, buffers in tests. */
+export interface LintCommandIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Run `candor lint` and return the exit code (0 clean, 1 errors, failed servers or too
+ * many warnings). Throws `CliError` (exit 2) for a bad command line or config.
+ *
+ * @example
+ * ```ts
+ * const code = await runLint({ targets: [], command: ['node', 'server.js'], format: 'json' }, { stdout: process.stdout, stderr: process.stderr });
+ * ```
+ */
+export async function runLint(options: LintCommandOptions, io: LintCommandIo): Promise<number> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = io.env ?? process.env;
+  let config: LintConfig;
+  let targets: Awaited<ReturnType<typeof parseTargets>>;
+  try {
+    ({ config } = await loadLintConfig({ cwd, ...(options.lintConfig ? { file: options.lintConfig } : {}) }));
+    targets = await parseTargets({
+      targets: options.targets,
+      ...(options.command ? { command: options.command } : {}),
+      ...(options.config ? { config: options.config } : {}),
+      ...(options.server ? { server: options.server } : {}),
+      cwd,
+    });
+  } catch (error) {
+    throw new CliError((error as Error).message, { exitCode: EXIT.usage, cause: error });
+  }
+  const lintConfig: LintConfig = { ...config, ...(options.profile ? { profile: options.profile } : {}) };
+
+  const progress = targets.length > 1 && io.stderr.isTTY === true ? new ProgressLine(io.stderr) : undefined;
+  const reports = await lintTargets(targets, {
+    lint: lintConfig,
+    concurrency: options.concurrency ?? 4,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
+  });
+  progress?.clear();
+
+  const format = options.format ?? 'pretty';
+  const toFile = options.output !== undefined;
+  const color = !toFile && io.stdout.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
+  const text =
+    format === 'json'
+      ? formatJson(reports)
+      : format === 'sarif'
+        ? formatSarif(reports, { cwd })
+        : formatPretty(reports, { color: color || Boolean(env.FORCE_COLOR && env.FORCE_COLOR !== '0') });
+  if (toFile) {
+    await writeFile(options.output!, text);
+    const s = summarise(reports);
+    io.stderr.write(
+      `Wrote ${options.output} (${s.errors} errors, ${s.warnings} warnings, ${s.failedServers} failed servers).\n`,
+    );
+  } else {
+    io.stdout.write(text);
+  }
+  return exitCode(summarise(reports), options.maxWarnings === undefined ? {} : { maxWarnings: options.maxWarnings });
+}
+
+/** One rewritten stderr line while several servers are checked (TTY only). */
+class ProgressLine {
+  readonly #stream: LintCommandIo['stderr'];
+  readonly #running: string[] = [];
+  #finished = 0;
+
+  constructor(stream: LintCommandIo['stderr']) {
+    this.#stream = stream;
+  }
+
+  update(event: LintProgress): void {
+    if (event.type === 'start') {
+      this.#running.push(event.label);
+    } else {
+      this.#running.splice(this.#running.indexOf(event.report.label), 1);
+      this.#finished = event.finished;
+    }
+    const running = this.#running.join(', ');
+    const line = `linting ${this.#finished}/${event.total} servers${running ? ` · ${running}` : ''}`;
+    this.#stream.write(`\r\x1b[2K${line.length > 100 ? `${line.slice(0, 99)}…` : line}`);
+  }
+
+  clear(): void {
+    this.#stream.write('\r\x1b[2K');
+  }
+}
+
+function positiveInteger(name: string, { allowZero = false } = {}) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) {
+      throw new InvalidArgumentError(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer.`);
+    }
+    return n;
+  };
+}
+
+/**
+ * Register `candor lint` on the CLI program (commander 14).
+ *
+ * @example
+ * ```ts
+ * const program = new Command('candor');
+ * registerLint(program);
+ * await program.parseAsync(process.argv);
+ * ```
+ */
+export function registerLint(program: Command): Command {
+  return program
+    .command('lint')
+    .description('Audit the tool annotations of MCP servers: a URL, a module, a client config file, or -- <command>.')
+    .argument('[targets...]', 'http(s):// URL, module file (.js/.ts), config file (mcp.json, mcp.json#name)')
+    .option('--config <file>', 'client config file with an mcpServers (or VS Code servers) map; lints every server')
+    .option('--server <name>', 'only this server of --config')
+    .addOption(new Option('--profile <profile>', 'rule profile').choices([...PROFILES]))
+    .addOption(new Option('--format <format>', 'report format').choices(['pretty', 'json', 'sarif']).default('pretty'))
+    .option(
+      '--max-warnings <n>',
+      'exit 1 when there are more warnings than this',
+      positiveInteger('--max-warnings', { allowZero: true }),
+    )
+    .option('--concurrency <n>', 'servers checked at once', positiveInteger('--concurrency'), 4)
+    .option('--timeout <ms>', 'handshake and request timeout per server', positiveInteger('--timeout'), 30_000)
+    .option(
+      '--lint-config <file>',
+      'candor config with a "lint" section (default: candor.config.json or package.json "candor", found upwards)',
+    )
+    .option('-o, --output <file>', 'write the report to a file')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp\n  candor lint http://127.0.0.1:3000/mcp --format sarif -o candor.sarif\n  candor lint ~/.cursor/mcp.json --profile openai --max-warnings 0',
+    )
+    .action(async function (this: Command, words: string[], opts: Record<string, unknown>) {
+      // Everything after `--` is a command to run over stdio; commander hands it over as
+      // operands, so split it off using the raw argv of the root program.
+      let root: Command = this;
+      while (root.parent) root = root.parent;
+      const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+      const dash = raw.indexOf('--');
+      const tail = dash === -1 ? [] : raw.slice(dash + 1);
+      const targets = tail.length > 0 ? words.slice(0, words.length - tail.length) : words;
+      if (opts.profile !== undefined && !isProfileName(opts.profile)) {
+        throw new CliError(`Unknown profile ${String(opts.profile)}.`, { exitCode: EXIT.usage });
+      }
+      const code = await runLint(
+        {
+          targets,
+          ...(tail.length > 0 ? { command: tail } : {}),
+          ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
+          ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+          ...(opts.profile ? { profile: opts.profile as ProfileName } : {}),
+          format: opts.format as LintCommandOptions['format'],
+          ...(typeof opts.maxWarnings === 'number' ? { maxWarnings: opts.maxWarnings } : {}),
+          concurrency: opts.concurrency as number,
+          timeoutMs: opts.timeout as number,
+          ...(typeof opts.lintConfig === 'string' ? { lintConfig: opts.lintConfig } : {}),
+          ...(typeof opts.output === 'string' ? { output: opts.output } : {}),
+        },
+        { stdout: process.stdout, stderr: process.stderr },
+      );
+      if (code !== 0) process.exitCode = code;
+    });
+}

@@ -1,0 +1,158 @@
+/**
+ * `candor pin <target>`: write every tool definition of the target's servers
+ * to `candor.lock.json` (hash plus the pinned fields), so `candor verify` and
+ * `candor/host` can catch a server that changes under you (issue 7).
+ */
+import type { Command } from 'commander';
+import type { WireToolLike } from '../../host/annotations.js';
+import { type Lockfile, pinTools, readLockfile, writeLockfile } from '../../host/index.js';
+import { comparePins, formatReport, hasDrift } from '../../host/pins/compare.js';
+import { LOCKFILE_NAME } from '../../host/pins/lockfile.js';
+import { connectTarget, listAllTools, loadModuleTarget, parseTargets, type Target } from '../../targets/index.js';
+import { CliError, EXIT } from '../cli-error.js';
+
+/** Options shared by `pin` and `verify`. */
+export interface PinCommandOptions {
+  lock?: string;
+  config?: string;
+  server?: string;
+  name?: string;
+  timeout?: string;
+  json?: boolean;
+}
+
+/** Where output goes (tests pass their own). */
+export interface CommandOutput {
+  out: (line: string) => void;
+}
+
+const defaultOutput: CommandOutput = { out: (line) => process.stdout.write(`${line}\n`) };
+
+/** One target's tools, listed raw, under the server name the lockfile uses. */
+export interface TargetTools {
+  server: string;
+  label: string;
+  tools: WireToolLike[];
+}
+
+/**
+ * The targets named on a command line, and their tools. The lockfile key is
+ * the config entry's name, `--name`, or the target's label.
+ *
+ * @example
+ * ```ts
+ * const listed = await listTargetTools({ targets: ['http://127.0.0.1:3000/mcp'] }, {});
+ * ```
+ */
+export async function listTargetTools(
+  words: { targets: readonly string[]; command: readonly string[] },
+  options: PinCommandOptions,
+): Promise<TargetTools[]> {
+  const input: Parameters<typeof parseTargets>[0] = { targets: words.targets };
+  if (words.command.length > 0) input.command = words.command;
+  if (options.config !== undefined) input.config = options.config;
+  if (options.server !== undefined) input.server = options.server;
+  const targets = await parseTargets(input);
+  if (options.name !== undefined && targets.length !== 1) {
+    throw new CliError(`--name names one server, but ${targets.length} targets were given.`, { exitCode: EXIT.usage });
+  }
+  const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+    throw new CliError(`--timeout must be a positive number of milliseconds; got ${options.timeout}.`, {
+      exitCode: EXIT.usage,
+    });
+  }
+  const listed: TargetTools[] = [];
+  for (const target of targets) {
+    const server = options.name ?? target.source?.name ?? target.label;
+    listed.push({ server, label: target.label, tools: await toolsOf(target, timeoutMs) });
+  }
+  return listed;
+}
+
+async function toolsOf(target: Target, timeoutMs: number | undefined): Promise<WireToolLike[]> {
+  if (target.kind === 'module') return (await loadModuleTarget(target)).tools as WireToolLike[];
+  const connection = await connectTarget(target, timeoutMs === undefined ? {} : { timeoutMs });
+  try {
+    const tools = await listAllTools(connection.client, timeoutMs === undefined ? {} : { timeoutMs });
+    return tools.filter(
+      (tool): tool is WireToolLike =>
+        typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string',
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Split the command's operands into targets and the words after `--` (a command to start). */
+export function splitOperands(command: Command, operands: readonly string[]): { targets: string[]; command: string[] } {
+  let root: Command = command;
+  while (root.parent) root = root.parent;
+  const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+  const dash = raw.indexOf('--');
+  const tail = dash < 0 ? [] : raw.slice(dash + 1);
+  const count = Math.min(tail.length, operands.length);
+  return { targets: operands.slice(0, operands.length - count), command: operands.slice(operands.length - count) };
+}
+
+/**
+ * Pin the targets' tools into the lockfile; other servers' pins are kept.
+ *
+ * @example
+ * ```ts
+ * await pinCommand({ targets: [], command: ['node', 'server.js'] }, { lock: 'candor.lock.json' });
+ * ```
+ */
+export async function pinCommand(
+  words: { targets: readonly string[]; command: readonly string[] },
+  options: PinCommandOptions,
+  output: CommandOutput = defaultOutput,
+): Promise<Lockfile> {
+  const path = options.lock ?? LOCKFILE_NAME;
+  const lock: Lockfile = (await readLockfile(path)) ?? { lockfileVersion: 1, servers: {} };
+  const listed = await listTargetTools(words, options);
+  const summary: Array<{ server: string; tools: number; changes: string[] }> = [];
+  for (const { server, tools } of listed) {
+    const previous = lock.servers[server];
+    const report = previous ? comparePins(previous, tools) : undefined;
+    const changes = report && hasDrift(report) ? formatReport(server, report) : [];
+    lock.servers[server] = pinTools(tools);
+    summary.push({ server, tools: tools.length, changes });
+  }
+  await writeLockfile(path, lock);
+  if (options.json) {
+    output.out(JSON.stringify({ lockfile: path, servers: summary }, null, 2));
+  } else {
+    for (const entry of summary) {
+      output.out(`Pinned ${entry.tools} tool${entry.tools === 1 ? '' : 's'} of ${entry.server} in ${path}.`);
+      for (const line of entry.changes) output.out(`  ${line}`);
+    }
+  }
+  return lock;
+}
+
+/**
+ * Register `candor pin` on a commander program.
+ *
+ * @example
+ * ```ts
+ * const program = new Command('candor');
+ * registerPin(program);
+ * await program.parseAsync(['node', 'candor', 'pin', '--', 'npx', '@modelcontextprotocol/server-memory']);
+ * ```
+ */
+export function registerPin(program: Command, output: CommandOutput = defaultOutput): Command {
+  return program
+    .command('pin')
+    .description('Write the tool definitions of a server to candor.lock.json (a hash and the pinned fields per tool).')
+    .argument('[targets...]', 'a URL, a config file (mcp.json, mcp.json#name), a module, or -- <command> [args…]')
+    .option('--lock <file>', 'lockfile to write', LOCKFILE_NAME)
+    .option('--config <file>', 'a client config file with mcpServers')
+    .option('--server <name>', 'only this entry of --config')
+    .option('--name <server>', 'the server name to pin under (default: the config entry name or the target)')
+    .option('--timeout <ms>', 'connect and list timeout in milliseconds')
+    .option('--json', 'print a JSON summary')
+    .action(async (operands: string[], options: PinCommandOptions, command: Command) => {
+      await pinCommand(splitOperands(command, operands), options, output);
+    });
+}

@@ -1,0 +1,285 @@
+/**
+ * `candor serve [module | --example workspace] [--http [host:]port | --stdio] [--root DIR]`:
+ * serve the tools a module exports, or a bundled example, over Streamable HTTP
+ * or stdio. Over HTTP it prints the endpoint, how to add it to Claude Code,
+ * VS Code and Cursor, and the tool table (issue 5: a new user's first minute).
+ */
+import path from 'node:path';
+import { type Command, InvalidArgumentError } from 'commander';
+import type { CandorServer } from '../../server/create-server.js';
+import { CliError, EXIT } from '../cli-error.js';
+import { demoRoot } from '../package-root.js';
+import { startupLint } from '../startup-lint.js';
+import { toolTable } from '../tool-table.js';
+
+/** Where to listen for HTTP. */
+export interface HttpAddress {
+  host: string;
+  port: number;
+}
+
+export const DEFAULT_HTTP: Readonly<HttpAddress> = Object.freeze({ host: '127.0.0.1', port: 3000 });
+
+const EXAMPLES = ['workspace'] as const;
+
+/**
+ * Parse `--http [host:]port`: `3000`, `127.0.0.1:3000`, `0.0.0.0:8080`, `[::1]:3000`.
+ *
+ * @example
+ * ```ts
+ * parseHttpAddress('8080'); // { host: '127.0.0.1', port: 8080 }
+ * parseHttpAddress('[::1]:0'); // { host: '::1', port: 0 }
+ * ```
+ */
+export function parseHttpAddress(value: string): HttpAddress {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : Number.NaN;
+  if (!match || port > 65535) {
+    throw new InvalidArgumentError(
+      `expected [host:]port, e.g. 3000, 127.0.0.1:3000 or [::1]:3000; got ${JSON.stringify(value)}.`,
+    );
+  }
+  const host = match[1] === undefined ? DEFAULT_HTTP.host : match[1].replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+/** Options of `candor serve`, as parsed. */
+export interface ServeOptions {
+  module?: string;
+  example?: string;
+  /** HTTP address, or undefined for stdio. */
+  http?: HttpAddress;
+  root?: string;
+  allowHost: string[];
+  allowPrivateNetwork: boolean;
+  allowShell: boolean;
+}
+
+/** A server made from a module or an example, with how to describe it. */
+interface Served {
+  server: CandorServer;
+  name: string;
+  what: string;
+}
+
+async function buildServer(options: ServeOptions): Promise<Served> {
+  if (options.module !== undefined && options.example !== undefined) {
+    throw new CliError('Pass a module or --example, not both.', { exitCode: EXIT.usage });
+  }
+  if (options.example !== undefined) {
+    if (!(EXAMPLES as readonly string[]).includes(options.example)) {
+      throw new CliError(`There is no example named "${options.example}"; available: ${EXAMPLES.join(', ')}.`, {
+        exitCode: EXIT.usage,
+      });
+    }
+    const root = options.root ?? demoRoot();
+    if (root === undefined) {
+      throw new CliError('The demo root folder is not installed with this copy of candor; pass --root <dir>.', {
+        exitCode: EXIT.usage,
+      });
+    }
+    // Loaded on demand: `candor lint` and friends never pay for the example.
+    const { createWorkspaceServer } = await import('../../../examples/workspace/index.js');
+    let server: CandorServer;
+    try {
+      server = createWorkspaceServer({
+        root,
+        allowedHosts: options.allowHost,
+        allowPrivateNetwork: options.allowPrivateNetwork,
+        commandAllowShell: options.allowShell,
+      });
+    } catch (error) {
+      throw new CliError(`Cannot serve the workspace example: ${(error as Error).message}`, {
+        exitCode: EXIT.usage,
+        cause: error,
+      });
+    }
+    return { server, name: 'workspace', what: `the workspace example (root: ${path.resolve(root)})` };
+  }
+  if (options.module === undefined) {
+    throw new CliError('What should be served? Pass a module (candor serve ./tools.js) or --example workspace.', {
+      exitCode: EXIT.usage,
+    });
+  }
+  if (options.allowHost.length > 0 || options.allowPrivateNetwork || options.allowShell) {
+    process.stderr.write(
+      'candor: --allow-host, --allow-private-network and --allow-shell apply to --example workspace only.\n',
+    );
+  }
+  const { loadServerModule } = await import('../load-server.js');
+  const { server, exportName } = await loadServerModule(options.module, {
+    ...(options.root !== undefined ? { root: path.resolve(options.root) } : {}),
+  });
+  const name = path.basename(options.module).replace(/\.[cm]?[jt]sx?$/, '');
+  return { server, name, what: `${options.module} (export ${exportName})` };
+}
+
+/** A name safe to paste into a shell command and a JSON key. */
+function clientName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'candor';
+}
+
+/**
+ * The lines printed when serving over HTTP: endpoint, client setup, tools.
+ *
+ * @example
+ * ```ts
+ * console.log(httpBanner({ url: 'http://127.0.0.1:3000/mcp', name: 'workspace', what: 'the workspace example', tools }));
+ * ```
+ */
+export function httpBanner(options: {
+  url: string;
+  name: string;
+  what: string;
+  tools: ReadonlyArray<Parameters<typeof toolTable>[0][number]>;
+  colour?: boolean;
+}): string {
+  const name = clientName(options.name);
+  const vscode = JSON.stringify({ name, type: 'http', url: options.url });
+  const cursor = JSON.stringify({ mcpServers: { [name]: { url: options.url } } });
+  return [
+    `candor: serving ${plural(options.tools.length, 'tool')} from ${options.what}`,
+    '',
+    `MCP endpoint: ${options.url}`,
+    '',
+    'Add it to a client:',
+    `  Claude Code  claude mcp add --transport http ${name} ${options.url}`,
+    `  VS Code      code --add-mcp '${vscode}'`,
+    `  Cursor       in ~/.cursor/mcp.json (or .cursor/mcp.json): ${cursor}`,
+    '',
+    toolTable(options.tools, { colour: options.colour === true }),
+    '',
+    'Press Ctrl+C to stop.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Start serving; resolves once the server is up (it runs until a signal).
+ *
+ * @example
+ * ```ts
+ * await runServe({ example: 'workspace', http: { host: '127.0.0.1', port: 3000 }, allowHost: [], allowPrivateNetwork: false, allowShell: false });
+ * ```
+ */
+export async function runServe(options: ServeOptions): Promise<void> {
+  const { server, name, what } = await buildServer(options);
+  const tools = server.registry.list().map((tool) => tool.wire);
+  for (const line of await startupLint(tools, process.env)) process.stderr.write(`${line}\n`);
+  if (options.http === undefined) {
+    server.stdio();
+    process.stderr.write(`candor: serving ${plural(tools.length, 'tool')} from ${what} over stdio\n`);
+    return;
+  }
+  const { listenHttp } = await import('../../transports/http/listen.js');
+  const listener = await listenHttp({
+    dispatcher: server.dispatcher,
+    host: options.http.host,
+    port: options.http.port,
+  }).catch(async (error) => {
+    await server.close();
+    const hint =
+      (error as { cause?: { code?: string } }).cause?.code === 'EADDRINUSE'
+        ? ' The port is taken: pick another with --http <port>, or --http 0 for any free one.'
+        : '';
+    throw new CliError(`${(error as Error).message}${hint}`, { cause: error });
+  });
+  process.stdout.write(
+    httpBanner({
+      url: listener.url,
+      name,
+      what,
+      tools,
+      colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    }),
+  );
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.stderr.write('candor: stopping now.\n');
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`candor: ${signal} received; finishing calls in flight (Ctrl+C again to force).\n`);
+    void (async () => {
+      await listener.close();
+      await server.close();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * Register `candor serve`.
+ *
+ * @example
+ * ```ts
+ * registerServe(new Command('candor'));
+ * ```
+ */
+export function registerServe(program: Command): Command {
+  return program
+    .command('serve')
+    .description('Serve the tools a module exports, or a bundled example, over Streamable HTTP or stdio.')
+    .argument('[module]', 'a .js/.ts module exporting a createServer(...) result, a ToolRegistry or an array of tools')
+    .option('--example <name>', `serve a bundled example (${EXAMPLES.join(', ')})`)
+    .option(
+      '--http [address]',
+      `Streamable HTTP on [host:]port (default ${DEFAULT_HTTP.host}:${DEFAULT_HTTP.port}; port 0 picks a free one)`,
+      parseHttpAddress,
+    )
+    .option('--stdio', 'serve over stdin/stdout (the default when stdin is not a terminal)')
+    .option('--root <dir>', 'the workspace example: the folder its tools may touch (default: its demo folder)')
+    .option(
+      '--allow-host <host>',
+      'the workspace example: a host web_fetch may reach even if private (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--allow-private-network',
+      'the workspace example: let web_fetch reach private and loopback addresses',
+      false,
+    )
+    .option('--allow-shell', 'the workspace example: let run_command take a shell script', false)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Without --http or --stdio: HTTP on 127.0.0.1:3000 when run from a terminal, stdio otherwise.',
+        '',
+        'Examples:',
+        '  candor serve --example workspace --http 127.0.0.1:3000',
+        '  candor serve --example workspace --root . --stdio',
+        '  candor serve ./my-tools.js --http 8080',
+      ].join('\n'),
+    )
+    .action(async (module: string | undefined, opts: Record<string, unknown>) => {
+      if (opts.http !== undefined && opts.stdio === true) {
+        throw new CliError('Pass --http or --stdio, not both.', { exitCode: EXIT.usage });
+      }
+      let http: HttpAddress | undefined;
+      if (typeof opts.http === 'object' && opts.http !== null) http = opts.http as HttpAddress;
+      else if (opts.http === true) http = { ...DEFAULT_HTTP };
+      else if (opts.stdio !== true && process.stdin.isTTY === true) http = { ...DEFAULT_HTTP };
+      await runServe({
+        ...(module !== undefined ? { module } : {}),
+        ...(typeof opts.example === 'string' ? { example: opts.example } : {}),
+        ...(http ? { http } : {}),
+        ...(typeof opts.root === 'string' ? { root: opts.root } : {}),
+        allowHost: opts.allowHost as string[],
+        allowPrivateNetwork: opts.allowPrivateNetwork === true,
+        allowShell: opts.allowShell === true,
+      });
+    });
+}

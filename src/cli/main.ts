@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * The `candor` command: serve, inspect and call MCP servers, lint their
+ * annotations, pin and verify their tool definitions.
+ *
+ * Every failure is one clear line and a non-zero exit code; `--debug` adds the
+ * stack trace (issue 5).
+ */
+import { Command, CommanderError } from 'commander';
+import { EXIT, reportError } from './cli-error.js';
+import { registerCall } from './commands/call.js';
+import { registerInspect } from './commands/inspect.js';
+import { registerServe } from './commands/serve.js';
+import { packageInfo } from './package-root.js';
+
+/** Commands whose modules load heavy dependencies at import; registered only when they may run. */
+const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Command) => unknown>]> = [
+  ['lint', async () => (await import('./commands/lint.js')).registerLint],
+  ['pin', async () => (await import('./commands/pin.js')).registerPin],
+  ['verify', async () => (await import('./commands/verify.js')).registerVerify],
+];
+const OWN_COMMANDS = new Set(['serve', 'inspect', 'call']);
+
+/** The first word that is not an option: the subcommand, if any. */
+function commandWord(argv: readonly string[]): string | undefined {
+  return argv.slice(2).find((word) => !word.startsWith('-'));
+}
+
+/**
+ * The commander program with every command registered. When the command line
+ * names serve, inspect or call, the others are left out: `candor serve --stdio`
+ * starts as fast as a stdio server should, since clients spawn it.
+ *
+ * @example
+ * ```ts
+ * const argv = ['node', 'candor', 'inspect', 'http://127.0.0.1:3000/mcp'];
+ * await (await buildProgram(argv)).parseAsync(argv);
+ * ```
+ */
+export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
+  const program = new Command('candor')
+    .description('MCP tools whose annotations tell the truth: serve, inspect, call, lint, pin and verify MCP servers.')
+    .version(packageInfo().version, '-v, --version')
+    .option('--debug', 'print stack traces on errors')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+  registerServe(program);
+  registerInspect(program);
+  registerCall(program);
+  const word = commandWord(argv);
+  if (word === undefined || !OWN_COMMANDS.has(word)) {
+    for (const [, load] of OTHER_COMMANDS) (await load())(program);
+  }
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const debug = argv.includes('--debug');
+  try {
+    await (await buildProgram(argv)).parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed the message (or the help/version text).
+      const done =
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.version' ||
+        error.code === 'commander.help';
+      process.exitCode = done ? 0 : EXIT.usage;
+      return;
+    }
+    process.exitCode = reportError(error, { debug, write: (text) => process.stderr.write(text) });
+  }
+}
+
+await main(process.argv);

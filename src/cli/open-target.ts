@@ -1,0 +1,71 @@
+/**
+ * Connecting `candor inspect` and `candor call` to exactly one server: a URL,
+ * `-- command`, a config entry, or a local module (served in process through
+ * candor's engine and an in-memory transport, so a module is inspected exactly
+ * as a client would see it).
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { connectTarget } from '../targets/connect.js';
+import { parseTargets, type TargetInput } from '../targets/parse.js';
+import type { Target } from '../targets/types.js';
+import { CliError, EXIT, isCliError } from './cli-error.js';
+import { loadServerModule } from './load-server.js';
+import { packageInfo } from './package-root.js';
+
+/** An open connection to one server. */
+export interface OpenTarget {
+  client: Client;
+  label: string;
+  /** The last lines a stdio server wrote to stderr (for error messages). */
+  stderrTail(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Parse the target words and connect to the single server they name.
+ *
+ * @example
+ * ```ts
+ * const target = await openTarget({ targets: ['http://127.0.0.1:3000/mcp'] }, { timeoutMs: 10_000 });
+ * try { console.log(await target.client.listTools()); } finally { await target.close(); }
+ * ```
+ */
+export async function openTarget(input: TargetInput, options: { timeoutMs: number }): Promise<OpenTarget> {
+  let targets: Target[];
+  try {
+    targets = await parseTargets(input);
+  } catch (error) {
+    throw new CliError((error as Error).message, { exitCode: EXIT.usage, cause: error });
+  }
+  if (targets.length !== 1) {
+    const names = targets.map((t) => t.source?.name ?? t.label);
+    throw new CliError(
+      `That names ${targets.length} servers (${names.join(', ')}); pick one, e.g. file.json#${names[0] ?? 'name'} or --server ${names[0] ?? 'name'}.`,
+      { exitCode: EXIT.usage },
+    );
+  }
+  const target = targets[0]!;
+  const clientInfo = { name: 'candor', version: packageInfo().version };
+  if (target.kind === 'invalid') throw new CliError(`${target.label}: ${target.reason}`, { exitCode: EXIT.usage });
+  if (target.kind === 'module') {
+    const { server } = await loadServerModule(target.path);
+    const client = new Client(clientInfo);
+    await client.connect(server.connectMemory() as never);
+    return {
+      client,
+      label: target.label,
+      stderrTail: () => [],
+      close: async () => {
+        await client.close().catch(() => undefined);
+        await server.close();
+      },
+    };
+  }
+  try {
+    const connection = await connectTarget(target, { timeoutMs: options.timeoutMs, clientInfo });
+    return connection;
+  } catch (error) {
+    if (isCliError(error)) throw error;
+    throw new CliError((error as Error).message, { cause: error });
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What method handlers share: the server's configuration and long-lived
+ * state, built once by the dispatcher. Method handlers are plain functions in
+ * a table (src/engine/methods/), so a new era or method is a new entry.
+ */
+import type { CallContext } from '../pipeline/types.js';
+import type { PromptRegistry } from '../prompts/registry.js';
+import type { ResourceRegistry } from '../resources/registry.js';
+import type { CallToolResult, ToolDefinition, WireTool } from '../tool/types.js';
+import type { Channel, JsonRpcId, RequestInfo } from './channel.js';
+import type { ClientRequests } from './client-requests.js';
+import type { ServerLogger } from './logger.js';
+import type { Peer } from './peer.js';
+
+/** The parts of a tool registry the engine uses (src/registry's `ToolRegistry` has them all). */
+export interface ToolSource {
+  get(name: string): ToolDefinition | undefined;
+  callable(name: string): ToolDefinition | undefined;
+  manifest(options?: { cursor?: string; limit?: number }): { tools: readonly WireTool[]; nextCursor?: string };
+  /** The same page as JSON text, when the source caches it (sent without re-serialising). */
+  manifestJson?(options?: { cursor?: string; limit?: number }): string;
+  /** Subscribe to changes of what is listed or callable; returns a function that unsubscribes. */
+  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void;
+}
+
+/** `serverInfo` of the `initialize` result. */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }>;
+}
+
+/** The capabilities the server advertises (derived from what is configured). */
+export interface ServerCapabilities {
+  tools?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  completions?: object;
+  logging?: object;
+  experimental?: { [key: string]: object };
+  extensions?: { [key: string]: object };
+}
+
+/** Runs one tool call through the pipeline (built by src/pipeline). */
+export type ToolRunner = (ctx: CallContext) => Promise<CallToolResult>;
+
+/** Shared state of one dispatcher. */
+export interface Engine {
+  readonly serverInfo: ServerInfo;
+  readonly instructions: string | undefined;
+  readonly capabilities: ServerCapabilities;
+  readonly tools: ToolSource;
+  readonly resources: ResourceRegistry | undefined;
+  readonly prompts: PromptRegistry | undefined;
+  readonly runTool: ToolRunner;
+  readonly logger: ServerLogger;
+  readonly clientRequests: ClientRequests;
+  /** False while the server drains for shutdown: new tool calls are refused. */
+  readonly accepting: boolean;
+  /** Register a running call so drain() can wait for it. */
+  track(done: Promise<unknown>): void;
+}
+
+/** Parameters of a request or notification (always an object once dispatched). */
+export type Params = { [key: string]: unknown };
+export type Result = { [key: string]: unknown };
+
+/** What a method handler knows about the request it answers. */
+export interface RequestScope {
+  readonly id: JsonRpcId;
+  readonly peer: Peer;
+  readonly channel: Channel;
+  readonly info: RequestInfo | undefined;
+  readonly engine: Engine;
+}
+
+/**
+ * A request handler. Returns the result, or `undefined` when the request must
+ * get no response (a call the client cancelled). Throws `ProtocolError` for a
+ * JSON-RPC error.
+ */
+export type MethodHandler = (params: Params, scope: RequestScope) => Result | undefined | Promise<Result | undefined>;
+
+/** A notification handler (never answered). */
+export type NotificationHandler = (params: Params, scope: Omit<RequestScope, 'id'>) => void;

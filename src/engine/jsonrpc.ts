@@ -1,0 +1,163 @@
+/**
+ * JSON-RPC 2.0 plumbing: error codes, response builders and the cheap shape
+ * checks the dispatcher runs instead of schema parsing (the hot path must not
+ * pay for zod; DESIGN.md "The engine").
+ */
+import type {
+  JsonRpcErrorResponse,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResult,
+} from './channel.js';
+
+/** JSON-RPC 2.0 error codes (spec section 5.1). */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** Implementation-defined server error used while the server shuts down (JSON-RPC reserves -32000…-32099). */
+export const SERVER_SHUTTING_DOWN = -32000;
+
+/**
+ * The error answer to a body that is not JSON. Transports call this when
+ * `JSON.parse` fails (it has no id, because none could be read).
+ *
+ * @example
+ * ```ts
+ * let message: unknown;
+ * try { message = JSON.parse(line); } catch { write(parseError()); return; }
+ * ```
+ */
+export function parseError(detail?: string): JsonRpcErrorResponse {
+  return errorResponse(
+    null,
+    PARSE_ERROR,
+    detail ? `Parse error: ${detail}` : 'Parse error: the message is not valid JSON.',
+  );
+}
+
+/**
+ * A JSON-RPC error response.
+ *
+ * @example
+ * ```ts
+ * errorResponse(7, METHOD_NOT_FOUND, 'Method not found: tools/frobnicate');
+ * ```
+ */
+export function errorResponse(
+  id: JsonRpcId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcErrorResponse {
+  const error: JsonRpcErrorResponse['error'] = { code, message };
+  if (data !== undefined) error.data = data;
+  // Unknown id: omitted, not null (MCP 2025-11-25 schema: `id?: RequestId`; clients' schemas reject null).
+  return id === null ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
+}
+
+/** A JSON-RPC success response. */
+export function resultResponse(id: JsonRpcId, result: { [key: string]: unknown }): JsonRpcResult {
+  return { jsonrpc: '2.0', id, result };
+}
+
+/** What a parsed JSON value is, as far as the dispatcher is concerned. */
+export type MessageKind = 'request' | 'notification' | 'response' | 'invalid';
+
+/**
+ * Classify one parsed message (not a batch) with cheap property checks. Used by
+ * the dispatcher, and by transports that must know whether a POST carries
+ * requests (answered with a body) or only notifications/responses (202).
+ *
+ * @example
+ * ```ts
+ * classify({ jsonrpc: '2.0', id: 1, method: 'ping' }); // 'request'
+ * classify({ jsonrpc: '2.0', method: 'notifications/initialized' }); // 'notification'
+ * ```
+ */
+export function classify(message: unknown): MessageKind {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return 'invalid';
+  const m = message as Record<string, unknown>;
+  if (m.jsonrpc !== '2.0') return 'invalid';
+  if (typeof m.method === 'string') {
+    if (m.params !== undefined && (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params))) {
+      // A request with bad params is still a request: it gets an answer (-32602).
+      return 'id' in m && isId(m.id) ? 'request' : 'id' in m ? 'invalid' : 'notification';
+    }
+    if (!('id' in m)) return 'notification';
+    return isId(m.id) ? 'request' : 'invalid';
+  }
+  if ('method' in m) return 'invalid';
+  // An error response may lack an id (or carry null): never answer it, or two peers could ping-pong errors.
+  if ('result' in m !== 'error' in m && (isId(m.id) || ('error' in m && (m.id === null || !('id' in m))))) {
+    if ('result' in m) return typeof m.result === 'object' && m.result !== null ? 'response' : 'invalid';
+    const e = m.error as Record<string, unknown> | null;
+    return typeof e === 'object' && e !== null && typeof e.code === 'number' ? 'response' : 'invalid';
+  }
+  return 'invalid';
+}
+
+/** A JSON-RPC id as MCP allows it: a string or an integer (never null; MCP RequestId is string | integer). */
+export function isId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** The id of a message that failed validation, when one can be read (else null, per JSON-RPC). */
+export function salvageId(message: unknown): JsonRpcId | null {
+  if (typeof message === 'object' && message !== null && !Array.isArray(message)) {
+    const id = (message as { id?: unknown }).id;
+    if (isId(id)) return id;
+  }
+  return null;
+}
+
+export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
+  return 'method' in message && 'id' in message;
+}
+
+export function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
+  return 'method' in message && !('id' in message);
+}
+
+export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !('method' in message);
+}
+
+/**
+ * A result that is already JSON text (the registry's cached `tools/list`
+ * page). {@link serializeMessage} splices it in without re-serialising;
+ * `JSON.stringify` still works (through `toJSON`), only slower.
+ */
+export class RawJson {
+  readonly json: string;
+
+  constructor(json: string) {
+    this.json = json;
+  }
+
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
+
+/**
+ * Serialise an outgoing message (or batch). Transports should use this rather
+ * than `JSON.stringify` so cached results are written as they are.
+ *
+ * @example
+ * ```ts
+ * stdout.write(`${serializeMessage(answer)}\n`);
+ * ```
+ */
+export function serializeMessage(message: JsonRpcMessage | readonly JsonRpcMessage[]): string {
+  if (Array.isArray(message)) return `[${message.map((m) => serializeMessage(m)).join(',')}]`;
+  const m = message as JsonRpcMessage;
+  if ('result' in m && (m.result as unknown) instanceof RawJson) {
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${(m.result as unknown as RawJson).json}}`;
+  }
+  return JSON.stringify(m);
+}

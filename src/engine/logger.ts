@@ -1,0 +1,66 @@
+/**
+ * The server's own log (not MCP `notifications/message`, which goes to the
+ * client). It must never write to stdout: on stdio, stdout is the protocol.
+ */
+
+/** Where the engine reports what the operator should know (masked handler errors, dropped messages). */
+export interface ServerLogger {
+  error(message: string, details?: { [key: string]: unknown }): void;
+  warn(message: string, details?: { [key: string]: unknown }): void;
+  info(message: string, details?: { [key: string]: unknown }): void;
+  debug(message: string, details?: { [key: string]: unknown }): void;
+}
+
+const ORDER = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const;
+
+/** Options of {@link stderrLogger}. */
+export interface StderrLoggerOptions {
+  /** Lowest level written. Default `info`. */
+  level?: keyof typeof ORDER;
+  /** Prefix of every line. Default `candor`. */
+  name?: string;
+}
+
+/**
+ * The default server logger: one line per entry on stderr, details as JSON.
+ *
+ * @example
+ * ```ts
+ * const logger = stderrLogger({ level: 'debug' });
+ * logger.error('tool failed', { tool: 'read_file', requestId: 3 });
+ * ```
+ */
+export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
+  const { level = 'info', name = 'candor' } = options;
+  const min = ORDER[level];
+  const write = (at: keyof typeof ORDER, message: string, details?: { [key: string]: unknown }) => {
+    if (ORDER[at] < min) return;
+    let line = `${name} ${at}: ${message}`;
+    if (details !== undefined) line += ` ${safeJson(details)}`;
+    process.stderr.write(`${line}\n`);
+  };
+  return {
+    error: (m, d) => write('error', m, d),
+    warn: (m, d) => write('warn', m, d),
+    info: (m, d) => write('info', m, d),
+    debug: (m, d) => write('debug', m, d),
+  };
+}
+
+/** A logger that drops everything (tests, embedding apps that log elsewhere). */
+export const silentLogger: ServerLogger = Object.freeze({
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+});
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (_key, v) =>
+      v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : typeof v === 'bigint' ? String(v) : v,
+    );
+  } catch {
+    return '[unserialisable details]';
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The 2026-07-28 method table. Methods whose answer did not change reuse the
+ * 2025-era handlers (src/engine/methods/) and add what the era adds: caching
+ * hints on lists and reads, -32602 instead of -32002 for an unknown resource.
+ * `initialize`, `ping`, `logging/setLevel` and `resources/(un)subscribe` do not
+ * exist in this era: they are unknown methods (404, -32601).
+ */
+import { isProtocolError, ProtocolError } from '../../errors.js';
+import type { RequestScope, Result } from '../engine.js';
+import { INVALID_PARAMS, RawJson } from '../jsonrpc.js';
+import { complete } from '../methods/completion.js';
+import { optionalCursor } from '../methods/params.js';
+import { getPrompt, listPrompts } from '../methods/prompts.js';
+import { listResources, listResourceTemplates, readResource } from '../methods/resources.js';
+import { Peer } from '../peer.js';
+import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
+import type { ModernHandler, ModernScope } from './scope.js';
+import { callToolModern } from './tools-call.js';
+
+/** The 2025 handlers read `scope.peer` only for a session id; modern requests have none. */
+const NO_SESSION = new Peer({ stateless: true }, { onClose() {} });
+
+/** `resources/read` for an unknown URI: 2026-07-28 uses -32602 (and MUST NOT emit -32002). */
+const LEGACY_RESOURCE_NOT_FOUND = -32002;
+
+function legacyScope(scope: ModernScope): RequestScope {
+  return { id: scope.id, peer: NO_SESSION, channel: scope.channel, info: scope.info, engine: scope.engine };
+}
+
+/** Add `ttlMs`/`cacheScope` to a result (a cached JSON page is spliced, not parsed). */
+function withHints(result: Result | RawJson, hints: { ttlMs: number; cacheScope: string }): Result | RawJson {
+  if (result instanceof RawJson) return new RawJson(splicedOnce(result.json, hints));
+  return { ...result, ...hints };
+}
+
+/**
+ * Remembers the last splice of a cached JSON page: the registry hands out the
+ * same string until the list changes, so a large manifest is copied once per
+ * change, not once per request.
+ */
+export class SpliceMemo {
+  #source: string | undefined;
+  #spliced = '';
+
+  splice(json: string, members: object): string {
+    if (json === this.#source) return this.#spliced;
+    const spliced = spliceJson(json, members);
+    if (json.length > 4096) {
+      this.#source = json;
+      this.#spliced = spliced;
+    }
+    return spliced;
+  }
+}
+
+const hintMemos = new Map<string, SpliceMemo>();
+
+function splicedOnce(json: string, hints: { ttlMs: number; cacheScope: string }): string {
+  const key = `${hints.ttlMs}/${hints.cacheScope}`;
+  let memo = hintMemos.get(key);
+  if (memo === undefined) {
+    memo = new SpliceMemo();
+    if (hintMemos.size < 16) hintMemos.set(key, memo);
+  }
+  return memo.splice(json, hints);
+}
+
+/**
+ * Append members to a JSON object's text: `{"tools":[…]}` + `{"ttlMs":1}` →
+ * `{"tools":[…],"ttlMs":1}`.
+ */
+export function spliceJson(objectJson: string, members: object): string {
+  const extra = JSON.stringify(members);
+  if (extra === '{}') return objectJson;
+  const body = objectJson.slice(0, objectJson.lastIndexOf('}')).trimEnd();
+  return body.endsWith('{') ? `${body}${extra.slice(1)}` : `${body},${extra.slice(1)}`;
+}
+
+const discover: ModernHandler = (_params, scope) => {
+  const { engine, shared, info } = scope;
+  const result: Result = {
+    supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+    capabilities: engine.capabilities,
+    ...shared.cache.hints('discover', info?.auth),
+  };
+  if (engine.instructions !== undefined) result.instructions = engine.instructions;
+  return result;
+};
+
+/** `tools/list`: the registry's cached page, spliced with the hints (nothing rebuilt per request). */
+const listTools: ModernHandler = (params, scope) => {
+  const { engine, shared, info } = scope;
+  const cursor = optionalCursor(params);
+  const options = cursor === undefined ? {} : { cursor };
+  const hints = shared.cache.hints('lists', info?.auth);
+  if (engine.tools.manifestJson)
+    return withHints(new RawJson(engine.tools.manifestJson(options)), hints) as unknown as Result;
+  return withHints(engine.tools.manifest(options) as unknown as Result, hints) as Result;
+};
+
+/** Reuse a 2025 handler, adding caching hints of one kind. */
+function cached(handler: typeof listPrompts, kind: 'lists' | 'reads'): ModernHandler {
+  return async (params, scope) => {
+    const result = await handler(params, legacyScope(scope));
+    return result === undefined
+      ? undefined
+      : (withHints(result, scope.shared.cache.hints(kind, scope.info?.auth)) as Result);
+  };
+}
+
+const readResourceModern: ModernHandler = async (params, scope) => {
+  try {
+    return await cached(readResource, 'reads')(params, scope);
+  } catch (error) {
+    if (isProtocolError(error) && error.rpcCode === LEGACY_RESOURCE_NOT_FOUND) {
+      throw new ProtocolError(INVALID_PARAMS, error.message, error.data);
+    }
+    throw error;
+  }
+};
+
+const listen: ModernHandler = async (params, scope) => {
+  const { peer, id, channel, info, shared } = scope;
+  // stdio: notifications/cancelled finds the subscription through the peer's in-flight table.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(info?.signal?.reason);
+  info?.signal?.addEventListener('abort', onAbort, { once: true });
+  if (info?.signal?.aborted) onAbort();
+  const entry = {
+    cancelled: false,
+    done: Promise.resolve(),
+    abort: (reason: unknown) => {
+      entry.cancelled = true;
+      controller.abort(reason);
+    },
+  };
+  if (peer !== undefined) {
+    if (peer.inFlight.has(id)) throw new ProtocolError(-32600, `Request id ${JSON.stringify(id)} is already in use.`);
+    peer.inFlight.set(id, entry);
+  }
+  try {
+    return await shared.subscriptions.listen(id, params, { channel, signal: controller.signal });
+  } finally {
+    info?.signal?.removeEventListener('abort', onAbort);
+    if (peer?.inFlight.get(id) === entry) peer.inFlight.delete(id);
+  }
+};
+
+const reuse =
+  (handler: typeof complete): ModernHandler =>
+  (params, scope) =>
+    handler(params, legacyScope(scope));
+
+/** Requests the modern era answers. */
+export const modernMethods: ReadonlyMap<string, ModernHandler> = new Map<string, ModernHandler>([
+  ['server/discover', discover],
+  ['tools/list', listTools],
+  ['tools/call', callToolModern],
+  ['resources/list', cached(listResources, 'lists')],
+  ['resources/templates/list', cached(listResourceTemplates, 'lists')],
+  ['resources/read', readResourceModern],
+  ['prompts/list', cached(listPrompts, 'lists')],
+  ['prompts/get', reuse(getPrompt)],
+  ['completion/complete', reuse(complete)],
+  ['subscriptions/listen', listen],
+]);

@@ -1,0 +1,147 @@
+/**
+ * `tools/call` in the 2026-07-28 era: the same registry and pipeline as the
+ * 2025 era, with three differences.
+ *
+ * - Interactions (elicit, confirm, sample, roots) end the call with an
+ *   `input_required` result; the retry brings the answers and a sealed
+ *   `requestState` that is verified before the handler runs (see
+ *   call-context.ts for how the handler is re-run).
+ * - `Mcp-Param-*` headers are checked against the arguments (400, -32020).
+ * - Cancellation: over HTTP, closing the response stream aborts the handler
+ *   and nothing more is sent; on stdio, `notifications/cancelled` does (the
+ *   call is in the connection peer's in-flight table like a 2025 call).
+ */
+import { ProtocolError } from '../../errors.js';
+import type { Result } from '../engine.js';
+import { INVALID_PARAMS, INVALID_REQUEST, SERVER_SHUTTING_DOWN } from '../jsonrpc.js';
+import { CancelledError } from '../methods/lifecycle.js';
+import { invalidParams } from '../methods/params.js';
+import type { InFlight } from '../peer.js';
+import { ModernCallContext } from './call-context.js';
+import { gatherAnswers } from './input-responses.js';
+import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
+import { HEADER_MISMATCH } from './protocol.js';
+import { digestOf, type StatePayload } from './request-state.js';
+import { type ModernHandler, refuseWith } from './scope.js';
+
+const METHOD = 'tools/call';
+
+export const callToolModern: ModernHandler = async (params, scope) => {
+  const { engine, id, info, peer, shared } = scope;
+  const name = params.name;
+  if (typeof name !== 'string') throw invalidParams('"name" must be the tool name (a string).');
+  const rawArgs = params.arguments;
+  if (rawArgs !== undefined && rawArgs !== null && (typeof rawArgs !== 'object' || Array.isArray(rawArgs))) {
+    throw invalidParams('"arguments" must be an object.');
+  }
+  const args = rawArgs ?? {};
+  if (!engine.accepting) {
+    throw new ProtocolError(SERVER_SHUTTING_DOWN, 'The server is shutting down and takes no new tool calls.');
+  }
+  const tool = engine.tools.get(name);
+  if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  if (scope.headers !== undefined) {
+    const problem = checkParamHeaders(paramHeadersOf(tool), args, scope.headers);
+    if (problem !== undefined) throw refuseWith(400, HEADER_MISMATCH, `Header mismatch: ${problem}.`);
+  }
+
+  // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
+  const principal = principalOf(info?.auth);
+  let argsDigest: string | undefined;
+  let state: StatePayload | undefined;
+  if (params.requestState !== undefined) {
+    argsDigest = await digestOf(args);
+    const opened = await shared.sealer.open(params.requestState, { method: METHOD, name, argsDigest, principal });
+    if (!opened.ok) throw invalidParams(opened.reason);
+    state = opened.payload;
+  }
+  const answers = gatherAnswers(state, params.inputResponses);
+  if (typeof answers === 'string') throw invalidParams(answers);
+
+  const meta = params._meta as { progressToken?: unknown } | undefined;
+  const token = meta?.progressToken;
+  const ctx = new ModernCallContext(tool, args, {
+    id,
+    envelope: scope.envelope,
+    channel: scope.channel,
+    answers,
+    ...(info?.auth ? { auth: info.auth } : {}),
+    ...(info?.http ? { http: info.http } : {}),
+    ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
+  });
+
+  let cancel!: () => void;
+  const cancelled = new Promise<undefined>((resolve) => {
+    cancel = () => resolve(undefined);
+  });
+  const entry: InFlight = {
+    cancelled: false,
+    done: Promise.resolve(),
+    abort(reason) {
+      ctx.abort(reason);
+      if (entry.cancelled) cancel();
+    },
+  };
+  // HTTP (2026-07-28): closing the response stream IS the cancel.
+  const onDisconnect = () => {
+    entry.cancelled = true;
+    entry.abort(new CancelledError('The client closed the request.'));
+  };
+  const signal = info?.signal;
+  if (peer !== undefined) {
+    if (peer.inFlight.has(id))
+      throw new ProtocolError(INVALID_REQUEST, `Request id ${JSON.stringify(id)} is already in use by a running call.`);
+    peer.inFlight.set(id, entry);
+  }
+  signal?.addEventListener('abort', onDisconnect, { once: true });
+  if (signal?.aborted) onDisconnect();
+  const done = engine.runTool(ctx);
+  (entry as { done: Promise<unknown> }).done = done;
+  engine.track(done);
+  try {
+    const result = await Promise.race([done, cancelled]);
+    if (entry.cancelled || result === undefined) return undefined;
+    if (ctx.inputRequests.size === 0) return result as unknown as Result;
+    return await inputRequired(ctx, answers, { name, args, argsDigest, principal, scope });
+  } finally {
+    ctx.finish();
+    signal?.removeEventListener('abort', onDisconnect);
+    if (peer?.inFlight.get(id) === entry) peer.inFlight.delete(id);
+  }
+};
+
+/** The `input_required` result of a round: what to ask, and the sealed state to bring back. */
+async function inputRequired(
+  ctx: ModernCallContext,
+  answers: ReadonlyMap<string, unknown>,
+  call: {
+    name: string;
+    args: unknown;
+    argsDigest: string | undefined;
+    principal: string | undefined;
+    scope: Parameters<ModernHandler>[1];
+  },
+): Promise<Result> {
+  const { sealer } = call.scope.shared;
+  const payload: StatePayload = {
+    v: 1,
+    m: METHOD,
+    n: call.name,
+    h: call.argsDigest ?? (await digestOf(call.args)),
+    x: sealer.expiry(),
+    a: Object.fromEntries(answers),
+    q: [...ctx.inputRequests.keys()],
+  };
+  if (call.principal !== undefined) payload.p = call.principal;
+  return {
+    resultType: 'input_required',
+    inputRequests: Object.fromEntries(ctx.inputRequests),
+    requestState: await sealer.seal(payload),
+  };
+}
+
+/** Who the state is issued to: the authenticated subject or client, if the transport knows one. */
+function principalOf(auth: { subject?: string; clientId?: string } | undefined): string | undefined {
+  if (auth === undefined) return undefined;
+  return auth.subject ?? auth.clientId;
+}

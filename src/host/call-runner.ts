@@ -1,0 +1,291 @@
+/**
+ * One call's path through the host: resolve the tool, check the command gate,
+ * decide (policy, pins), ask a person when needed, send, time out, retry
+ * after transport failures when that is safe, and describe the outcome.
+ */
+import { backoffDelay, classifyFailure, type RetryOptions, sleep } from './call-failure.js';
+import type { Catalog } from './catalog.js';
+import { checkCommand, type GateVerdict } from './command-gate/gate.js';
+import type { Confirmations } from './confirmations.js';
+import type { PinGuard } from './pins/pin-guard.js';
+import type { Policy } from './policy.js';
+import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
+import type { ServerConnection } from './server-connection.js';
+import type { CallOutcome, CallStatus, CatalogTool, ConfirmRequest, ToolCall } from './types.js';
+
+/** Who makes the call: the model (through `run`) or an MCP App view (through `callFromApp`). */
+export type CallOrigin = 'model' | 'app';
+
+/** A call with its tool resolved and its command judged. */
+export interface PreparedCall {
+  index: number;
+  call: ToolCall;
+  origin: CallOrigin;
+  tool?: CatalogTool;
+  args: Record<string, unknown>;
+  command?: { text: string; verdict: GateVerdict };
+  /** Set when the call cannot even be attempted (unknown tool, bad arguments). */
+  problem?: string;
+}
+
+/** What a runner needs from the host. */
+export interface CallRunnerDeps {
+  catalog: Catalog;
+  policy: Policy;
+  pins?: PinGuard;
+  confirmations: Confirmations;
+  connection(server: string): ServerConnection | undefined;
+  /** The argument holding the command line, for command-gated tools. */
+  commandArgument(tool: CatalogTool): string | undefined;
+  /** Called after allow-always re-approved a changed tool's pin. */
+  onPinApproved(tool: CatalogTool): void;
+  retry: RetryOptions;
+  defaultTimeoutMs: number;
+}
+
+/** Runs calls for the host. */
+export class CallRunner {
+  readonly #deps: CallRunnerDeps;
+
+  constructor(deps: CallRunnerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Resolve a call's tool and, for a command-gated tool, judge its command. */
+  async prepare(call: ToolCall, index: number, origin: CallOrigin): Promise<PreparedCall> {
+    const prepared: PreparedCall = { index, call, origin, args: {} };
+    if (call === null || typeof call !== 'object' || typeof call.tool !== 'string') {
+      prepared.problem = 'each call needs a "tool" name (a string)';
+      return prepared;
+    }
+    const tool = this.#deps.catalog.get(call.tool);
+    if (!tool) {
+      prepared.problem = `no tool named ${call.tool}; the host offers ${this.#deps.catalog.all().length} tools (see host.tools()).`;
+      return prepared;
+    }
+    prepared.tool = tool;
+    if (call.args !== undefined && (call.args === null || typeof call.args !== 'object' || Array.isArray(call.args))) {
+      prepared.problem = `the arguments of ${tool.name} must be an object`;
+      return prepared;
+    }
+    prepared.args = call.args ?? {};
+    const argument = this.#deps.commandArgument(tool);
+    if (argument !== undefined) {
+      const text = prepared.args[argument];
+      const verdict: GateVerdict =
+        typeof text === 'string'
+          ? await checkCommand(text)
+          : { decision: 'ask', reasons: [`the "${argument}" argument is not a string`], commands: [] };
+      prepared.command = { text: typeof text === 'string' ? text : String(text), verdict };
+    }
+    return prepared;
+  }
+
+  /** How the scheduler should treat a prepared call. */
+  plan(prepared: PreparedCall): CallPlan {
+    const { tool } = prepared;
+    const label = `call #${prepared.index + 1} (${prepared.call?.tool ?? '?'})`;
+    if (!tool) return { parallel: false, write: false, label };
+    const readOnly = readOnlyCall(prepared);
+    // Running side by side is a relaxation: only a vouched read earns it.
+    const vouched = tool.trust === 'trusted' || prepared.command?.verdict.decision === 'allow';
+    return { parallel: readOnly && vouched, write: !readOnly, label };
+  }
+
+  /** Authorise and run one prepared call; never rejects. */
+  async perform(
+    prepared: PreparedCall,
+    signal: AbortSignal,
+    parallel: boolean,
+    timeoutMs?: number,
+  ): Promise<CallOutcome> {
+    const outcome = this.#outcome(prepared, parallel);
+    if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
+    if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
+    const denied = await this.#authorize(prepared, signal, outcome);
+    if (denied) return denied;
+    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs);
+  }
+
+  #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
+    const { tool } = prepared;
+    const outcome: CallOutcome = {
+      index: prepared.index,
+      tool: tool?.name ?? String(prepared.call?.tool),
+      status: 'ok',
+      // Open-world results, and anything from a server whose word is not trusted, are data, not instructions.
+      untrustedContent: tool ? tool.hints.openWorldHint || tool.trust !== 'trusted' : true,
+      attempts: 0,
+      parallel,
+      warnings: [...(tool?.warnings ?? [])],
+    };
+    if (prepared.call?.id !== undefined) outcome.id = prepared.call.id;
+    if (tool) outcome.server = tool.server;
+    return outcome;
+  }
+
+  /** Returns a finished outcome when the call may not run, `undefined` when it may. */
+  async #authorize(
+    prepared: PreparedCall,
+    signal: AbortSignal,
+    outcome: CallOutcome,
+  ): Promise<CallOutcome | undefined> {
+    const tool = prepared.tool!;
+    const { policy, pins, confirmations } = this.#deps;
+    // MCP Apps: filter on "does not include", never "equals" (REFERENCE.md, MCP Apps).
+    if (prepared.origin === 'model' && !tool.visibility.includes('model')) {
+      return finish(outcome, 'denied', `${tool.name} is visible only to apps (_meta.ui.visibility lacks "model").`);
+    }
+    if (prepared.origin === 'app' && !tool.visibility.includes('app')) {
+      return finish(outcome, 'denied', `${tool.name} may not be called by an app (_meta.ui.visibility lacks "app").`);
+    }
+    const verdict = policy.decide(prepared.command ? { tool, command: prepared.command.verdict } : { tool });
+    if (verdict.decision === 'deny') return finish(outcome, 'denied', verdict.reason);
+    const pin = pins?.verdict(tool) ?? { decision: 'allow' as const };
+    if (pin.decision === 'deny') return finish(outcome, 'denied', pin.reason!);
+    if (pin.warning) outcome.warnings.push(pin.warning);
+
+    let decision = verdict.decision;
+    let reason = verdict.reason;
+    let pinAsk = false;
+    if (pin.decision === 'ask') {
+      if (policy.preset === 'yolo') outcome.warnings.push(pin.reason!);
+      else {
+        pinAsk = true;
+        reason = decision === 'ask' ? `${pin.reason} Also: ${verdict.reason}` : pin.reason!;
+        decision = 'ask';
+      }
+    }
+    if (decision === 'allow') return undefined;
+    if (!pinAsk && verdict.canRemember && confirmations.remembered(tool)) return undefined;
+
+    const request: ConfirmRequest = {
+      tool: tool.name,
+      server: tool.server,
+      title: tool.title,
+      args: prepared.args,
+      hints: { ...tool.hints },
+      trust: tool.trust,
+      reason,
+      canRemember: verdict.canRemember || pinAsk,
+      pin: tool.pin,
+    };
+    if (prepared.command) request.command = { text: prepared.command.text, ...prepared.command.verdict };
+    const answer = await confirmations.ask(request, signal);
+    switch (answer) {
+      case 'allow-once':
+        return undefined;
+      case 'allow-always':
+        if (verdict.canRemember) confirmations.remember(tool);
+        if (pinAsk && pins) {
+          pins.approve(tool);
+          this.#deps.onPinApproved(tool);
+        }
+        return undefined;
+      case 'cancelled':
+        return finish(outcome, 'cancelled', 'the batch was aborted while waiting for confirmation.');
+      case 'no-handler':
+        return finish(
+          outcome,
+          'denied',
+          `${reason} Confirmation is needed and the host has no onConfirm, so it denies.`,
+        );
+      case 'timed-out':
+        return finish(outcome, 'denied', `${reason} Nobody confirmed in time.`);
+      case 'failed':
+        return finish(outcome, 'denied', `${reason} onConfirm failed, so the call is denied.`);
+      default:
+        return finish(outcome, 'denied', 'the user denied this call.');
+    }
+  }
+
+  async #execute(
+    prepared: PreparedCall,
+    tool: CatalogTool,
+    signal: AbortSignal,
+    outcome: CallOutcome,
+    batchTimeoutMs: number | undefined,
+  ): Promise<CallOutcome> {
+    const connection = this.#deps.connection(tool.server);
+    if (!connection) return finish(outcome, 'error', `server ${tool.server} is not connected.`);
+    const timeoutMs =
+      prepared.call.timeoutMs ?? batchTimeoutMs ?? connection.config.timeoutMs ?? this.#deps.defaultTimeoutMs;
+    const readOnly = readOnlyCall(prepared);
+    const vouched = tool.trust === 'trusted' || prepared.command?.verdict.decision === 'allow';
+    // Repeating is safe only for reads and idempotent tools, and only on a trusted word (issue 7).
+    const retryable = vouched && (readOnly || (tool.trust === 'trusted' && tool.hints.idempotentHint));
+    const maxAttempts = retryable ? Math.max(1, this.#deps.retry.attempts ?? 3) : 1;
+
+    for (let attempt = 1; ; attempt++) {
+      if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted.');
+      if (connection.needsReconnect) {
+        try {
+          await connection.connect();
+        } catch (error) {
+          // Nothing was sent on this attempt.
+          if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signal))) continue;
+          if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted.');
+          return finish(outcome, 'error', `cannot reach ${tool.server}: ${(error as Error).message}`);
+        }
+      }
+      outcome.attempts = attempt;
+      try {
+        // The SDK times the call out itself (and tells the server to cancel). A batch signal is passed
+        // only when the caller gave one: the SDK's handling of a signal costs tens of microseconds a call.
+        const options = signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
+        const result = await connection.callTool(tool.toolName, prepared.args, options);
+        outcome.result = result;
+        return result.isError ? finish(outcome, 'error', resultText(result) || 'the tool reported an error.') : outcome;
+      } catch (error) {
+        if (signal.aborted)
+          return finish(outcome, 'cancelled', 'the batch was aborted; the server was told to cancel.');
+        const kind = classifyFailure(error);
+        const message = (error as Error)?.message ?? String(error);
+        if (kind === 'timeout') {
+          return finish(outcome, 'timeout', `no answer within ${timeoutMs} ms; the call was cancelled.`);
+        }
+        if (kind !== 'transport') return finish(outcome, 'error', message);
+        if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signal))) continue;
+        if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted.');
+        if (retryable) return finish(outcome, 'error', `transport failure after ${attempt} attempts: ${message}`);
+        return finish(
+          outcome,
+          'unknown',
+          `transport failure (${message}); the call may or may not have run, and it is not safe to repeat (not a read-only or idempotent tool of a trusted server).`,
+        );
+      }
+    }
+  }
+}
+
+/** Whether a call only reads: the gate's word for command-gated tools, the hints otherwise. */
+function readOnlyCall(prepared: PreparedCall): boolean {
+  if (prepared.command) return prepared.command.verdict.decision === 'allow';
+  return prepared.tool?.hints.readOnlyHint ?? false;
+}
+
+/** Back off before a retry; false when the batch was aborted meanwhile. */
+async function pause(attempt: number, retry: RetryOptions, signal: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(backoffDelay(attempt, retry), signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function finish(outcome: CallOutcome, status: CallStatus, message: string): CallOutcome {
+  outcome.status = status;
+  outcome.message = message;
+  return outcome;
+}
+
+function resultText(result: { content?: unknown }): string {
+  if (!Array.isArray(result.content)) return '';
+  return result.content
+    .filter(
+      (block): block is { type: 'text'; text: string } => block?.type === 'text' && typeof block.text === 'string',
+    )
+    .map((block) => block.text)
+    .join('\n');
+}

@@ -1,0 +1,386 @@
+/**
+ * `createHost`: many servers, one catalog, one policy. The library an agent
+ * builder uses to act on annotations (issue 7).
+ */
+import picomatch from 'picomatch';
+import { CandorError } from '../errors.js';
+import type { WireToolLike } from './annotations.js';
+import type { RetryOptions } from './call-failure.js';
+import { CallRunner } from './call-runner.js';
+import { Catalog, catalogTools, DEFAULT_SEPARATOR } from './catalog.js';
+import { Confirmations } from './confirmations.js';
+import {
+  type AnthropicTool,
+  type ExportOptions,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  toAnthropicTools,
+  toOpenAITools,
+} from './model-tools.js';
+import { Overrides, type OverridesFile } from './overrides.js';
+import type { PinReport } from './pins/compare.js';
+import type { Lockfile } from './pins/lockfile.js';
+import { PinGuard } from './pins/pin-guard.js';
+import { Policy } from './policy.js';
+import { schedule } from './scheduler.js';
+import { type ConnectionStatus, ServerConnection } from './server-connection.js';
+import type {
+  CallOutcome,
+  CatalogTool,
+  CommandToolConfig,
+  ConfirmHandler,
+  PinsConfig,
+  PolicyConfig,
+  PolicyPreset,
+  RunOptions,
+  ServerConfig,
+  ToolCall,
+} from './types.js';
+
+/** Everything `createHost` accepts. */
+export interface HostOptions {
+  /** Servers by name; the name prefixes their tools (`name__tool`). */
+  servers: Record<string, ServerConfig>;
+  /** A preset name or a preset plus rules (default `default`). */
+  policy?: PolicyConfig | PolicyPreset;
+  /** Pinning: a lockfile path or object, and what to do with changed or new tools. */
+  pins?: PinsConfig;
+  /** Asked when a call needs a person. Absent: such calls are denied (headless never hangs). */
+  onConfirm?: ConfirmHandler;
+  /** Deny a confirmation nobody answers within this many milliseconds (default: wait). */
+  confirmTimeoutMs?: number;
+  /** Separator between server and tool names (default `__`), or `{ separator }`. */
+  namespace?: string | { separator?: string };
+  /** The user's declarations of third-party tools' effects: a path to a JSON file, or its content. */
+  overrides?: string | OverridesFile;
+  /** Shell-running tools (namespaced names or globs) and the argument that holds the command. */
+  commandTools?: Record<string, CommandToolConfig>;
+  /** Most read-only calls in flight at once per batch (default 8). */
+  concurrency?: number;
+  /** Default per-call timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after transport failures (read-only or idempotent tools of trusted servers only). */
+  retry?: RetryOptions;
+}
+
+/** The state of one server, as `host.servers()` reports it. */
+export interface ServerState {
+  name: string;
+  status: ConnectionStatus;
+  era?: 'legacy' | 'modern';
+  protocolVersion?: string;
+  trust: 'trusted' | 'untrusted';
+  tools: number;
+  error?: string;
+}
+
+/** What the host tells listeners. */
+export interface HostEvents {
+  /** A server's tool list changed (after `notifications/tools/list_changed`). */
+  'tools-changed': { server: string; report?: PinReport };
+  /** Something worth a log line: a refresh failed, a tool's annotations are malformed. */
+  warning: { server?: string; message: string };
+}
+
+/** The host. */
+export interface Host {
+  /** The tools the model may see and call: visible to the model and offered by the policy. */
+  tools(): CatalogTool[];
+  /** Every tool of every server, including app-only and plan-hidden ones. */
+  catalog(): CatalogTool[];
+  /** A tool by namespaced or API name. */
+  tool(name: string): CatalogTool | undefined;
+  /** Run a model's batch: reads in parallel, writes alone, outcomes in request order. */
+  run(calls: readonly ToolCall[], options?: RunOptions): Promise<CallOutcome[]>;
+  /** Run one call (a batch of one). */
+  call(
+    tool: string,
+    args?: Record<string, unknown>,
+    options?: RunOptions & { timeoutMs?: number },
+  ): Promise<CallOutcome>;
+  /** A call from an MCP App view: refused unless the tool's visibility includes "app"; policy still applies. */
+  callFromApp(
+    request: { server: string; tool: string; args?: Record<string, unknown> },
+    options?: RunOptions,
+  ): Promise<CallOutcome>;
+  /** The model-visible catalog as OpenAI function tools. */
+  toOpenAITools(options?: ExportOptions & { api?: 'chat' }): OpenAIChatTool[];
+  toOpenAITools(options: ExportOptions & { api: 'responses' }): OpenAIResponsesTool[];
+  /** The model-visible catalog as Anthropic tools. */
+  toAnthropicTools(options?: ExportOptions): AnthropicTool[];
+  /** Pins: drift reports, re-approval, saving. */
+  readonly pins: {
+    report(server: string): PinReport | undefined;
+    /** Re-approve a changed, renamed or new tool at its current definition. */
+    approve(name: string): void;
+    /** Pin every current tool of a server. */
+    pinServer(server: string): void;
+    readonly lock: Lockfile | undefined;
+    save(path?: string): Promise<void>;
+  };
+  /** Re-list one server's tools (or all). */
+  refresh(server?: string): Promise<void>;
+  servers(): ServerState[];
+  on<E extends keyof HostEvents>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
+  close(): Promise<void>;
+}
+
+/**
+ * Connect to servers and build a host.
+ *
+ * @example
+ * ```ts
+ * import { createHost } from 'candor/host';
+ *
+ * const host = await createHost({
+ *   servers: {
+ *     memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+ *     workspace: { url: 'http://127.0.0.1:3000/mcp', trust: 'trusted' },
+ *   },
+ *   policy: { preset: 'default', rules: [{ decision: 'deny', tools: '*__delete_*' }] },
+ *   pins: { file: 'candor.lock.json', onChange: 'block' },
+ *   onConfirm: async ({ tool, reason }) => ((await askUser(`${tool}: ${reason}`)) ? 'allow-once' : 'deny'),
+ * });
+ * const outcomes = await host.run([
+ *   { tool: 'workspace__read_file', args: { path: 'README.md' } },
+ *   { tool: 'memory__read_graph' },
+ * ]);
+ * ```
+ */
+export async function createHost(options: HostOptions): Promise<Host> {
+  if (!options || typeof options !== 'object' || !options.servers || typeof options.servers !== 'object') {
+    throw new CandorError('createHost needs { servers: { name: { command | url | transport } } }.', {
+      code: 'invalid_host_options',
+    });
+  }
+  const separator =
+    (typeof options.namespace === 'string' ? options.namespace : options.namespace?.separator) ?? DEFAULT_SEPARATOR;
+  if (separator.length === 0)
+    throw new CandorError('The namespace separator cannot be empty.', { code: 'invalid_host_options' });
+  const policy = new Policy(options.policy ?? 'default');
+  const overrides =
+    options.overrides === undefined
+      ? undefined
+      : typeof options.overrides === 'string'
+        ? await Overrides.load(options.overrides)
+        : new Overrides(options.overrides);
+  const pins = options.pins ? await PinGuard.open(options.pins) : undefined;
+  const confirmations = new Confirmations({ handler: options.onConfirm, timeoutMs: options.confirmTimeoutMs });
+  const catalog = new Catalog();
+  const listeners = new Map<keyof HostEvents, Set<(payload: never) => void>>();
+  const emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => {
+    for (const listener of listeners.get(event) ?? []) (listener as (p: HostEvents[E]) => void)(payload);
+  };
+  const commandMatchers = Object.entries(options.commandTools ?? {}).map(([pattern, config]) => ({
+    match: picomatch(pattern, { dot: true }),
+    argument: config.argument,
+  }));
+  const commandArgument = (tool: CatalogTool) => commandMatchers.find((m) => m.match(tool.name))?.argument;
+
+  const connections = new Map<string, ServerConnection>();
+  const lastTools = new Map<string, WireToolLike[]>();
+  const trustOf = (server: string) => options.servers[server]?.trust ?? 'untrusted';
+
+  const rebuild = (server: string, tools: WireToolLike[]) => {
+    lastTools.set(server, tools);
+    const states = pins?.review(server, tools);
+    const built = catalogTools({ server, trust: trustOf(server), tools, separator, overrides, pins: states });
+    catalog.replace(server, built);
+    for (const tool of built)
+      for (const warning of tool.warnings) emit('warning', { server, message: `${tool.name}: ${warning}` });
+  };
+
+  for (const [name, config] of Object.entries(options.servers)) {
+    if (name.length === 0 || name.includes(separator)) {
+      throw new CandorError(
+        `Server name ${JSON.stringify(name)} must be non-empty and must not contain "${separator}".`,
+        {
+          code: 'invalid_host_options',
+        },
+      );
+    }
+    if (config.trust !== undefined && config.trust !== 'trusted' && config.trust !== 'untrusted') {
+      throw new CandorError(`Server "${name}": trust must be 'trusted' or 'untrusted'.`, {
+        code: 'invalid_host_options',
+      });
+    }
+    const connection = new ServerConnection({
+      name,
+      config,
+      onToolsChanged: (tools) => {
+        try {
+          rebuild(name, tools);
+          emit('tools-changed', { server: name, report: pins?.report(name) });
+        } catch (error) {
+          emit('warning', { server: name, message: (error as Error).message });
+        }
+      },
+      onError: (error) => emit('warning', { server: name, message: `refreshing tools failed: ${error.message}` }),
+    });
+    connections.set(name, connection);
+  }
+
+  const failures: string[] = [];
+  await Promise.all(
+    [...connections.values()].map(async (connection) => {
+      try {
+        await connection.connect();
+        rebuild(connection.name, await connection.listTools());
+      } catch (error) {
+        if (!connection.config.optional) failures.push(`${connection.name}: ${(error as Error).message}`);
+        else emit('warning', { server: connection.name, message: (error as Error).message });
+      }
+    }),
+  );
+  if (failures.length > 0) {
+    await Promise.all([...connections.values()].map((c) => c.close()));
+    throw new CandorError(`createHost could not start every server:\n  ${failures.join('\n  ')}`, {
+      code: 'connect_failed',
+    });
+  }
+
+  const runner = new CallRunner({
+    catalog,
+    policy,
+    pins,
+    confirmations,
+    connection: (server) => connections.get(server),
+    commandArgument,
+    onPinApproved: (tool) => {
+      const tools = lastTools.get(tool.server);
+      if (tools) rebuild(tool.server, tools);
+    },
+    retry: options.retry ?? {},
+    defaultTimeoutMs: options.timeoutMs ?? 60_000,
+  });
+
+  const runBatch = async (
+    calls: readonly ToolCall[],
+    origin: 'model' | 'app',
+    runOptions: RunOptions = {},
+  ): Promise<CallOutcome[]> => {
+    if (!Array.isArray(calls)) throw new CandorError('run() takes an array of calls.', { code: 'invalid_calls' });
+    const prepared = await Promise.all(calls.map((call, index) => runner.prepare(call, index, origin)));
+    const plans = prepared.map((p) => runner.plan(p));
+    return schedule(
+      plans,
+      {
+        perform: (index, signal) =>
+          runner.perform(prepared[index]!, signal, plans[index]!.parallel, runOptions.timeoutMs),
+        skipped: (index, message) => placeholder(prepared[index]!.call, index, 'skipped', message),
+        cancelled: (index) =>
+          placeholder(prepared[index]!.call, index, 'cancelled', 'the batch was aborted before this call started.'),
+      },
+      { concurrency: runOptions.concurrency ?? options.concurrency ?? 8, signal: runOptions.signal },
+    );
+  };
+
+  const host: Host = {
+    tools: () =>
+      catalog
+        .all()
+        .filter(
+          (tool) =>
+            tool.visibility.includes('model') &&
+            policy.lists(tool, { commandGated: commandArgument(tool) !== undefined }),
+        ),
+    catalog: () => catalog.all(),
+    tool: (name) => catalog.get(name),
+    run: (calls, runOptions) => runBatch(calls, 'model', runOptions),
+    call: async (tool, args, runOptions = {}) => {
+      const call: ToolCall = { tool, args: args ?? {} };
+      if (runOptions.timeoutMs !== undefined) call.timeoutMs = runOptions.timeoutMs;
+      return (await runBatch([call], 'model', runOptions))[0]!;
+    },
+    callFromApp: async (request, runOptions) => {
+      const tool = catalog.get(request.tool) ?? catalog.get(`${request.server}${separator}${request.tool}`);
+      if (tool && tool.server !== request.server) {
+        return placeholder(
+          { tool: request.tool },
+          0,
+          'denied',
+          `an app of ${request.server} may not call ${tool.name}.`,
+        );
+      }
+      const name = tool?.name ?? `${request.server}${separator}${request.tool}`;
+      return (await runBatch([{ tool: name, args: request.args ?? {} }], 'app', runOptions))[0]!;
+    },
+    toOpenAITools: ((exportOptions?: ExportOptions & { api?: 'chat' | 'responses' }) =>
+      toOpenAITools(host.tools(), exportOptions as ExportOptions & { api: 'responses' })) as Host['toOpenAITools'],
+    toAnthropicTools: (exportOptions) => toAnthropicTools(host.tools(), exportOptions),
+    pins: {
+      report: (server) => pins?.report(server),
+      approve: (name) => {
+        const tool = catalog.get(name);
+        if (!pins) throw new CandorError('Pins are not configured (createHost({ pins })).', { code: 'pins_off' });
+        if (!tool) throw new CandorError(`No tool named ${name}.`, { code: 'unknown_tool' });
+        pins.approve(tool);
+        rebuild(tool.server, lastTools.get(tool.server) ?? []);
+      },
+      pinServer: (server) => {
+        if (!pins) throw new CandorError('Pins are not configured (createHost({ pins })).', { code: 'pins_off' });
+        pins.pinServer(server);
+        rebuild(server, lastTools.get(server) ?? []);
+      },
+      get lock() {
+        return pins?.lock;
+      },
+      save: async (path) => {
+        if (!pins) throw new CandorError('Pins are not configured (createHost({ pins })).', { code: 'pins_off' });
+        await pins.save(path);
+      },
+    },
+    refresh: async (server) => {
+      const names = server === undefined ? [...connections.keys()] : [server];
+      for (const name of names) {
+        const connection = connections.get(name);
+        if (!connection) throw new CandorError(`No server named ${name}.`, { code: 'unknown_server' });
+        if (connection.needsReconnect) await connection.connect();
+        rebuild(name, await connection.listTools());
+      }
+    },
+    servers: () =>
+      [...connections.values()].map((connection) => {
+        const state: ServerState = {
+          name: connection.name,
+          status: connection.status,
+          trust: trustOf(connection.name),
+          tools: catalog.ofServer(connection.name).length,
+        };
+        if (connection.era) state.era = connection.era;
+        if (connection.protocolVersion) state.protocolVersion = connection.protocolVersion;
+        if (connection.error) state.error = connection.error.message;
+        return state;
+      }),
+    on: (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (payload: never) => void);
+      listeners.set(event, set);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    close: async () => {
+      await Promise.all([...connections.values()].map((connection) => connection.close()));
+    },
+  };
+  return host;
+}
+
+function placeholder(
+  call: Partial<ToolCall> | undefined,
+  index: number,
+  status: CallOutcome['status'],
+  message: string,
+): CallOutcome {
+  const outcome: CallOutcome = {
+    index,
+    tool: String(call?.tool),
+    status,
+    message,
+    untrustedContent: true,
+    attempts: 0,
+    parallel: false,
+    warnings: [],
+  };
+  if (call?.id !== undefined) outcome.id = call.id;
+  return outcome;
+}

@@ -1,0 +1,52 @@
+/**
+ * `candor/host`: the client side an agent needs. A catalog of tools from many
+ * servers, per-server trust, confirmation policies and plan mode, a scheduler
+ * that runs read-only calls in parallel, pinned tool definitions, a shell
+ * command gate, and exports for model APIs.
+ */
+export type { NormalisedTool, Visibility, WireToolLike } from './annotations.js';
+export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from './annotations.js';
+export type { RetryOptions } from './call-failure.js';
+export { apiNameFor, DEFAULT_SEPARATOR } from './catalog.js';
+export type { GateVerdict } from './command-gate/gate.js';
+export { checkCommand } from './command-gate/gate.js';
+export type { Host, HostEvents, HostOptions, ServerState } from './host.js';
+export { createHost } from './host.js';
+export type { AnthropicTool, ExportOptions, OpenAIChatTool, OpenAIResponsesTool } from './model-tools.js';
+export { toAnthropicTools, toOpenAITools } from './model-tools.js';
+export type { OverridesFile, ToolOverride } from './overrides.js';
+export { Overrides } from './overrides.js';
+export { canonicalJson } from './pins/canonical-json.js';
+export type { ChangedTool, PinReport, RenamedTool } from './pins/compare.js';
+export { comparePins, formatReport, hasDrift } from './pins/compare.js';
+export type { FieldChange } from './pins/field-diff.js';
+export { diffDefinitions, formatChange } from './pins/field-diff.js';
+export type { Lockfile, PinnedTool, ServerPins } from './pins/lockfile.js';
+export { emptyLockfile, LOCKFILE_NAME, parseLockfile, pinTools, readLockfile, writeLockfile } from './pins/lockfile.js';
+export type { PinnedDefinition } from './pins/pin-hash.js';
+export { pinHash, pinnedDefinition } from './pins/pin-hash.js';
+export type { PolicyQuestion, PolicyVerdict } from './policy.js';
+export { POLICY_PRESETS, Policy } from './policy.js';
+export type {
+  CallOutcome,
+  CallStatus,
+  CatalogTool,
+  CommandToolConfig,
+  ConfirmAnswer,
+  ConfirmHandler,
+  ConfirmRequest,
+  EraChoice,
+  HintOrigin,
+  PinChangeMode,
+  PinState,
+  PinStatus,
+  PinsConfig,
+  PolicyConfig,
+  PolicyDecision,
+  PolicyPreset,
+  PolicyRule,
+  RunOptions,
+  ServerConfig,
+  ToolCall,
+  Trust,
+} from './types.js';

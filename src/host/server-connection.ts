@@ -1,0 +1,258 @@
+/**
+ * One server, reached through the official SDK v2 client: stdio or Streamable
+ * HTTP (or any SDK transport), either protocol era, with list-changed
+ * notifications wired to a callback and reconnection for retries.
+ */
+import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { z } from 'zod';
+import { CandorError } from '../errors.js';
+import type { CallToolResult } from '../tool/types.js';
+import type { WireToolLike } from './annotations.js';
+import type { ServerConfig } from './types.js';
+
+/** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
+const TOOLS_PAGE = z.looseObject({
+  tools: z.array(z.unknown()).default([]),
+  nextCursor: z.string().nullable().optional(),
+});
+
+/** A server whose cursors never end must not hang the host. */
+const MAX_PAGES = 1_000;
+
+/** The client's name on the wire. */
+const CLIENT_INFO = { name: 'candor-host', version: '0.1.0' };
+
+/** The connection state of one server. */
+export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+
+/** Options for one connection. */
+export interface ServerConnectionOptions {
+  name: string;
+  config: ServerConfig;
+  /** Called with the server's new tool list after `notifications/tools/list_changed`. */
+  onToolsChanged?: (tools: WireToolLike[]) => void;
+  /** Called when a refresh after list-changed fails. */
+  onError?: (error: Error) => void;
+  /** Debounce of list-changed refreshes (default 50 ms). */
+  refreshDebounceMs?: number;
+}
+
+/**
+ * A connection to one MCP server.
+ *
+ * @example
+ * ```ts
+ * const memory = new ServerConnection({ name: 'memory', config: { command: 'npx', args: ['@modelcontextprotocol/server-memory'] } });
+ * await memory.connect();
+ * const tools = await memory.listTools();
+ * ```
+ */
+export class ServerConnection {
+  readonly name: string;
+  readonly config: ServerConfig;
+  #client: Client | undefined;
+  #status: ConnectionStatus = 'idle';
+  #error: Error | undefined;
+  #options: ServerConnectionOptions;
+  #usedTransport = false;
+
+  constructor(options: ServerConnectionOptions) {
+    this.name = options.name;
+    this.config = options.config;
+    this.#options = options;
+    const kinds = [options.config.command, options.config.url, options.config.transport].filter((k) => k !== undefined);
+    if (kinds.length !== 1) {
+      throw new CandorError(
+        `Server "${options.name}" needs exactly one of command (stdio), url (Streamable HTTP) or transport; it has ${kinds.length}.`,
+        { code: 'invalid_server_config' },
+      );
+    }
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /** The negotiated era (`legacy` = 2025, `modern` = 2026-07-28), once connected. */
+  get era(): 'legacy' | 'modern' | undefined {
+    return this.#client?.getProtocolEra();
+  }
+
+  /** The negotiated protocol version, once connected. */
+  get protocolVersion(): string | undefined {
+    return this.#client?.getNegotiatedProtocolVersion();
+  }
+
+  /** The server's self-reported name and version. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    return this.#client?.getServerVersion();
+  }
+
+  /** Connect (or reconnect after a transport failure). */
+  async connect(): Promise<void> {
+    this.#status = 'connecting';
+    const previous = this.#client;
+    this.#client = undefined;
+    await previous?.close().catch(() => {});
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      ...negotiation(this.config),
+      listChanged: {
+        tools: {
+          // The SDK's refreshed list is parsed and strips what the host must see (snake_case hints,
+          // unknown keys); re-list raw instead. Era-transparent: on 2026-07-28 the SDK opens
+          // subscriptions/listen for us.
+          autoRefresh: false,
+          debounceMs: this.#options.refreshDebounceMs ?? 50,
+          onChanged: (error) => {
+            if (error) {
+              this.#options.onError?.(error);
+              return;
+            }
+            this.listTools().then(
+              (tools) => this.#options.onToolsChanged?.(tools),
+              (failure: Error) => this.#options.onError?.(failure),
+            );
+          },
+        },
+      },
+    });
+    try {
+      await client.connect(this.#transport());
+    } catch (error) {
+      this.#status = 'failed';
+      this.#error = error as Error;
+      await client.close().catch(() => {});
+      throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
+        code: 'connect_failed',
+        cause: error,
+      });
+    }
+    client.onclose = () => {
+      if (this.#client === client) this.#status = 'closed';
+    };
+    this.#client = client;
+    this.#status = 'connected';
+    this.#error = undefined;
+  }
+
+  /**
+   * All tools (every page), fetched fresh and kept as sent: the SDK's typed
+   * `listTools()` drops keys its schema does not know, such as snake_case hints.
+   */
+  async listTools(): Promise<WireToolLike[]> {
+    const client = this.#connected();
+    const tools: WireToolLike[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        TOOLS_PAGE,
+      );
+      for (const tool of result.tools) {
+        if (typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string') {
+          tools.push(tool as WireToolLike);
+        }
+      }
+      const next = result.nextCursor;
+      if (typeof next !== 'string' || next === '') return tools;
+      if (seen.has(next)) {
+        throw new CandorError(`Server "${this.name}" returned the tools/list cursor ${JSON.stringify(next)} twice.`, {
+          code: 'protocol_error',
+        });
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    throw new CandorError(`Server "${this.name}" still had tools/list pages after ${MAX_PAGES}.`, {
+      code: 'protocol_error',
+    });
+  }
+
+  /**
+   * Call a tool. Errors the server sends (JSON-RPC) and transport failures
+   * are thrown; `isError` results are returned.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<CallToolResult> {
+    const client = this.#connected();
+    const request: { signal?: AbortSignal; timeout?: number } = {};
+    if (options.signal) request.signal = options.signal;
+    // The SDK's timeout rejects with RequestTimeout and cancels the request on the server.
+    if (options.timeoutMs !== undefined) request.timeout = options.timeoutMs;
+    return (await client.callTool({ name, arguments: args }, request)) as unknown as CallToolResult;
+  }
+
+  /** Whether the transport is gone (a retry must reconnect first). */
+  get needsReconnect(): boolean {
+    return this.#status !== 'connected';
+  }
+
+  /** Close the connection (stops a stdio child). */
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    this.#status = 'closed';
+    await client?.close().catch(() => {});
+  }
+
+  #connected(): Client {
+    if (!this.#client || this.#status !== 'connected') {
+      throw new CandorError(`Server "${this.name}" is not connected (${this.#status}).`, { code: 'not_connected' });
+    }
+    return this.#client;
+  }
+
+  #transport(): Transport {
+    const { config } = this;
+    if (config.transport) {
+      if (this.#usedTransport) {
+        throw new CandorError(`Server "${this.name}" was given a ready transport, which cannot be reopened.`, {
+          code: 'not_connected',
+        });
+      }
+      this.#usedTransport = true;
+      return config.transport;
+    }
+    if (config.url) {
+      let url: URL;
+      try {
+        url = new URL(config.url);
+      } catch {
+        throw new CandorError(`Server "${this.name}": ${JSON.stringify(config.url)} is not a URL.`, {
+          code: 'invalid_server_config',
+        });
+      }
+      return new StreamableHTTPClientTransport(url, config.headers ? { requestInit: { headers: config.headers } } : {});
+    }
+    const params: ConstructorParameters<typeof StdioClientTransport>[0] = { command: config.command! };
+    if (config.args) params.args = config.args;
+    if (config.env) params.env = config.env;
+    if (config.cwd) params.cwd = config.cwd;
+    params.stderr = config.stderr ?? 'inherit';
+    return new StdioClientTransport(params);
+  }
+}
+
+function negotiation(
+  config: ServerConfig,
+): Pick<ConstructorParameters<typeof Client>[1] & object, 'versionNegotiation'> {
+  switch (config.era ?? 'auto') {
+    case 'legacy':
+      return {};
+    case 'modern':
+      return { versionNegotiation: { mode: { pin: '2026-07-28' } } };
+    default:
+      // A silent stdio server is a legacy one; do not wait the SDK's full minute to learn that.
+      return { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5_000 } } };
+  }
+}

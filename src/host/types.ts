@@ -1,0 +1,215 @@
+/**
+ * The host's public types: servers, catalog entries, policy, confirmation,
+ * calls and their outcomes.
+ */
+import type { Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, JsonSchema, ResolvedHints } from '../tool/types.js';
+import type { NormalisedHintSource, Visibility, WireToolLike } from './annotations.js';
+import type { GateVerdict } from './command-gate/gate.js';
+import type { FieldChange } from './pins/field-diff.js';
+
+/** Whether a server's annotations may relax policy (`trusted`) or only tighten it (`untrusted`, the default). */
+export type Trust = 'trusted' | 'untrusted';
+
+/** Which protocol era to speak: probe and fall back (`auto`), 2025 only (`legacy`), or 2026-07-28 only (`modern`). */
+export type EraChoice = 'auto' | 'legacy' | 'modern';
+
+/**
+ * How to reach one server. Exactly one of `command` (stdio), `url` (Streamable
+ * HTTP) or `transport` (any SDK transport, e.g. in-memory) is required.
+ */
+export interface ServerConfig {
+  /** stdio: the program to start. */
+  command?: string;
+  args?: string[];
+  /** stdio: environment for the child (the SDK's safe default environment when absent). */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** stdio: what to do with the child's stderr (default `inherit`). */
+  stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** Streamable HTTP endpoint. */
+  url?: string;
+  /** HTTP headers sent on every request (e.g. `Authorization`). */
+  headers?: Record<string, string>;
+  /** A ready transport (not yet started). */
+  transport?: Transport;
+  /** Default `untrusted`: hints may only make policy stricter. */
+  trust?: Trust;
+  /** Default `auto`. */
+  era?: EraChoice;
+  /** Default per-call timeout for this server's tools, in milliseconds. */
+  timeoutMs?: number;
+  /** When true, a server that fails to connect is reported in `host.servers()` instead of failing `createHost`. */
+  optional?: boolean;
+}
+
+/** Where a catalog entry's hints came from: the server, the spec default, or the user's overrides file. */
+export type HintOrigin = NormalisedHintSource | 'override';
+
+/** A tool's state against the lockfile. */
+export type PinStatus = 'pinned' | 'new' | 'changed' | 'renamed' | 'unpinned';
+
+/** One tool in the host's catalog. */
+export interface CatalogTool {
+  /** The namespaced name the model sees and calls: `server__tool`. */
+  name: string;
+  server: string;
+  /** The tool's own name on its server. */
+  toolName: string;
+  /** The name used in model-API exports (`[A-Za-z0-9_-]{1,64}`); `run()` accepts it too. */
+  apiName: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  /** All four hints, explicit: the server's claims (or the overrides), spec defaults where nothing was said. */
+  hints: ResolvedHints;
+  hintSources: Record<keyof ResolvedHints, HintOrigin>;
+  /** `trusted` when the server is trusted or the user declared this tool's effects in an overrides file. */
+  trust: Trust;
+  /** Whether the hints came from the server or from the user's overrides. */
+  declaredBy: 'server' | 'override';
+  /** `_meta["anthropic/requiresUserInteraction"]`: every call is confirmed. */
+  requiresUserInteraction: boolean;
+  visibility: Visibility[];
+  ui?: { resourceUri?: string; visibility?: Visibility[] };
+  tags: string[];
+  /** Pin hash over name, title, description, schemas, annotations and `_meta.ui`. */
+  hash: string;
+  pin: PinState;
+  warnings: string[];
+  /** The tool exactly as the server listed it. */
+  wire: WireToolLike;
+}
+
+/** The pin state of a catalog tool. */
+export interface PinState {
+  status: PinStatus;
+  /** For `changed` and `renamed`: what differs from the pinned definition. */
+  changes?: FieldChange[];
+  /** For `renamed`: the pinned name. */
+  previousName?: string;
+}
+
+/** The three things a policy can say about a call. */
+export type PolicyDecision = 'allow' | 'ask' | 'deny';
+
+/** Policy presets (issue 7). */
+export type PolicyPreset = 'default' | 'confirm-writes' | 'yolo' | 'plan';
+
+/**
+ * A policy rule. Every condition given must match; a rule without conditions
+ * matches every tool. Conditions on hints and tags are claims by the server:
+ * for an untrusted tool they can only tighten (ask/deny rules), never relax.
+ */
+export interface PolicyRule {
+  decision: PolicyDecision;
+  /** Globs on namespaced tool names (picomatch): `fs__*`, `*__delete_*`. */
+  tools?: string | string[];
+  /** Globs on server names. */
+  servers?: string | string[];
+  /** Matches when the tool has any of these tags. */
+  tags?: string[];
+  /** Matches when every given hint has this value. */
+  hints?: Partial<ResolvedHints>;
+  /** Shown to the user and the model. */
+  reason?: string;
+}
+
+/** A policy: a preset plus rules; deny > ask > allow among matching rules. */
+export interface PolicyConfig {
+  preset?: PolicyPreset;
+  rules?: PolicyRule[];
+}
+
+/** What `onConfirm` is asked about. */
+export interface ConfirmRequest {
+  /** Namespaced tool name. */
+  tool: string;
+  server: string;
+  title: string;
+  args: Record<string, unknown>;
+  hints: ResolvedHints;
+  trust: Trust;
+  /** Why a person must decide. */
+  reason: string;
+  /** False when allow-always would not be remembered (destructive in `default`, writes in `confirm-writes`, …). */
+  canRemember: boolean;
+  /** For command-gated tools: the gate's verdict on the command. */
+  command?: GateVerdict & { text: string };
+  pin: PinState;
+}
+
+/** A person's answer. */
+export type ConfirmAnswer = 'allow-once' | 'allow-always' | 'deny';
+
+/** Called when a call needs a person; no callback means deny. */
+export type ConfirmHandler = (request: ConfirmRequest) => ConfirmAnswer | Promise<ConfirmAnswer>;
+
+/** What to do with a tool that changed (or was renamed) since it was pinned. */
+export type PinChangeMode = 'block' | 'ask' | 'warn';
+
+/** Pinning options. */
+export interface PinsConfig {
+  /** Path of the lockfile (read at start; `host.pins.save()` writes it). */
+  file?: string;
+  /** A lockfile object, instead of a path. */
+  lock?: import('./pins/lockfile.js').Lockfile;
+  /** Changed or renamed tools: `block` (default), `ask` or `warn`. */
+  onChange?: PinChangeMode;
+  /** Tools new to a pinned server: `ask` (default), `block`, `warn` or `allow`. */
+  onNew?: PinChangeMode | 'allow';
+}
+
+/** A shell-running tool and the argument that holds its command line. */
+export interface CommandToolConfig {
+  /** Name of the argument holding the command, e.g. `command`. */
+  argument: string;
+}
+
+/** One call of a model's batch. */
+export interface ToolCall {
+  /** The caller's id for the call (echoed in the outcome). */
+  id?: string;
+  /** Namespaced tool name (or an exported model-API name). */
+  tool: string;
+  args?: Record<string, unknown>;
+  /** Per-call timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** How a call ended. */
+export type CallStatus = 'ok' | 'error' | 'denied' | 'skipped' | 'unknown' | 'timeout' | 'cancelled';
+
+/** The outcome of one call, in the order the calls were given. */
+export interface CallOutcome {
+  id?: string;
+  index: number;
+  tool: string;
+  server?: string;
+  status: CallStatus;
+  /** The server's result (`ok`, and `error` when the tool answered `isError`). */
+  result?: CallToolResult;
+  /** What went wrong, for every status but `ok`. */
+  message?: string;
+  /**
+   * True when the result comes from an open-world tool (or a server whose
+   * hints are not trusted): treat its content as untrusted input, not instructions.
+   */
+  untrustedContent: boolean;
+  /** How many times the call was sent (retries after transport failures count). */
+  attempts: number;
+  /** Whether the call ran in a parallel group of read-only calls. */
+  parallel: boolean;
+  warnings: string[];
+}
+
+/** Options of `host.run()`. */
+export interface RunOptions {
+  /** Aborts the whole batch: calls in flight are cancelled on the server, pending ones never start. */
+  signal?: AbortSignal;
+  /** Most read-only calls in flight at once (default: the host's `concurrency`, 8). */
+  concurrency?: number;
+  /** Default per-call timeout for this batch. */
+  timeoutMs?: number;
+}

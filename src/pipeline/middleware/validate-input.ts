@@ -1,0 +1,29 @@
+/**
+ * Input validation with the tool's compiled schema. Invalid arguments are an
+ * `isError` result listing each problem with its path (SEP-1303: the model can
+ * fix its arguments and retry), not a protocol error.
+ */
+import { formatIssues } from '../../tool/schema.js';
+import { toolErrorResult } from '../result.js';
+import type { Middleware } from '../types.js';
+
+/**
+ * Validate `ctx.args` against `ctx.tool.input`; on success `ctx.args` becomes
+ * the parsed value (defaults applied, unknown keys handled as the schema says).
+ *
+ * @example
+ * ```ts
+ * const mw = validateInput();
+ * ```
+ */
+export function validateInput(): Middleware {
+  return async function validateInputMiddleware(ctx, next) {
+    let checked = ctx.tool.input.validate(ctx.args);
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok) {
+      return toolErrorResult(`Invalid arguments for tool "${ctx.tool.name}":\n${formatIssues(checked.issues)}`);
+    }
+    ctx.args = checked.value;
+    return next();
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * `createServer`: a candor MCP server — one dispatcher over a tool registry
+ * (and optional resources and prompts), served over stdio, Streamable HTTP or
+ * an in-memory pair for tests.
+ */
+
+import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
+import type { ServerCapabilities, ServerInfo } from '../engine/engine.js';
+import { type ServerLogger, stderrLogger } from '../engine/logger.js';
+import type { ModernOptions } from '../engine/modern/modern-engine.js';
+import { DefinitionError } from '../errors.js';
+import type { PipelineOptions } from '../pipeline/pipeline.js';
+import { PromptRegistry } from '../prompts/registry.js';
+import type { PromptDefinition } from '../prompts/types.js';
+import { ToolRegistry } from '../registry/registry.js';
+import { ResourceRegistry } from '../resources/registry.js';
+import type { ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
+import type { ToolLike } from '../tool/define.js';
+import { createHttpHandler, type FetchHandlerExtra, type HttpHandler } from '../transports/http/create-http-handler.js';
+import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
+import type { HttpListener, HttpListenOptions } from '../transports/http/listen.js';
+import { connectMemory, type MemoryClientTransport, type MemoryTransportOptions } from '../transports/memory.js';
+import { type StdioConnection, type StdioOptions, serveStdio } from '../transports/stdio.js';
+import { guardStrayRejections } from './stray-rejections.js';
+
+/** Everything `createServer` accepts. One object; every option is a key. */
+export interface ServerOptions extends PipelineOptions {
+  /** `serverInfo.name`. */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: ServerInfo['icons'];
+  /** Sent in the `initialize` result: how a model should use this server. */
+  instructions?: string;
+  /** Tools to serve (added to `registry` when both are given). */
+  tools?: readonly ToolLike[];
+  /** A registry you keep a handle on (enable/disable at runtime). Default: a new one. */
+  registry?: ToolRegistry;
+  /** Resources and resource templates, or a registry of them. */
+  resources?: ReadonlyArray<ResourceDefinition | ResourceTemplateDefinition> | ResourceRegistry;
+  /** Prompts, or a registry of them. */
+  prompts?: readonly PromptDefinition[] | PromptRegistry;
+  /** The server's own log (stderr by default; never stdout). */
+  logger?: ServerLogger;
+  /** Most entries in one 2025-03-26 batch. Default 32. */
+  maxBatchSize?: number;
+  /**
+   * The 2026-07-28 era (served next to the 2025 era on the same endpoint and
+   * over stdio): `requestState` secret and expiry (share the secret across
+   * instances), caching hints, subscription limits and change source. See
+   * docs/modern-era.md.
+   */
+  modern?: ModernOptions;
+  /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
+  capabilities?: ServerCapabilities;
+  /** How long `close()` waits for running calls before aborting them. Default 10 000 ms. */
+  shutdownTimeoutMs?: number;
+  /**
+   * When the server owns the process (`stdio()`, `listen()`), log stray promise
+   * rejections instead of letting Node exit (see src/server/stray-rejections.ts). Default true.
+   */
+  keepAliveOnStrayRejection?: boolean;
+}
+
+/** Options of `server.stdio()`. */
+export interface ServerStdioOptions extends StdioOptions {
+  /** Drain and exit on SIGTERM/SIGINT. Default true when serving the process's own stdin. */
+  handleSignals?: boolean;
+}
+
+/** Options of `server.listen()`: the HTTP endpoint's, plus where to listen. */
+export interface ServerListenOptions extends Omit<HttpListenOptions, 'dispatcher'> {
+  /** Drain and exit on SIGTERM/SIGINT. Default true. */
+  handleSignals?: boolean;
+}
+
+/** Options of the embedding handlers (`nodeHandler`, `fetchHandler`, `httpHandler`). */
+export type ServerHttpOptions = Omit<HttpHandlerOptions, 'dispatcher'>;
+
+/** A candor server. */
+export interface CandorServer {
+  readonly dispatcher: Dispatcher;
+  readonly registry: ToolRegistry;
+  readonly resources: ResourceRegistry | undefined;
+  readonly prompts: PromptRegistry | undefined;
+  /** Serve over stdio (newline-delimited JSON on stdin/stdout; logs on stderr). */
+  stdio(options?: ServerStdioOptions): StdioConnection;
+  /**
+   * Serve Streamable HTTP on `/mcp` of a new node:http server (host 127.0.0.1
+   * by default). Resolves once listening; `url` says where.
+   */
+  listen(options?: ServerListenOptions): Promise<HttpListener>;
+  /**
+   * The Streamable HTTP endpoint for an existing app. Created on first use
+   * (with the options of that first call) and shared by `nodeHandler` and
+   * `fetchHandler`, so both see the same sessions.
+   */
+  httpHandler(options?: ServerHttpOptions): HttpHandler;
+  /** A node:http / Express handler: `http.createServer(server.nodeHandler())`. */
+  nodeHandler(options?: ServerHttpOptions): HttpHandler['nodeHandler'];
+  /** A fetch-style handler `(Request) => Promise<Response>` (Hono, Bun, Deno, workers). */
+  fetchHandler(options?: ServerHttpOptions): (request: Request, extra?: FetchHandlerExtra) => Promise<Response>;
+  /** An in-memory client transport linked to this server (for tests; SDK `Transport`-shaped). */
+  connectMemory(options?: MemoryTransportOptions): MemoryClientTransport;
+  /** Stop taking calls, drain running ones (up to `shutdownTimeoutMs`), close connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Create a server.
+ *
+ * @example
+ * ```ts
+ * const server = createServer({ name: 'files', version: '1.0.0', tools: [readFile, writeFile] });
+ * server.stdio();
+ * ```
+ */
+export function createServer(options: ServerOptions): CandorServer {
+  if (typeof options !== 'object' || options === null)
+    throw new DefinitionError('createServer takes one options object.');
+  if (typeof options.name !== 'string' || options.name.length === 0) {
+    throw new DefinitionError('createServer: name must be a non-empty string (it becomes serverInfo.name).', {
+      fields: ['name'],
+    });
+  }
+  if (typeof options.version !== 'string' || options.version.length === 0) {
+    throw new DefinitionError('createServer: version must be a non-empty string (it becomes serverInfo.version).', {
+      fields: ['version'],
+    });
+  }
+  const logger = options.logger ?? stderrLogger();
+  const registry = options.registry ?? new ToolRegistry({ logger: (line) => logger.info(line) });
+  if (options.tools && options.tools.length > 0) registry.add(...options.tools);
+  const resources = toResourceRegistry(options.resources);
+  const prompts = toPromptRegistry(options.prompts);
+  const serverInfo: ServerInfo = { name: options.name, version: options.version };
+  if (options.title !== undefined) serverInfo.title = options.title;
+  if (options.description !== undefined) serverInfo.description = options.description;
+  if (options.websiteUrl !== undefined) serverInfo.websiteUrl = options.websiteUrl;
+  if (options.icons !== undefined) serverInfo.icons = options.icons;
+
+  const dispatcher = createDispatcher({
+    ...options,
+    serverInfo,
+    tools: registry,
+    resources,
+    prompts,
+    logger,
+  });
+
+  const closers = new Set<() => Promise<void> | void>();
+  let releaseGuard: (() => void) | undefined;
+  const ownProcess = () => {
+    if (options.keepAliveOnStrayRejection !== false && releaseGuard === undefined) {
+      releaseGuard = guardStrayRejections(logger);
+    }
+  };
+  let closing: Promise<void> | undefined;
+  const onSignals = (): void => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      logger.info(`${signal} received: draining running calls before exit`);
+      void server.close().finally(() => process.exit(0));
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+    closers.add(() => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    });
+  };
+  let http: HttpHandler | undefined;
+
+  const server: CandorServer = {
+    dispatcher,
+    registry,
+    resources,
+    prompts,
+    stdio(stdioOptions = {}) {
+      ownProcess();
+      const connection = serveStdio(dispatcher, stdioOptions);
+      closers.add(() => connection.close());
+      const ownStdin = stdioOptions.stdin === undefined || stdioOptions.stdin === process.stdin;
+      if (stdioOptions.handleSignals ?? ownStdin) onSignals();
+      return connection;
+    },
+    async listen(listenOptions = {}) {
+      const { handleSignals = true, ...rest } = listenOptions;
+      // Loaded on demand: node:http is Node-only, the rest of createServer is not.
+      const { listenHttp } = await import('../transports/http/listen.js');
+      const listener = await listenHttp({ logger, ...rest, dispatcher });
+      ownProcess();
+      closers.add(() => listener.close());
+      if (handleSignals) onSignals();
+      return listener;
+    },
+    httpHandler(httpOptions) {
+      if (http === undefined) {
+        http = createHttpHandler({ logger, ...httpOptions, dispatcher });
+        const created = http;
+        closers.add(() => created.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 }));
+      } else if (httpOptions !== undefined) {
+        throw new DefinitionError(
+          'The HTTP handler already exists; pass its options on the first call of httpHandler/nodeHandler/fetchHandler.',
+        );
+      }
+      return http;
+    },
+    nodeHandler(httpOptions) {
+      return server.httpHandler(httpOptions).nodeHandler;
+    },
+    fetchHandler(httpOptions) {
+      return server.httpHandler(httpOptions).fetchHandler;
+    },
+    connectMemory(memoryOptions) {
+      return connectMemory(dispatcher, memoryOptions);
+    },
+    close() {
+      closing ??= (async () => {
+        // Transports stop taking requests and wait for theirs while the dispatcher
+        // refuses new calls and drains running ones (aborting them after the timeout).
+        const transports = [...closers];
+        closers.clear();
+        await Promise.all([
+          dispatcher.drain({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 }),
+          ...transports.map(async (close) => close()),
+        ]);
+        for (const peer of [...dispatcher.peers]) peer.close(new Error('The server closed.'));
+        releaseGuard?.();
+      })();
+      return closing;
+    },
+  };
+  return server;
+}
+
+function toResourceRegistry(value: ServerOptions['resources']): ResourceRegistry | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof ResourceRegistry) return value;
+  if (!Array.isArray(value)) {
+    throw new DefinitionError('createServer: resources must be a list of resource definitions or a ResourceRegistry.', {
+      fields: ['resources'],
+    });
+  }
+  return new ResourceRegistry().add(...value);
+}
+
+function toPromptRegistry(value: ServerOptions['prompts']): PromptRegistry | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof PromptRegistry) return value;
+  if (!Array.isArray(value)) {
+    throw new DefinitionError('createServer: prompts must be a list of prompt definitions or a PromptRegistry.', {
+      fields: ['prompts'],
+    });
+  }
+  return new PromptRegistry().add(...value);
+}

@@ -1,0 +1,197 @@
+/**
+ * Connecting an SDK v2 `Client` to a target: stdio (a child process), Streamable HTTP
+ * (or legacy SSE), or a local module served in process over an in-memory transport. Failures become one clear {@link CandorError} each: the command was
+ * not found, the server exited before answering (with its last stderr lines), the URL is
+ * unreachable, or the handshake timed out.
+ */
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CandorError } from '../errors.js';
+import { loadModuleServer } from './module.js';
+import type { HttpTarget, ModuleTarget, StdioTarget, Target } from './types.js';
+
+/** An open connection to a target. */
+export interface Connection {
+  client: Client;
+  label: string;
+  target: Target;
+  /** The last lines the server wrote to stderr (stdio targets only). */
+  stderrTail(): string[];
+  /** Close the client and, for stdio, stop the child process. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** How long the handshake may take (default 30 s). */
+  timeoutMs?: number;
+  /** `clientInfo` sent in the handshake (default `{ name: 'candor', version: '0' }`). */
+  clientInfo?: { name: string; version: string };
+  /** How many stderr lines to keep for error messages (default 20). */
+  stderrLines?: number;
+}
+
+/**
+ * Connect to a stdio or HTTP target and complete the MCP handshake.
+ *
+ * @example
+ * ```ts
+ * const [target] = await parseTargets({ command: ['node', 'server.js'] });
+ * const conn = await connectTarget(target, { timeoutMs: 10_000 });
+ * try {
+ *   const tools = await listAllTools(conn.client);
+ * } finally {
+ *   await conn.close();
+ * }
+ * ```
+ */
+export async function connectTarget(target: Target, options: ConnectOptions = {}): Promise<Connection> {
+  const { timeoutMs = 30_000, clientInfo = { name: 'candor', version: '0' }, stderrLines = 20 } = options;
+  if (target.kind === 'invalid') throw new CandorError(target.reason, { code: 'invalid_target' });
+  const client = new Client(clientInfo);
+  const tail: string[] = [];
+  let stopServer: (() => Promise<void>) | undefined;
+  let transport: Transport;
+  if (target.kind === 'module') {
+    const memory = await memoryTransport(target);
+    transport = memory.transport;
+    stopServer = memory.close;
+  } else {
+    transport = target.kind === 'stdio' ? stdioTransport(target, tail, stderrLines) : httpTransport(target);
+  }
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await client.close().catch(() => {});
+    await stopServer?.().catch(() => {});
+  };
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('timeout'));
+  }, timeoutMs);
+  try {
+    await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
+  } catch (error) {
+    await close();
+    // Let the child's last stderr chunk arrive before quoting it.
+    if (target.kind === 'stdio') await new Promise((r) => setTimeout(r, 50));
+    throw describeFailure(target, error, { timedOut, timeoutMs, tail });
+  } finally {
+    clearTimeout(timer);
+  }
+  return { client, label: target.label, target, stderrTail: () => [...tail], close };
+}
+
+/**
+ * A module target served in process: its exported `createServer` result, or a server
+ * built around its tools, linked to the client by an in-memory transport.
+ */
+async function memoryTransport(target: ModuleTarget): Promise<{ transport: Transport; close?: () => Promise<void> }> {
+  const { server, owned } = await loadModuleServer(target);
+  return {
+    transport: server.connectMemory() as unknown as Transport,
+    ...(owned ? { close: () => server.close() } : {}),
+  };
+}
+
+function stdioTransport(target: StdioTarget, tail: string[], keep: number): StdioClientTransport {
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    ...(target.env ? { env: target.env } : {}),
+    ...(target.cwd ? { cwd: target.cwd } : {}),
+    stderr: 'pipe',
+  });
+  let partial = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim() !== '') tail.push(line);
+    if (partial.length > 4096) {
+      tail.push(partial);
+      partial = '';
+    }
+    tail.splice(0, Math.max(0, tail.length - keep));
+  });
+  transport.stderr?.on('end', () => {
+    if (partial.trim() !== '') tail.push(partial);
+    tail.splice(0, Math.max(0, tail.length - keep));
+  });
+  return transport;
+}
+
+function httpTransport(target: HttpTarget): StreamableHTTPClientTransport | SSEClientTransport {
+  const url = new URL(target.url);
+  const requestInit = target.headers ? { headers: target.headers } : undefined;
+  return target.transport === 'sse'
+    ? new SSEClientTransport(url, requestInit ? { requestInit } : undefined)
+    : new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : undefined);
+}
+
+/** Find a Node system error code (ENOENT, ECONNREFUSED…) anywhere in a cause chain. */
+function systemCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && depth < 6; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeFailure(
+  target: StdioTarget | HttpTarget | ModuleTarget,
+  error: unknown,
+  { timedOut, timeoutMs, tail }: { timedOut: boolean; timeoutMs: number; tail: string[] },
+): CandorError {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = systemCode(error);
+  const stderr = tail.length > 0 ? `\nLast stderr lines:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+  if (timedOut) {
+    return new CandorError(
+      `${target.label}: no answer to the MCP handshake within ${timeoutMs} ms.${target.kind === 'stdio' ? ' Is it an MCP server speaking stdio (does it need an argument such as "stdio")?' : ''}${stderr}`,
+      { code: 'target_timeout', cause: error },
+    );
+  }
+  if (target.kind === 'module') {
+    return new CandorError(`${target.label}: the in-process server did not complete the handshake: ${message}`, {
+      code: 'target_exited',
+      cause: error,
+    });
+  }
+  if (target.kind === 'stdio') {
+    if (code === 'ENOENT') {
+      return new CandorError(`${target.label}: command not found: ${target.command} (checked PATH).`, {
+        code: 'target_not_found',
+        cause: error,
+      });
+    }
+    if (code === 'EACCES') {
+      return new CandorError(`${target.label}: ${target.command} is not executable.`, {
+        code: 'target_not_found',
+        cause: error,
+      });
+    }
+    return new CandorError(
+      `${target.label}: the server exited or closed stdout before completing the MCP handshake (${message}).${stderr}`,
+      { code: 'target_exited', cause: error },
+    );
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ECONNRESET' || code === 'EHOSTUNREACH') {
+    return new CandorError(`${target.label}: cannot reach ${target.url} (${code}). Is the server running?`, {
+      code: 'target_unreachable',
+      cause: error,
+    });
+  }
+  return new CandorError(`${target.label}: MCP handshake with ${target.url} failed: ${message}`, {
+    code: 'target_unreachable',
+    cause: error,
+  });
+}

@@ -1,0 +1,441 @@
+/**
+ * The Streamable HTTP core (spec 2025-03-26 / 2025-06-18 / 2025-11-25,
+ * transports): one object per handler that applies the security checks,
+ * routes POST / GET / DELETE, keeps the sessions, and hands each JSON-RPC
+ * message to the dispatcher with a per-request `Channel`. The node:http and
+ * fetch handlers are thin adapters over it (see `create-http-handler.ts`).
+ *
+ * Order of checks on every request: shutting down (503; POSTs of responses
+ * and notifications still pass, see `close`) → Origin / Host (403)
+ * → global rate limit (429) → method (405). Then per method: Accept (406),
+ * Content-Type (415), body size (413), JSON (400, -32700), batch size (400),
+ * session (400 missing / 404 unknown), MCP-Protocol-Version (400).
+ */
+import type { Dispatcher } from '../../engine/dispatcher.js';
+import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../engine/era.js';
+import { INVALID_REQUEST, PARSE_ERROR, serializeMessage } from '../../engine/jsonrpc.js';
+import type { ServerLogger } from '../../engine/logger.js';
+import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
+import type { HeaderMap } from '../../engine/modern/header-value.js';
+import { httpStatusOf } from '../../engine/modern/protocol.js';
+import type { ClientCapabilities, Peer } from '../../engine/peer.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
+import { type EventStore, InMemoryEventStore } from './event-store.js';
+import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
+import { openStandalone, resumeStream } from './get-stream.js';
+import type { HttpCloseOptions, HttpHandlerOptions } from './handler-options.js';
+import { createHttpRateLimiter, type HttpRateLimiter } from './http-rate-limit.js';
+import { acceptable, isJsonContentType } from './media-types.js';
+import { carriesRequest, isInitialize } from './message-kinds.js';
+import { PostChannel, type PostChannelConfig } from './post-channel.js';
+import { RequestGuard } from './request-guard.js';
+import { JSON_HEADERS, quoteHeader, refuse, refuseClosing, SESSION_NOT_FOUND, TRANSPORT_ERROR } from './responses.js';
+import { Session, SessionStore, StreamChannel } from './sessions.js';
+import { SseStream } from './sse-stream.js';
+
+const ALLOW_STATEFUL = 'GET, POST, DELETE, OPTIONS';
+const ALLOW_WITHOUT_GET = 'POST, DELETE, OPTIONS';
+const ALLOW_STATELESS = 'POST, OPTIONS';
+/** Why a stateless peer closes; made once (an Error per request would cost a stack trace each time). */
+const REQUEST_ENDED = new Error('The request ended.');
+
+/** Assumed for stateless clients (see `statelessClientCapabilities`). */
+const STATELESS_CAPABILITIES: ClientCapabilities = Object.freeze({
+  elicitation: { form: {} },
+  sampling: {},
+  roots: {},
+});
+
+/**
+ * The transport core. Most code uses `createHttpHandler`, which wraps it.
+ *
+ * @example
+ * ```ts
+ * const transport = new HttpTransport({ dispatcher: server.dispatcher });
+ * http.createServer((req, res) => transport.handle(new NodeExchange(req, res)));
+ * ```
+ */
+export class HttpTransport {
+  readonly #dispatcher: Dispatcher;
+  readonly #logger: ServerLogger;
+  readonly #stateful: boolean;
+  readonly #getStream: boolean;
+  readonly #guard: RequestGuard;
+  readonly #limiter: HttpRateLimiter | undefined;
+  readonly #bodyLimit: number;
+  readonly #maxBatch: number | undefined;
+  readonly #store: EventStore | undefined;
+  readonly #channels: PostChannelConfig;
+  readonly #sessions: SessionStore;
+  readonly #statelessCapabilities: ClientCapabilities;
+  /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
+  readonly #modernPeer: Peer;
+  /** Disconnect controllers of the modern requests in flight (aborted on close). */
+  readonly #modernRequests = new Set<AbortController>();
+  #active = 0;
+  #closing = false;
+  #idle: (() => void) | undefined;
+
+  constructor(options: HttpHandlerOptions) {
+    const { dispatcher, sessions = 'stateful', bodyLimit = 4 * 1024 * 1024 } = options;
+    this.#dispatcher = dispatcher;
+    this.#logger = options.logger ?? dispatcher.logger;
+    this.#stateful = sessions !== 'stateless';
+    this.#getStream = this.#stateful && options.getStream !== false;
+    this.#guard = new RequestGuard(options);
+    this.#limiter = createHttpRateLimiter({
+      option: options.rateLimit,
+      env: options.env ?? process.env,
+      logger: this.#logger,
+    });
+    this.#bodyLimit = bodyLimit;
+    this.#maxBatch = options.maxBatch;
+    this.#store = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+    const streams = {
+      keepAliveMs: options.keepAliveMs ?? 15_000,
+      retryMs: options.retryMs ?? 1000,
+      logger: this.#logger,
+    };
+    this.#channels = {
+      sessionStreams: { ...streams, store: this.#store },
+      plainStreams: { ...streams, store: undefined },
+    };
+    this.#sessions = new SessionStore({
+      maxSessions: options.maxSessions ?? 10_000,
+      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      onExpire: (session) => this.#logger.debug('an idle HTTP session expired', { session: session.id }),
+    });
+    this.#statelessCapabilities = options.statelessClientCapabilities ?? STATELESS_CAPABILITIES;
+    this.#modernPeer = dispatcher.createPeer({ stateless: true });
+  }
+
+  /** Live sessions (stateful mode). */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
+  /** Answer one request. Never rejects; an unexpected failure becomes a 500. */
+  async handle(exchange: Exchange): Promise<void> {
+    try {
+      // While draining, a POST may still answer a server→client request of a running call.
+      if (this.#closing && exchange.method !== 'POST') {
+        refuseClosing(exchange);
+        return;
+      }
+      const origin = exchange.header('origin');
+      const refusal = this.#guard.check(origin, exchange.header('host'), exchange);
+      if (refusal !== undefined) {
+        refuse(exchange, 403, TRANSPORT_ERROR, refusal);
+        return;
+      }
+      // Browsers need CORS headers to read answers from an allowed cross-origin page.
+      if (origin !== undefined) exchange.extraHeaders = corsHeaders(origin);
+      if (this.#limiter !== undefined) {
+        const wait = await this.#limiter.consume(exchange.http);
+        if (wait !== undefined) {
+          refuse(exchange, 429, TRANSPORT_ERROR, `Too many requests: try again in ${wait} s.`, [
+            'retry-after',
+            String(wait),
+          ]);
+          return;
+        }
+      }
+      switch (exchange.method) {
+        case 'POST':
+          return await this.#post(exchange);
+        case 'GET':
+          return await this.#get(exchange);
+        case 'DELETE':
+          return this.#delete(exchange);
+        case 'OPTIONS':
+          return this.#options(exchange, origin);
+        default:
+          refuse(exchange, 405, TRANSPORT_ERROR, `Method not allowed: ${quoteHeader(exchange.method)}.`, [
+            'allow',
+            this.#allow(),
+          ]);
+      }
+    } catch (error) {
+      this.#logger.error('the HTTP transport failed on a request', { error });
+      if (!exchange.responded) refuse(exchange, 500, -32603, 'Internal error.');
+    }
+  }
+
+  /**
+   * Stop taking requests (503), wait for those in flight (up to `timeoutMs`),
+   * then end every session: running calls are aborted and SSE streams end.
+   * While waiting, POSTs that carry only responses and notifications still
+   * pass, so a running call can get its elicitation answered and finish.
+   */
+  async close(options: HttpCloseOptions = {}): Promise<void> {
+    const { timeoutMs = 10_000 } = options;
+    this.#closing = true;
+    if (this.#active > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#idle = resolve;
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref?.();
+      });
+      clearTimeout(timer);
+    }
+    this.#sessions.closeAll(new Error('The server is shutting down.'));
+    // Modern requests still open (listen streams of a dispatcher that was not drained) end too.
+    for (const request of [...this.#modernRequests]) request.abort(new Error('The server is shutting down.'));
+  }
+
+  async #post(exchange: Exchange): Promise<void> {
+    const accepts = acceptable(exchange.header('accept'));
+    if (!accepts.json && !accepts.sse) {
+      refuse(
+        exchange,
+        406,
+        TRANSPORT_ERROR,
+        'Not acceptable: the Accept header must allow application/json and text/event-stream.',
+      );
+      return;
+    }
+    if (!isJsonContentType(exchange.header('content-type'))) {
+      refuse(
+        exchange,
+        415,
+        TRANSPORT_ERROR,
+        `Unsupported media type ${quoteHeader(exchange.header('content-type'))}: send JSON-RPC as application/json.`,
+      );
+      return;
+    }
+    const body = await exchange.readBody(this.#bodyLimit);
+    if (body === ABORTED) return;
+    if (body === TOO_LARGE) {
+      refuse(exchange, 413, TRANSPORT_ERROR, `Payload too large: the limit is ${this.#bodyLimit} bytes.`, [
+        'connection',
+        'close',
+      ]);
+      return;
+    }
+    let message: unknown;
+    if (typeof body === 'string') {
+      try {
+        message = JSON.parse(body);
+      } catch {
+        refuse(exchange, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON.');
+        return;
+      }
+    } else {
+      message = body.value;
+    }
+    if (this.#closing && carriesRequest(message)) {
+      refuseClosing(exchange);
+      return;
+    }
+    if (this.#maxBatch !== undefined && Array.isArray(message) && message.length > this.#maxBatch) {
+      refuse(
+        exchange,
+        400,
+        INVALID_REQUEST,
+        `Invalid request: the batch has ${message.length} messages; the limit is ${this.#maxBatch}.`,
+      );
+      return;
+    }
+    // 2026-07-28 (issue 4): the body picks the era; a modern message never touches sessions.
+    const headers: HeaderMap = (name) => exchange.header(name);
+    const route = classifyEra(message, { headers });
+    if (route.era === 'refused') {
+      exchange.reply(httpStatusOf(route.response), JSON_HEADERS, serializeMessage(route.response));
+      return;
+    }
+    if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, accepts.sse);
+    if (this.#stateful) await this.#postInSession(exchange, message, accepts.sse);
+    else await this.#postStateless(exchange, message, accepts.sse);
+  }
+
+  /**
+   * A 2026-07-28 message: stateless (no session is read or minted), its
+   * headers cross-checked by the dispatcher, and closing the response stream
+   * cancels it: the handler's signal aborts and nothing more is written.
+   */
+  async #postModern(
+    exchange: Exchange,
+    message: unknown,
+    route: EraRoute,
+    headers: HeaderMap,
+    canStream: boolean,
+  ): Promise<void> {
+    const channel = new PostChannel(this.#channels, exchange, undefined, canStream);
+    exchange.closer = channel;
+    const disconnect = new AbortController();
+    const stop = exchange.onGone(() => disconnect.abort(new Error('The client closed the request.')));
+    this.#modernRequests.add(disconnect);
+    this.#active++;
+    try {
+      const value = await this.#dispatcher.handle(message, {
+        peer: this.#modernPeer,
+        channel,
+        headers,
+        route,
+        info: { http: exchange.http, auth: exchange.auth, signal: disconnect.signal },
+      });
+      if (!exchange.gone) channel.finish(value);
+    } finally {
+      stop();
+      this.#modernRequests.delete(disconnect);
+      if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
+    }
+  }
+
+  async #postInSession(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+    if (isInitialize(message)) {
+      if (this.#sessions.full) {
+        refuse(exchange, 503, TRANSPORT_ERROR, 'Service unavailable: too many open sessions; try again later.', [
+          'retry-after',
+          '30',
+        ]);
+        return;
+      }
+      const session = this.#newSession();
+      const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+      if (answer === undefined) return;
+      if (answer.value !== undefined && 'result' in answer.value) {
+        this.#sessions.add(session);
+        answer.channel.finish(answer.value, session.id);
+      } else {
+        session.close(new Error('initialize failed'));
+        answer.channel.finish(answer.value);
+      }
+      return;
+    }
+    const session = this.#session(exchange);
+    if (session === undefined || this.#badVersion(exchange)) return;
+    const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+    answer?.channel.finish(answer.value);
+  }
+
+  async #postStateless(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+    if (this.#badVersion(exchange)) return;
+    const version = exchange.header('mcp-protocol-version');
+    const peer = this.#dispatcher.createPeer({
+      stateless: true,
+      protocolVersion: version !== undefined && isSupportedVersion(version) ? version : undefined,
+    });
+    peer.clientCapabilities = this.#statelessCapabilities;
+    try {
+      const answer = await this.#dispatch(exchange, message, peer, undefined, canStream);
+      answer?.channel.finish(answer.value);
+    } finally {
+      peer.close(REQUEST_ENDED);
+    }
+  }
+
+  /** Hand a message to the dispatcher; resolves with the answer and the channel to deliver it on. */
+  async #dispatch(
+    exchange: Exchange,
+    message: unknown,
+    peer: Peer,
+    session: Session | undefined,
+    canStream: boolean,
+  ): Promise<{ value: any; channel: PostChannel } | undefined> {
+    const channel = new PostChannel(this.#channels, exchange, session, canStream);
+    exchange.closer = channel;
+    this.#active++;
+    try {
+      const value = await this.#dispatcher.handle(message, {
+        peer,
+        channel,
+        info: { http: exchange.http, auth: exchange.auth },
+      });
+      return { value, channel };
+    } finally {
+      if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
+    }
+  }
+
+  async #get(exchange: Exchange): Promise<void> {
+    if (!this.#getStream) {
+      refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server has no GET stream.', [
+        'allow',
+        this.#allow(),
+      ]);
+      return;
+    }
+    if (!acceptable(exchange.header('accept')).sse) {
+      refuse(exchange, 406, TRANSPORT_ERROR, 'Not acceptable: a GET stream needs Accept: text/event-stream.');
+      return;
+    }
+    const session = this.#session(exchange);
+    if (session === undefined || this.#badVersion(exchange)) return;
+    const lastEventId = exchange.header('last-event-id');
+    if (lastEventId !== undefined && this.#store !== undefined) {
+      await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
+      return;
+    }
+    openStandalone(exchange, session);
+  }
+
+  #delete(exchange: Exchange): void {
+    if (!this.#stateful) {
+      refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server is stateless and has no sessions.', [
+        'allow',
+        ALLOW_STATELESS,
+      ]);
+      return;
+    }
+    const session = this.#session(exchange);
+    if (session === undefined || this.#badVersion(exchange)) return;
+    this.#sessions.delete(session.id, new Error('The client ended the session.'));
+    exchange.reply(200, [], undefined);
+  }
+
+  #options(exchange: Exchange, origin: string | undefined): void {
+    exchange.reply(204, preflightHeaders(this.#allow(), origin), undefined);
+  }
+
+  #allow(): string {
+    if (!this.#stateful) return ALLOW_STATELESS;
+    return this.#getStream ? ALLOW_STATEFUL : ALLOW_WITHOUT_GET;
+  }
+
+  /** The session named by `Mcp-Session-Id`, or undefined after answering 400 / 404. */
+  #session(exchange: Exchange): Session | undefined {
+    const id = exchange.header('mcp-session-id');
+    if (id === undefined) {
+      refuse(
+        exchange,
+        400,
+        TRANSPORT_ERROR,
+        'Bad request: the Mcp-Session-Id header is required (send initialize first to get one).',
+      );
+      return undefined;
+    }
+    const session = this.#sessions.get(id);
+    if (session === undefined) {
+      refuse(exchange, 404, SESSION_NOT_FOUND, 'Session not found: it ended or never existed; initialize a new one.');
+      return undefined;
+    }
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  /**
+   * `MCP-Protocol-Version` (2025-06-18+): an unsupported value is refused with
+   * 400; a missing one means 2025-03-26 and is fine.
+   */
+  #badVersion(exchange: Exchange): boolean {
+    const version = exchange.header('mcp-protocol-version');
+    if (version === undefined || isSupportedVersion(version)) return false;
+    refuse(
+      exchange,
+      400,
+      TRANSPORT_ERROR,
+      `Bad request: unsupported MCP-Protocol-Version ${quoteHeader(version)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
+    );
+    return true;
+  }
+
+  #newSession(): Session {
+    // crypto.randomUUID: cryptographically random and visible ASCII, as the spec asks of session ids.
+    const id = crypto.randomUUID();
+    const standalone = new SseStream(`${id}.0`, this.#channels.sessionStreams);
+    const peer = this.#dispatcher.createPeer({ sessionId: id, channel: new StreamChannel(standalone) });
+    return new Session(id, peer, standalone);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * A plain `CallContext` for unit tests of middleware (no transport behind it;
+ * the end-to-end tests in test/engine-*.test.ts use the real one).
+ */
+import type { CallContext } from '../../src/pipeline/types.js';
+import type { ToolDefinition } from '../../src/tool/types.js';
+
+export function makeCallContext(
+  tool: ToolDefinition,
+  args: unknown = {},
+  overrides: Partial<CallContext> = {},
+): CallContext {
+  const controller = new AbortController();
+  const ctx: CallContext = {
+    tool,
+    args,
+    signal: controller.signal,
+    requestId: 1,
+    era: '2025',
+    state: new Map(),
+    abort: (reason?: unknown) => controller.abort(reason),
+    progress: async () => {},
+    log: async () => {},
+    elicit: async () => ({ action: 'cancel' }),
+    confirm: async () => false,
+    sample: async () => {
+      throw new Error('no sampling in unit tests');
+    },
+    listRoots: async () => [],
+    ...overrides,
+  };
+  return ctx;
+}

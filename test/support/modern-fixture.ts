@@ -1,0 +1,103 @@
+/**
+ * The server the 2026-07-28 interop tests run against (in process for HTTP,
+ * as a child process for stdio, see modern-stdio-server.ts): a few tools that
+ * exercise what the era changed (progress, an elicitation round trip, a call
+ * that waits to be cancelled, a registry change) and a `status` tool that
+ * reports what the server observed.
+ */
+import { z } from 'zod';
+import { silentLogger } from '../../src/engine/logger.js';
+import { type CandorServer, createServer } from '../../src/server/create-server.js';
+import { defineTool } from '../../src/tool/define.js';
+
+/** What the server saw, readable in process or through the `status` tool. */
+export interface Observed {
+  effects: string[];
+  aborted: string[];
+  started: string[];
+}
+
+export function buildModernServer(): { server: CandorServer; observed: Observed } {
+  const observed: Observed = { effects: [], aborted: [], started: [] };
+  let server!: CandorServer;
+  const tools = [
+    defineTool({
+      name: 'echo',
+      description: 'Echo the text back.',
+      effect: 'read',
+      world: 'closed',
+      input: z.object({ text: z.string() }),
+      handler: ({ text }) => text,
+    }),
+    defineTool({
+      name: 'count',
+      description: 'Count to three, reporting progress.',
+      effect: 'read',
+      world: 'closed',
+      handler: async (_args, ctx) => {
+        for (let i = 1; i <= 3; i++) await ctx.progress(i, 3, `step ${i}`);
+        return 'counted';
+      },
+    }),
+    defineTool({
+      name: 'delete_file',
+      description: 'Delete a file once the user confirms.',
+      effect: 'destructive',
+      world: 'closed',
+      input: z.object({ path: z.string() }),
+      handler: async ({ path }, ctx) => {
+        if (!(await ctx.confirm(`Delete ${path}?`))) return `kept ${path}`;
+        observed.effects.push(`deleted ${path}`);
+        return `deleted ${path}`;
+      },
+    }),
+    defineTool({
+      name: 'wait',
+      description: 'Wait until the call is cancelled.',
+      effect: 'read',
+      world: 'closed',
+      input: z.object({ tag: z.string() }),
+      handler: async ({ tag }, ctx) => {
+        observed.started.push(tag);
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        observed.aborted.push(tag);
+        await ctx.progress(99); // must not reach the client: the request is cancelled
+        return 'too late';
+      },
+    }),
+    defineTool({
+      name: 'toggle_echo',
+      description: 'Disable echo if enabled, enable it if disabled (changes the tool list).',
+      effect: 'additive',
+      world: 'closed',
+      idempotent: false,
+      handler: () => {
+        const enabled = server.registry.isEnabled('echo');
+        if (enabled) server.registry.disable({ names: ['echo'] });
+        else server.registry.enable({ names: ['echo'] });
+        return enabled ? 'disabled' : 'enabled';
+      },
+    }),
+    defineTool({
+      name: 'regional',
+      description: 'Run in a region (mirrored into the Mcp-Param-Region header).',
+      effect: 'read',
+      world: 'open',
+      input: {
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+        required: ['region'],
+      },
+      handler: (args) => `ran in ${(args as { region: string }).region}`,
+    }),
+    defineTool({
+      name: 'status',
+      description: 'What the server observed so far.',
+      effect: 'read',
+      world: 'closed',
+      handler: () => ({ ...observed }),
+    }),
+  ];
+  server = createServer({ name: 'modern-interop', version: '0.4.0', tools, logger: silentLogger, timeoutMs: 0 });
+  return { server, observed };
+}

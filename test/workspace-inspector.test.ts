@@ -1,0 +1,99 @@
+/**
+ * Interop: the official MCP Inspector CLI (`@modelcontextprotocol/inspector-cli`,
+ * an SDK v1 client nobody here wrote) lists and calls the workspace tools served
+ * by the built `candor` binary, over stdio and over Streamable HTTP.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, CLI, ensureBuilt, REPO, type ServeProcess, startServe } from './cli-harness.js';
+
+let root: string;
+let served: ServeProcess;
+
+/**
+ * inspector-cli 1.0.3 reads its own package.json through a path it checks
+ * relative to the working directory, so it has to run from its build folder.
+ */
+const INSPECTOR_CWD = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
+
+function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BIN('mcp-inspector-cli'), ['--cli', ...args], { cwd: INSPECTOR_CWD });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'candor-inspector-')));
+  writeFileSync(path.join(root, 'hello.txt'), 'hello from the workspace\n');
+  served = await startServe(['--example', 'workspace', '--root', root]);
+});
+
+afterAll(async () => {
+  await served?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe.each([
+  ['stdio', () => [process.execPath, CLI, 'serve', '--example', 'workspace', '--root', root, '--stdio']],
+  ['Streamable HTTP', () => [served.url, '--transport', 'http']],
+])('the MCP Inspector CLI over %s', (_name, target) => {
+  it('lists the workspace tools with their hints', async () => {
+    const { code, stdout, stderr } = await inspector([...target(), '--method', 'tools/list']);
+    expect(code, stderr).toBe(0);
+    const { tools } = JSON.parse(stdout);
+    expect(tools).toHaveLength(14);
+    const byName = Object.fromEntries(tools.map((t: { name: string }) => [t.name, t]));
+    expect(byName.read_file.annotations).toEqual({
+      title: 'Read File',
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.delete_path.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('calls read_file', async () => {
+    const { code, stdout, stderr } = await inspector([
+      ...target(),
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'read_file',
+      '--tool-arg',
+      'path=hello.txt',
+    ]);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ content: [{ type: 'text', text: 'hello from the workspace\n' }] });
+  });
+
+  it('gets a refusal back as a tool error', async () => {
+    const { code, stdout } = await inspector([
+      ...target(),
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'read_file',
+      '--tool-arg',
+      'path=../../etc/passwd',
+    ]);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/outside the workspace root/);
+  });
+});
