@@ -61,4 +61,11 @@ export interface RequestInfo {
   http?: HttpInfo;
   /** Aborted when the transport knows the client is gone (2026 era: disconnect = cancel). */
   signal?: AbortSignal;
+  /**
+   * The same event as `signal`, without building an AbortSignal per request
+   * (the 2026-07-28 tools/call hot path listens here when a transport offers
+   * it): calls `listener` once the client is gone; returns a function that
+   * stops listening.
+   */
+  onGone?(listener: () => void): () => void;
 }

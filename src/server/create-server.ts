@@ -21,6 +21,7 @@ import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 import type { HttpListener, HttpListenOptions } from '../transports/http/listen.js';
 import { connectMemory, type MemoryClientTransport, type MemoryTransportOptions } from '../transports/memory.js';
 import { type StdioConnection, type StdioOptions, serveStdio } from '../transports/stdio.js';
+import { startupLint } from './startup-lint.js';
 import { guardStrayRejections } from './stray-rejections.js';
 
 /** Everything `createServer` accepts. One object; every option is a key. */
@@ -63,6 +64,11 @@ export interface ServerOptions extends PipelineOptions {
    * rejections instead of letting Node exit (see src/server/stray-rejections.ts). Default true.
    */
   keepAliveOnStrayRejection?: boolean;
+  /**
+   * Lint the served tools when `stdio()` or `listen()` starts and log the
+   * findings (issue 6). Default: on, unless NODE_ENV is "production".
+   */
+  lintOnStart?: boolean;
 }
 
 /** Options of `server.stdio()`. */
@@ -105,6 +111,12 @@ export interface CandorServer {
   fetchHandler(options?: ServerHttpOptions): (request: Request, extra?: FetchHandlerExtra) => Promise<Response>;
   /** An in-memory client transport linked to this server (for tests; SDK `Transport`-shaped). */
   connectMemory(options?: MemoryTransportOptions): MemoryClientTransport;
+  /**
+   * The start-up lint report as lines, once: later calls (and the automatic one
+   * in `stdio()` / `listen()`) get none. Empty when `lintOnStart` is false or
+   * NODE_ENV is "production".
+   */
+  startupLint(): Promise<string[]>;
   /** Stop taking calls, drain running ones (up to `shutdownTimeoutMs`), close connections. */
   close(): Promise<void>;
 }
@@ -159,6 +171,20 @@ export function createServer(options: ServerOptions): CandorServer {
     }
   };
   let closing: Promise<void> | undefined;
+  let linted = false;
+  const lintOnce = async (): Promise<string[]> => {
+    if (linted || options.lintOnStart === false) return [];
+    linted = true;
+    return startupLint(registry.manifest().tools, process.env);
+  };
+  const printLint = () => {
+    lintOnce().then(
+      (lines) => {
+        for (const line of lines) logger.warn(line);
+      },
+      (error: unknown) => logger.warn(`start-up lint failed: ${(error as Error)?.message ?? String(error)}`),
+    );
+  };
   const onSignals = (): void => {
     const onSignal = (signal: NodeJS.Signals) => {
       logger.info(`${signal} received: draining running calls before exit`);
@@ -180,13 +206,16 @@ export function createServer(options: ServerOptions): CandorServer {
     prompts,
     stdio(stdioOptions = {}) {
       ownProcess();
+      printLint();
       const connection = serveStdio(dispatcher, stdioOptions);
       closers.add(() => connection.close());
       const ownStdin = stdioOptions.stdin === undefined || stdioOptions.stdin === process.stdin;
       if (stdioOptions.handleSignals ?? ownStdin) onSignals();
       return connection;
     },
+    startupLint: lintOnce,
     async listen(listenOptions = {}) {
+      printLint();
       const { handleSignals = true, ...rest } = listenOptions;
       // Loaded on demand: node:http is Node-only, the rest of createServer is not.
       const { listenHttp } = await import('../transports/http/listen.js');

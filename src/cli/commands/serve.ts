@@ -9,7 +9,6 @@ import { type Command, InvalidArgumentError } from 'commander';
 import type { CandorServer } from '../../server/create-server.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { demoRoot } from '../package-root.js';
-import { startupLint } from '../startup-lint.js';
 import { toolTable } from '../tool-table.js';
 
 /** Where to listen for HTTP. */
@@ -165,7 +164,7 @@ export function httpBanner(options: {
 export async function runServe(options: ServeOptions): Promise<void> {
   const { server, name, what } = await buildServer(options);
   const tools = server.registry.list().map((tool) => tool.wire);
-  for (const line of await startupLint(tools, process.env)) process.stderr.write(`${line}\n`);
+  for (const line of await server.startupLint()) process.stderr.write(`${line}\n`);
   if (options.http === undefined) {
     server.stdio();
     process.stderr.write(`candor: serving ${plural(tools.length, 'tool')} from ${what} over stdio\n`);

@@ -12,6 +12,7 @@
  *   call is in the connection peer's in-flight table like a 2025 call).
  */
 import { ProtocolError } from '../../errors.js';
+import type { RequestInfo } from '../channel.js';
 import type { Result } from '../engine.js';
 import { INVALID_PARAMS, INVALID_REQUEST, SERVER_SHUTTING_DOWN } from '../jsonrpc.js';
 import { CancelledError } from '../methods/lifecycle.js';
@@ -87,14 +88,12 @@ export const callToolModern: ModernHandler = async (params, scope) => {
     entry.cancelled = true;
     entry.abort(new CancelledError('The client closed the request.'));
   };
-  const signal = info?.signal;
   if (peer !== undefined) {
     if (peer.inFlight.has(id))
       throw new ProtocolError(INVALID_REQUEST, `Request id ${JSON.stringify(id)} is already in use by a running call.`);
     peer.inFlight.set(id, entry);
   }
-  signal?.addEventListener('abort', onDisconnect, { once: true });
-  if (signal?.aborted) onDisconnect();
+  const stopListening = listenForDisconnect(info, onDisconnect);
   const done = engine.runTool(ctx);
   (entry as { done: Promise<unknown> }).done = done;
   engine.track(done);
@@ -105,7 +104,7 @@ export const callToolModern: ModernHandler = async (params, scope) => {
     return await inputRequired(ctx, answers, { name, args, argsDigest, principal, scope });
   } finally {
     ctx.finish();
-    signal?.removeEventListener('abort', onDisconnect);
+    stopListening();
     if (peer?.inFlight.get(id) === entry) peer.inFlight.delete(id);
   }
 };
@@ -138,6 +137,19 @@ async function inputRequired(
     inputRequests: Object.fromEntries(ctx.inputRequests),
     requestState: await sealer.seal(payload),
   };
+}
+
+/** Call `listener` when the client goes away: the transport's cheap hook if it has one, else the signal. */
+function listenForDisconnect(info: RequestInfo | undefined, listener: () => void): () => void {
+  if (info?.onGone !== undefined) return info.onGone(listener);
+  const signal = info?.signal;
+  if (signal === undefined) return () => {};
+  if (signal.aborted) {
+    listener();
+    return () => {};
+  }
+  signal.addEventListener('abort', listener, { once: true });
+  return () => signal.removeEventListener('abort', listener);
 }
 
 /** Who the state is issued to: the authenticated subject or client, if the transport knows one. */

@@ -23,6 +23,7 @@ import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
 import { openStandalone, resumeStream } from './get-stream.js';
+import { GoneSignal } from './gone-signal.js';
 import type { HttpCloseOptions, HttpHandlerOptions } from './handler-options.js';
 import { createHttpRateLimiter, type HttpRateLimiter } from './http-rate-limit.js';
 import { acceptable, isJsonContentType } from './media-types.js';
@@ -70,8 +71,8 @@ export class HttpTransport {
   readonly #statelessCapabilities: ClientCapabilities;
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
-  /** Disconnect controllers of the modern requests in flight (aborted on close). */
-  readonly #modernRequests = new Set<AbortController>();
+  /** Modern requests in flight (ended on close). */
+  readonly #modernRequests = new Set<GoneSignal>();
   #active = 0;
   #closing = false;
   #idle: (() => void) | undefined;
@@ -181,7 +182,7 @@ export class HttpTransport {
     }
     this.#sessions.closeAll(new Error('The server is shutting down.'));
     // Modern requests still open (listen streams of a dispatcher that was not drained) end too.
-    for (const request of [...this.#modernRequests]) request.abort(new Error('The server is shutting down.'));
+    for (const request of [...this.#modernRequests]) request.end(new Error('The server is shutting down.'));
   }
 
   async #post(exchange: Exchange): Promise<void> {
@@ -263,9 +264,8 @@ export class HttpTransport {
   ): Promise<void> {
     const channel = new PostChannel(this.#channels, exchange, undefined, canStream);
     exchange.closer = channel;
-    const disconnect = new AbortController();
-    const stop = exchange.onGone(() => disconnect.abort(new Error('The client closed the request.')));
-    this.#modernRequests.add(disconnect);
+    const gone = new GoneSignal(exchange);
+    this.#modernRequests.add(gone);
     this.#active++;
     try {
       const value = await this.#dispatcher.handle(message, {
@@ -273,12 +273,12 @@ export class HttpTransport {
         channel,
         headers,
         route,
-        info: { http: exchange.http, auth: exchange.auth, signal: disconnect.signal },
+        info: gone,
       });
       if (!exchange.gone) channel.finish(value);
     } finally {
-      stop();
-      this.#modernRequests.delete(disconnect);
+      gone.release();
+      this.#modernRequests.delete(gone);
       if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
     }
   }

@@ -1,8 +1,9 @@
 /**
- * `candor serve` lints what it is about to serve (issue 6: "`candor serve` runs
- * the rules at start-up in development and prints the findings"): errors and
- * warnings one per line, infos counted, on stderr so a stdio server's stdout
- * stays protocol-only. Skipped when NODE_ENV is "production".
+ * A server lints what it is about to serve (issue 6: "`candor serve` and
+ * `createServer` run the rules at start-up in development and print the
+ * findings"): errors and warnings one per line, infos counted, through the
+ * server's logger (stderr, so a stdio server's stdout stays protocol-only).
+ * Skipped when NODE_ENV is "production".
  */
 import type { WireTool } from '../tool/types.js';
 

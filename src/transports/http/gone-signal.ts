@@ -1,0 +1,79 @@
+/**
+ * The `RequestInfo` of one 2026-07-28 POST. In this era closing the response
+ * stream cancels the request (Streamable HTTP, "Cancellation"), so the
+ * dispatcher needs to hear about the client leaving; listening costs one
+ * `close` listener, and an AbortSignal is built only if something reads
+ * `signal` (tools/call, the hot path, uses `onGone`).
+ */
+import type { RequestInfo } from '../../engine/channel.js';
+import type { AuthInfo } from '../../tool/types.js';
+import type { Exchange, HttpRequestInfo } from './exchange.js';
+
+const NOTHING = () => {};
+
+/**
+ * @example
+ * ```ts
+ * const info = new GoneSignal(exchange);
+ * try { await dispatcher.handle(message, { peer, channel, info }); } finally { info.release(); }
+ * ```
+ */
+export class GoneSignal implements RequestInfo {
+  readonly auth: AuthInfo | undefined;
+  readonly #exchange: Exchange;
+  #listeners: Array<() => void> = [];
+  #stopExchange: (() => void) | undefined;
+  #controller: AbortController | undefined;
+  #gone = false;
+  #reason: unknown;
+
+  constructor(exchange: Exchange) {
+    this.#exchange = exchange;
+    this.auth = exchange.auth;
+  }
+
+  get http(): HttpRequestInfo {
+    return this.#exchange.http;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort(this.#reason);
+      else this.#hook();
+    }
+    return this.#controller.signal;
+  }
+
+  onGone(listener: () => void): () => void {
+    if (this.#gone) {
+      listener();
+      return NOTHING;
+    }
+    this.#hook();
+    this.#listeners.push(listener);
+    return () => {
+      const index = this.#listeners.indexOf(listener);
+      if (index >= 0) this.#listeners.splice(index, 1);
+    };
+  }
+
+  /** The request is over for the server (client gone, or shutdown): tell every listener once. */
+  end(reason: unknown = new Error('The client closed the request.')): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    for (const listener of this.#listeners.splice(0)) listener();
+  }
+
+  /** Stop listening to the connection (the request was answered). */
+  release(): void {
+    this.#stopExchange?.();
+    this.#listeners.length = 0;
+  }
+
+  #hook(): void {
+    this.#stopExchange ??= this.#exchange.onGone(() => this.end());
+  }
+}
