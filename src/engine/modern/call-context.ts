@@ -25,7 +25,6 @@
  * `finally` still runs). Whatever the handler returns after that is ignored.
  */
 import { ToolError } from '../../errors.js';
-import type { CallContext } from '../../pipeline/types.js';
 import type {
   AuthInfo,
   ElicitParams,
@@ -36,6 +35,7 @@ import type {
   SampleResult,
   ToolDefinition,
 } from '../../tool/types.js';
+import { BaseCallContext, canElicitForm } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
 import type { Envelope } from './envelope.js';
@@ -56,12 +56,6 @@ export interface InputRequest {
   params: { [key: string]: unknown };
 }
 
-const CONFIRM_SCHEMA = Object.freeze({
-  type: 'object',
-  properties: { confirm: { type: 'boolean', title: 'Confirm', description: 'Allow this action?', default: false } },
-  required: ['confirm'],
-});
-
 /** What a modern call context is built from. */
 export interface ModernCallOptions {
   id: JsonRpcId;
@@ -75,80 +69,34 @@ export interface ModernCallOptions {
 }
 
 /** The 2026-era implementation of {@link CallContext}. */
-export class ModernCallContext implements CallContext {
-  readonly tool: ToolDefinition;
-  args: unknown;
-  readonly requestId: JsonRpcId;
+export class ModernCallContext extends BaseCallContext {
   readonly era = '2026' as const;
-  readonly auth: AuthInfo | undefined;
-  readonly http: HttpInfo | undefined;
   readonly session = undefined;
   /** Interactions asked in this round and not answered yet, by input key. */
   readonly inputRequests = new Map<string, InputRequest>();
   readonly #options: ModernCallOptions;
-  #controller: AbortController | undefined;
-  #aborted = false;
-  #abortReason: unknown;
-  #state: Map<string, unknown> | undefined;
   #sequence = 0;
-  #lastProgress = Number.NEGATIVE_INFINITY;
-  #finished = false;
 
   constructor(tool: ToolDefinition, args: unknown, options: ModernCallOptions) {
-    this.tool = tool;
-    this.args = args;
-    this.requestId = options.id;
-    this.auth = options.auth;
-    this.http = options.http;
+    super(tool, args, options);
     this.#options = options;
   }
 
-  get signal(): AbortSignal {
-    // Made on first use: most handlers never look at it (tools/call is the hot path).
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#abortReason);
-    }
-    return this.#controller.signal;
+  protected canNotify(): boolean {
+    return !this.finished && !this.aborted && this.#options.channel.open;
   }
 
-  get state(): Map<string, unknown> {
-    this.#state ??= new Map();
-    return this.#state;
-  }
-
-  abort(reason: unknown = new Error('The tool call was aborted.')): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
-  }
-
-  /** Called once the call is answered (or cancelled): nothing more is sent for it. */
-  finish(): void {
-    this.#finished = true;
-  }
-
-  progress(progress: number, total?: number, message?: string): Promise<void> {
-    const token = this.#options.progressToken;
-    if (token === undefined || this.#silent() || !(progress > this.#lastProgress) || !Number.isFinite(progress)) {
-      return Promise.resolve();
-    }
-    this.#lastProgress = progress;
-    const params: { [key: string]: unknown } = { progressToken: token, progress };
-    if (total !== undefined) params.total = total;
-    if (message !== undefined) params.message = message;
-    this.#options.channel.send({ jsonrpc: '2.0', method: 'notifications/progress', params });
-    return Promise.resolve();
+  protected notify(method: string, params: { [key: string]: unknown }): void {
+    this.#options.channel.send({ jsonrpc: '2.0', method, params });
   }
 
   /** 2026-07-28: log messages only when the request set `io.modelcontextprotocol/logLevel` (SEP-2575). */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     const minimum = this.#options.envelope.logLevel;
-    if (minimum === undefined || this.#silent() || !shouldSend(level, minimum)) return Promise.resolve();
+    if (minimum === undefined || !this.canNotify() || !shouldSend(level, minimum)) return Promise.resolve();
     const params: { [key: string]: unknown } = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.#options.channel.send({ jsonrpc: '2.0', method: 'notifications/message', params });
+    this.notify('notifications/message', params);
     return Promise.resolve();
   }
 
@@ -168,12 +116,6 @@ export class ModernCallContext implements CallContext {
     const out: ElicitResult = { action: answer.action };
     if (answer.action === 'accept' && answer.content !== undefined) out.content = answer.content;
     return out;
-  }
-
-  async confirm(message: string): Promise<boolean> {
-    const answer = await this.elicit({ message, requestedSchema: CONFIRM_SCHEMA });
-    // True only if the user accepted AND ticked the box; decline/cancel/unchecked are a no.
-    return answer.action === 'accept' && answer.content?.confirm === true;
   }
 
   async sample(params: SampleParams): Promise<SampleResult> {
@@ -208,14 +150,4 @@ export class ModernCallContext implements CallContext {
     this.abort(reason);
     throw reason;
   }
-
-  #silent(): boolean {
-    return this.#finished || this.#aborted || !this.#options.channel.open;
-  }
-}
-
-/** Form elicitation is supported when declared with no modes or with `form` (client/elicitation). */
-function canElicitForm(capability: { form?: object; url?: object } | undefined): boolean {
-  if (capability === undefined || capability === null || typeof capability !== 'object') return false;
-  return capability.form !== undefined || capability.url === undefined;
 }
