@@ -44,7 +44,7 @@ import {
   SubscriptionsAcknowledgedNotificationSchema,
   SubscriptionsListenResultSchema,
 } from '@modelcontextprotocol/core';
-import type { AnyTransport } from './wire-check.js';
+import { type AnyTransport, tapTransport } from './wire-check.js';
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { message: string } } };
 
@@ -186,34 +186,7 @@ export function createModernWireCheck(): ModernWireCheck {
     client,
     server,
     resultsOf: (method) => results.get(method) ?? [],
-    wrap(transport) {
-      const callbacks: Pick<AnyTransport, 'onmessage' | 'onclose' | 'onerror'> = {};
-      transport.onmessage = (message: any, extra?: any) => {
-        server(message);
-        callbacks.onmessage?.(message, extra);
-      };
-      transport.onclose = () => callbacks.onclose?.();
-      transport.onerror = (error: Error) => callbacks.onerror?.(error);
-      const send = (message: any, options?: any) => {
-        client(message);
-        return transport.send(message, options);
-      };
-      return new Proxy(transport, {
-        get(target, key, receiver) {
-          if (key === 'onmessage' || key === 'onclose' || key === 'onerror') return callbacks[key];
-          if (key === 'send') return send;
-          const value = Reflect.get(target, key, receiver);
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        },
-        set(target, key, value, receiver) {
-          if (key === 'onmessage' || key === 'onclose' || key === 'onerror') {
-            callbacks[key] = value;
-            return true;
-          }
-          return Reflect.set(target, key, value, receiver);
-        },
-      });
-    },
+    wrap: (transport) => tapTransport(transport, { server, client }),
     assertClean() {
       if (problems.length > 0) throw new Error(`wire problems:\n${problems.join('\n')}`);
     },

@@ -123,39 +123,48 @@ export function createWireCheck(): WireCheck {
     problems,
     client,
     server,
-    wrap(transport) {
-      // A proxy in front of the real transport: the client installs its callbacks on
-      // the proxy; the real transport reports to ours, which check, then forward.
-      const callbacks: Pick<AnyTransport, 'onmessage' | 'onclose' | 'onerror'> = {};
-      transport.onmessage = (message: any, extra?: any) => {
-        server(message);
-        callbacks.onmessage?.(message, extra);
-      };
-      transport.onclose = () => callbacks.onclose?.();
-      transport.onerror = (error: Error) => callbacks.onerror?.(error);
-      const send = (message: any, options?: any) => {
-        client(message);
-        return transport.send(message, options);
-      };
-      return new Proxy(transport, {
-        get(target, key, receiver) {
-          if (key === 'onmessage' || key === 'onclose' || key === 'onerror') return callbacks[key];
-          if (key === 'send') return send;
-          const value = Reflect.get(target, key, receiver);
-          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-        },
-        set(target, key, value, receiver) {
-          if (key === 'onmessage' || key === 'onclose' || key === 'onerror') {
-            callbacks[key] = value;
-            return true;
-          }
-          return Reflect.set(target, key, value, receiver);
-        },
-      });
-    },
+    wrap: (transport) => tapTransport(transport, { server, client }),
     assertClean() {
       if (problems.length > 0)
         throw new Error(`The server sent ${problems.length} malformed message(s):\n${problems.join('\n')}`);
     },
   };
+}
+
+/**
+ * A proxy in front of a real SDK transport: every message the server sends goes
+ * to `server` and every message the client sends to `client` before they travel
+ * on. The client installs its callbacks on the proxy; the real transport reports
+ * to ours, which look, then forward.
+ */
+export function tapTransport<T extends AnyTransport>(
+  transport: T,
+  taps: { server: (message: any) => void; client: (message: any) => void },
+): T {
+  const callbacks: Pick<AnyTransport, 'onmessage' | 'onclose' | 'onerror'> = {};
+  transport.onmessage = (message: any, extra?: any) => {
+    taps.server(message);
+    callbacks.onmessage?.(message, extra);
+  };
+  transport.onclose = () => callbacks.onclose?.();
+  transport.onerror = (error: Error) => callbacks.onerror?.(error);
+  const send = (message: any, options?: any) => {
+    taps.client(message);
+    return transport.send(message, options);
+  };
+  return new Proxy(transport, {
+    get(target, key, receiver) {
+      if (key === 'onmessage' || key === 'onclose' || key === 'onerror') return callbacks[key];
+      if (key === 'send') return send;
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set(target, key, value, receiver) {
+      if (key === 'onmessage' || key === 'onclose' || key === 'onerror') {
+        callbacks[key] = value;
+        return true;
+      }
+      return Reflect.set(target, key, value, receiver);
+    },
+  });
 }
