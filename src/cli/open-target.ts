@@ -6,11 +6,14 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { connectTarget } from '../targets/connect.js';
+import { listAllTools } from '../targets/list.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
 import type { Target } from '../targets/types.js';
 import { CliError, EXIT, isCliError } from './cli-error.js';
 import { loadServerModule } from './load-server.js';
 import { packageInfo } from './package-root.js';
+import { describeRequestError } from './request-errors.js';
+import type { ListedTool } from './tool-summary.js';
 
 /** An open connection to one server. */
 export interface OpenTarget {
@@ -67,5 +70,44 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
   } catch (error) {
     if (isCliError(error)) throw error;
     throw new CliError((error as Error).message, { cause: error });
+  }
+}
+
+/** The target words `inspect` and `call` take, as their commands parse them. */
+export interface TargetWords {
+  targets: string[];
+  command: string[];
+  config?: string;
+  server?: string;
+}
+
+/**
+ * Connect to the one server the words name (what `openTarget` does, from the
+ * commands' own option shape).
+ */
+export function openTargetWords(words: TargetWords, timeoutMs: number): Promise<OpenTarget> {
+  return openTarget(
+    {
+      targets: words.targets,
+      ...(words.command.length > 0 ? { command: words.command } : {}),
+      ...(words.config !== undefined ? { config: words.config } : {}),
+      ...(words.server !== undefined ? { server: words.server } : {}),
+    },
+    { timeoutMs },
+  );
+}
+
+/** Every tool the server lists (all pages), with a failure described for a person. */
+export async function listTargetTools(target: OpenTarget, timeoutMs: number): Promise<ListedTool[]> {
+  try {
+    const raw = await listAllTools(target.client, { timeoutMs });
+    return raw.filter((t): t is ListedTool => typeof (t as ListedTool)?.name === 'string');
+  } catch (error) {
+    throw describeRequestError(error, {
+      label: target.label,
+      what: 'tools/list',
+      timeoutMs,
+      stderr: target.stderrTail(),
+    });
   }
 }

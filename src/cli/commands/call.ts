@@ -17,7 +17,7 @@ import { closestNames } from '../edit-distance.js';
 import { splitAtDashDash } from '../operands.js';
 import { formatResult } from '../print-result.js';
 import { describeRequestError } from '../request-errors.js';
-import { isDestructive, type ListedTool, summarizeTool } from '../tool-summary.js';
+import { isDestructive, summarizeTool } from '../tool-summary.js';
 import { parseTimeout } from './inspect.js';
 
 /** Everything `candor call` needs, already split from the command line. */
@@ -56,19 +56,8 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
   // Bad JSON is the caller's mistake: say so before starting any server.
   const fromJson: ToolArguments = options.json === undefined ? {} : parseJsonArguments(options.json);
   // Loaded here, not at the top: the SDK client is most of the CLI's start-up time.
-  const [{ openTarget }, { listAllTools }] = await Promise.all([
-    import('../open-target.js'),
-    import('../../targets/list.js'),
-  ]);
-  const target = await openTarget(
-    {
-      targets: options.targets,
-      ...(options.command.length > 0 ? { command: options.command } : {}),
-      ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(options.server !== undefined ? { server: options.server } : {}),
-    },
-    { timeoutMs: options.timeoutMs },
-  );
+  const { openTargetWords, listTargetTools } = await import('../open-target.js');
+  const target = await openTargetWords(options, options.timeoutMs);
   try {
     const context = (what: string) => ({
       label: target.label,
@@ -76,14 +65,7 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
       timeoutMs: options.timeoutMs,
       stderr: target.stderrTail(),
     });
-    let tools: ListedTool[];
-    try {
-      tools = (await listAllTools(target.client, { timeoutMs: options.timeoutMs })).filter(
-        (t): t is ListedTool => typeof (t as ListedTool)?.name === 'string',
-      );
-    } catch (error) {
-      throw describeRequestError(error, context('tools/list'));
-    }
+    const tools = await listTargetTools(target, options.timeoutMs);
     const tool = tools.find((t) => t.name === options.tool);
     if (!tool) {
       const close = closestNames(

@@ -11,7 +11,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { CliError, EXIT } from '../cli-error.js';
 import { splitAtDashDash } from '../operands.js';
-import { describeRequestError } from '../request-errors.js';
 import { HINT_NAMES, type ListedTool, summarizeTool } from '../tool-summary.js';
 import { defaultsNote, toolTable } from '../tool-table.js';
 
@@ -51,32 +50,10 @@ export interface InspectReport {
  */
 export async function inspectTarget(options: InspectOptions): Promise<{ report: InspectReport; tools: ListedTool[] }> {
   // Loaded here, not at the top: the SDK client is most of the CLI's start-up time.
-  const [{ openTarget }, { listAllTools }] = await Promise.all([
-    import('../open-target.js'),
-    import('../../targets/list.js'),
-  ]);
-  const target = await openTarget(
-    {
-      targets: options.targets,
-      ...(options.command.length > 0 ? { command: options.command } : {}),
-      ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(options.server !== undefined ? { server: options.server } : {}),
-    },
-    { timeoutMs: options.timeoutMs },
-  );
+  const { openTargetWords, listTargetTools } = await import('../open-target.js');
+  const target = await openTargetWords(options, options.timeoutMs);
   try {
-    let raw: unknown[];
-    try {
-      raw = await listAllTools(target.client, { timeoutMs: options.timeoutMs });
-    } catch (error) {
-      throw describeRequestError(error, {
-        label: target.label,
-        what: 'tools/list',
-        timeoutMs: options.timeoutMs,
-        stderr: target.stderrTail(),
-      });
-    }
-    const tools = raw.filter((t): t is ListedTool => typeof (t as ListedTool)?.name === 'string');
+    const tools = await listTargetTools(target, options.timeoutMs);
     const info = target.client.getServerVersion();
     const report: InspectReport = {
       target: target.label,
