@@ -18,22 +18,14 @@ import {
 } from './types.js';
 import { compileUriTemplate } from './uri-template.js';
 
-/** Everything `defineResource` accepts. */
-export interface ResourceConfig {
-  /** The resource's URI (`file://`, `https://`, `ui://` for MCP Apps, any scheme). */
-  uri: string;
-  /** Programmatic name. */
-  name: string;
-  title?: string;
-  description?: string;
+/**
+ * Everything `defineResource` accepts: the `resources/list` entry (`uri` in any
+ * scheme, `ui://` for MCP Apps; `_meta` also goes on the contents unless `read`
+ * sets its own, and MCP Apps puts `ui` (csp, …) there) plus `read`.
+ */
+export interface ResourceConfig extends WireResource {
   /** Default for `ui://` URIs: `text/html;profile=mcp-app` (MCP Apps). */
   mimeType?: string;
-  /** Size in bytes, if known. */
-  size?: number;
-  annotations?: ResourceAnnotations;
-  icons?: Icon[];
-  /** `_meta` on the listing and (unless `read` sets its own) on the contents; MCP Apps puts `ui` (csp, …) here. */
-  _meta?: { [key: string]: unknown };
   read: (ctx: ResourceContext) => ReadReturn | Promise<ReadReturn>;
 }
 

@@ -44,7 +44,7 @@ import {
   SubscriptionsAcknowledgedNotificationSchema,
   SubscriptionsListenResultSchema,
 } from '@modelcontextprotocol/core';
-import { type AnyTransport, tapTransport } from './wire-check.js';
+import { type AnyTransport, recordRequests, tapTransport } from './wire-check.js';
 
 type Schema = { safeParse(value: unknown): { success: boolean; error?: { message: string } } };
 
@@ -174,12 +174,7 @@ export function createModernWireCheck(): ModernWireCheck {
       }
     }
   };
-  const client = (message: unknown) => {
-    for (const m of Array.isArray(message) ? message : [message]) {
-      const msg = m as { id?: string | number; method?: string };
-      if (typeof msg.method === 'string' && msg.id !== undefined) methods.set(msg.id, msg.method);
-    }
-  };
+  const client = recordRequests(methods);
   return {
     serverMessages,
     problems,

@@ -112,12 +112,7 @@ export function createWireCheck(): WireCheck {
       }
     }
   };
-  const client = (message: unknown) => {
-    for (const m of Array.isArray(message) ? message : [message]) {
-      const msg = m as { id?: string | number; method?: string };
-      if (typeof msg.method === 'string' && msg.id !== undefined) methods.set(msg.id, msg.method);
-    }
-  };
+  const client = recordRequests(methods);
   return {
     serverMessages,
     problems,
@@ -167,4 +162,17 @@ export function tapTransport<T extends AnyTransport>(
       return Reflect.set(target, key, value, receiver);
     },
   });
+}
+
+/**
+ * A tap for what the client sends: remembers the method of every request by id,
+ * so a response can be checked against the schema of the method it answers.
+ */
+export function recordRequests(methods: Map<string | number, string>): (message: unknown) => void {
+  return (message) => {
+    for (const m of Array.isArray(message) ? message : [message]) {
+      const msg = m as { id?: string | number; method?: string };
+      if (typeof msg.method === 'string' && msg.id !== undefined) methods.set(msg.id, msg.method);
+    }
+  };
 }
