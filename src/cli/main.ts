@@ -15,6 +15,7 @@ import { packageInfo } from './package-root.js';
 
 /** Commands whose modules load heavy dependencies at import; registered only when they may run. */
 const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Command) => unknown>]> = [
+  ['gateway', async () => (await import('./commands/gateway.js')).registerGateway],
   ['lint', async () => (await import('./commands/lint.js')).registerLint],
   ['pin', async () => (await import('./commands/pin.js')).registerPin],
   ['verify', async () => (await import('./commands/verify.js')).registerVerify],

@@ -11,7 +11,7 @@ import type { PinGuard } from './pins/pin-guard.js';
 import type { Policy } from './policy.js';
 import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
 import type { ServerConnection } from './server-connection.js';
-import type { CallOutcome, CallStatus, CatalogTool, ConfirmRequest, ToolCall } from './types.js';
+import type { CallOutcome, CallStatus, CatalogTool, ConfirmRequest, RunOptions, ToolCall } from './types.js';
 
 /** Who makes the call: the model (through `run`) or an MCP App view (through `callFromApp`). */
 export type CallOrigin = 'model' | 'app';
@@ -98,13 +98,14 @@ export class CallRunner {
     signal: AbortSignal,
     parallel: boolean,
     timeoutMs?: number,
+    onProgress?: RunOptions['onProgress'],
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
     const denied = await this.#authorize(prepared, signal, outcome);
     if (denied) return denied;
-    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs);
+    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs, onProgress);
   }
 
   #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
@@ -205,6 +206,7 @@ export class CallRunner {
     signal: AbortSignal,
     outcome: CallOutcome,
     batchTimeoutMs: number | undefined,
+    onProgress: RunOptions['onProgress'],
   ): Promise<CallOutcome> {
     const connection = this.#deps.connection(tool.server);
     if (!connection) return finish(outcome, 'error', `server ${tool.server} is not connected.`);
@@ -232,7 +234,9 @@ export class CallRunner {
       try {
         // The SDK times the call out itself (and tells the server to cancel). A batch signal is passed
         // only when the caller gave one: the SDK's handling of a signal costs tens of microseconds a call.
-        const options = signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
+        const options: Parameters<ServerConnection['callTool']>[2] =
+          signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
+        if (onProgress) options.onProgress = (progress) => onProgress(prepared.index, progress);
         const result = await connection.callTool(tool.toolName, prepared.args, options);
         outcome.result = result;
         return result.isError ? finish(outcome, 'error', resultText(result) || 'the tool reported an error.') : outcome;

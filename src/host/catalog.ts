@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from './annotations.js';
+import { lintEvidence, tighten } from './hint-evidence.js';
 import type { Overrides } from './overrides.js';
 import { pinHash } from './pins/pin-hash.js';
 import type { CatalogTool, PinState, Trust } from './types.js';
@@ -22,6 +23,8 @@ export interface CatalogInput {
   overrides?: Overrides;
   /** Pin states by the server's own tool names. */
   pins?: ReadonlyMap<string, PinState>;
+  /** Make an untrusted server's hints stricter where lint has evidence they lie. */
+  tightenHints?: boolean;
 }
 
 /**
@@ -34,6 +37,7 @@ export interface CatalogInput {
  * ```
  */
 export function catalogTools(input: CatalogInput): CatalogTool[] {
+  const evidence = input.tightenHints && input.trust !== 'trusted' ? lintEvidence(input.tools) : undefined;
   return input.tools.map((wire) => {
     const normal = normaliseTool(wire);
     const override = input.overrides?.lookup(input.server, wire.name);
@@ -64,8 +68,16 @@ export function catalogTools(input: CatalogInput): CatalogTool[] {
       hash: pinHash(wire),
       pin: input.pins?.get(wire.name) ?? { status: 'unpinned' },
       warnings: normal.warnings,
+      corrections: [],
       wire,
     };
+    const found = override ? undefined : evidence?.get(wire.name);
+    if (found) {
+      const tightened = tighten(tool.hints, found);
+      tool.hints = tightened.hints;
+      tool.corrections = tightened.corrections;
+      for (const correction of tightened.corrections) tool.hintSources[correction.hint] = 'evidence';
+    }
     if (normal.outputSchema) tool.outputSchema = normal.outputSchema;
     if (normal.ui) tool.ui = normal.ui;
     return tool;

@@ -4,6 +4,7 @@
  * never hang), and allow-always remembered against the tool's pin hash so a
  * tool that changes needs a new answer (DESIGN.md "The host side").
  */
+import { writeApprovals } from './approvals-file.js';
 import type { CatalogTool, ConfirmAnswer, ConfirmHandler, ConfirmRequest } from './types.js';
 
 /** The answer, or why there is none. */
@@ -21,12 +22,25 @@ export type ConfirmOutcome = ConfirmAnswer | 'cancelled' | 'no-handler' | 'timed
 export class Confirmations {
   readonly #handler: ConfirmHandler | undefined;
   readonly #timeoutMs: number | undefined;
-  readonly #approved = new Set<string>();
+  readonly #approved: Set<string>;
+  readonly #file: string | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  #saving: Promise<void> = Promise.resolve();
 
-  constructor(options: { handler?: ConfirmHandler; timeoutMs?: number }) {
+  /**
+   * `approved` and `file`: approvals read from (and saved back to) an approvals
+   * file, so allow-always survives a restart (see approvals-file.ts).
+   */
+  constructor(options: { handler?: ConfirmHandler; timeoutMs?: number; approved?: Set<string>; file?: string }) {
     this.#handler = options.handler;
     this.#timeoutMs = options.timeoutMs;
+    this.#approved = options.approved ?? new Set();
+    this.#file = options.file;
+  }
+
+  /** Resolves when every approval remembered so far is on disk (a no-op without a file). */
+  saved(): Promise<void> {
+    return this.#saving;
   }
 
   /** Whether a handler exists (headless hosts have none). */
@@ -41,12 +55,33 @@ export class Confirmations {
 
   /** Remember allow-always for this tool at its current hash. */
   remember(tool: Pick<CatalogTool, 'name' | 'hash'>): void {
-    this.#approved.add(approvalKey(tool));
+    const key = approvalKey(tool);
+    if (this.#approved.has(key)) return;
+    this.#approved.add(key);
+    this.#persist();
   }
 
   /** Forget every remembered approval of a tool (any hash). */
   forget(name: string): void {
-    for (const key of this.#approved) if (key.startsWith(`${name}\n`)) this.#approved.delete(key);
+    let changed = false;
+    for (const key of this.#approved) {
+      if (key.startsWith(`${name}\n`)) {
+        this.#approved.delete(key);
+        changed = true;
+      }
+    }
+    if (changed) this.#persist();
+  }
+
+  /** Queue a write of the whole set; writes never overlap, and a failed write is reported once. */
+  #persist(): void {
+    const file = this.#file;
+    if (file === undefined) return;
+    this.#saving = this.#saving.then(() =>
+      writeApprovals(file, this.#approved).catch((error: Error) => {
+        process.emitWarning(`candor: could not save approvals to ${file}: ${error.message}`);
+      }),
+    );
   }
 
   /** Ask, after any question already being asked; resolves `cancelled` when the signal aborts first. */

@@ -5,6 +5,7 @@
 import picomatch from 'picomatch';
 import { CandorError } from '../errors.js';
 import type { WireToolLike } from './annotations.js';
+import { readApprovals } from './approvals-file.js';
 import type { RetryOptions } from './call-failure.js';
 import { CallRunner } from './call-runner.js';
 import { Catalog, catalogTools, DEFAULT_SEPARATOR } from './catalog.js';
@@ -49,10 +50,32 @@ export interface HostOptions {
   onConfirm?: ConfirmHandler;
   /** Deny a confirmation nobody answers within this many milliseconds (default: wait). */
   confirmTimeoutMs?: number;
+  /**
+   * A file that keeps allow-always answers across restarts (keyed by tool and pin
+   * hash, so a changed tool asks again), e.g. `candor.approvals.json` next to the
+   * lockfile. Default: answers are kept in memory only.
+   */
+  approvalsFile?: string;
+  /**
+   * Capabilities the host's MCP client declares to servers (e.g. `elicitation`,
+   * `sampling`, `roots` when the host answers those requests through `onClient`).
+   */
+  clientCapabilities?: Record<string, unknown>;
+  /**
+   * Called with each server's SDK client after it connects, before any request:
+   * the seam to answer server→client requests (elicitation, sampling, roots) and
+   * receive notifications (logging, resource updates).
+   */
+  onClient?: (server: string, client: import('@modelcontextprotocol/client').Client) => void;
   /** Separator between server and tool names (default `__`), or `{ separator }`. */
   namespace?: string | { separator?: string };
   /** The user's declarations of third-party tools' effects: a path to a JSON file, or its content. */
   overrides?: string | OverridesFile;
+  /**
+   * Make an untrusted server's hints stricter where lint finds evidence they lie
+   * (never relaxed); the catalog tool lists each correction. Default false.
+   */
+  tightenHints?: boolean;
   /** Shell-running tools (namespaced names or globs) and the argument that holds the command. */
   commandTools?: Record<string, CommandToolConfig>;
   /** Most read-only calls in flight at once per batch (default 8). */
@@ -88,6 +111,11 @@ export interface Host {
   tools(): CatalogTool[];
   /** Every tool of every server, including app-only and plan-hidden ones. */
   catalog(): CatalogTool[];
+  /**
+   * The tools the policy offers, whoever may call them (model or app): what a
+   * gateway lists downstream, leaving `_meta.ui.visibility` to the host there.
+   */
+  offered(): CatalogTool[];
   /** A tool by namespaced or API name. */
   tool(name: string): CatalogTool | undefined;
   /** Run a model's batch: reads in parallel, writes alone, outcomes in request order. */
@@ -121,6 +149,10 @@ export interface Host {
   /** Re-list one server's tools (or all). */
   refresh(server?: string): Promise<void>;
   servers(): ServerState[];
+  /** A connected server's SDK client (for resources, prompts and completions), or undefined. */
+  client(server: string): import('@modelcontextprotocol/client').Client | undefined;
+  /** Resolves when remembered approvals are written to `approvalsFile` (immediately without one). */
+  approvalsSaved(): Promise<void>;
   on<E extends keyof HostEvents>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
   close(): Promise<void>;
 }
@@ -165,7 +197,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
         ? await Overrides.load(options.overrides)
         : new Overrides(options.overrides);
   const pins = options.pins ? await PinGuard.open(options.pins) : undefined;
-  const confirmations = new Confirmations({ handler: options.onConfirm, timeoutMs: options.confirmTimeoutMs });
+  const confirmations = new Confirmations({
+    handler: options.onConfirm,
+    timeoutMs: options.confirmTimeoutMs,
+    ...(options.approvalsFile === undefined
+      ? {}
+      : { approved: await readApprovals(options.approvalsFile), file: options.approvalsFile }),
+  });
   const catalog = new Catalog();
   const listeners = new Map<keyof HostEvents, Set<(payload: never) => void>>();
   const emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => {
@@ -184,7 +222,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const rebuild = (server: string, tools: WireToolLike[]) => {
     lastTools.set(server, tools);
     const states = pins?.review(server, tools);
-    const built = catalogTools({ server, trust: trustOf(server), tools, separator, overrides, pins: states });
+    const built = catalogTools({
+      server,
+      trust: trustOf(server),
+      tools,
+      separator,
+      overrides,
+      pins: states,
+      tightenHints: options.tightenHints === true,
+    });
     catalog.replace(server, built);
     for (const tool of built)
       for (const warning of tool.warnings) emit('warning', { server, message: `${tool.name}: ${warning}` });
@@ -207,6 +253,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const connection = new ServerConnection({
       name,
       config,
+      ...(options.clientCapabilities ? { capabilities: options.clientCapabilities } : {}),
+      ...(options.onClient ? { onClient: (client) => options.onClient!(name, client) } : {}),
       onToolsChanged: (tools) => {
         try {
           rebuild(name, tools);
@@ -266,7 +314,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       plans,
       {
         perform: (index, signal) =>
-          runner.perform(prepared[index]!, signal, plans[index]!.parallel, runOptions.timeoutMs),
+          runner.perform(prepared[index]!, signal, plans[index]!.parallel, runOptions.timeoutMs, runOptions.onProgress),
         skipped: (index, message) => placeholder(prepared[index]!.call, index, 'skipped', message),
         cancelled: (index) =>
           placeholder(prepared[index]!.call, index, 'cancelled', 'the batch was aborted before this call started.'),
@@ -285,6 +333,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
             policy.lists(tool, { commandGated: commandArgument(tool) !== undefined }),
         ),
     catalog: () => catalog.all(),
+    offered: () =>
+      catalog.all().filter((tool) => policy.lists(tool, { commandGated: commandArgument(tool) !== undefined })),
     tool: (name) => catalog.get(name),
     run: (calls, runOptions) => runBatch(calls, 'model', runOptions),
     call: async (tool, args, runOptions = {}) => {
@@ -352,6 +402,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (connection.error) state.error = connection.error.message;
         return state;
       }),
+    client: (server) => connections.get(server)?.client,
+    approvalsSaved: () => confirmations.saved(),
     on: (event, listener) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener as (payload: never) => void);

@@ -37,6 +37,7 @@ function tool(name: string, hints: ResolvedHints, trust: Trust, extra: Partial<C
     hash: 'sha256:0',
     pin: { status: 'unpinned' },
     warnings: [],
+    corrections: [],
     wire: { name: toolName },
     ...extra,
   };

@@ -25,6 +25,8 @@ export interface PolicyVerdict {
   reason: string;
   /** Whether an allow-always answer may be remembered for this tool (against its pin hash). */
   canRemember: boolean;
+  /** What decided: one of the user's rules, or the preset. */
+  by: 'rule' | 'preset';
 }
 
 /** What the policy looks at for one call. */
@@ -103,7 +105,8 @@ export class Policy {
       (r) => !r.claims || tool.trust === 'trusted' || r.rule.decision !== 'allow',
     );
     const deny = matched.find((r) => r.rule.decision === 'deny');
-    if (deny) return verdict('deny', deny.rule.reason ?? `denied by policy rule ${describeRule(deny.rule)}`, false);
+    if (deny)
+      return verdict('deny', deny.rule.reason ?? `denied by policy rule ${describeRule(deny.rule)}`, false, 'rule');
 
     if (this.preset === 'plan' && !readOnly) {
       const why = command ? `the command is not read-only: ${command.reasons.join('; ')}` : 'the tool is not read-only';
@@ -115,7 +118,7 @@ export class Policy {
     if (this.preset === 'yolo') return verdict('allow', 'yolo preset: no prompts.', true);
 
     const ask = matched.find((r) => r.rule.decision === 'ask');
-    if (ask) return verdict('ask', ask.rule.reason ?? `policy rule ${describeRule(ask.rule)} asks`, true);
+    if (ask) return verdict('ask', ask.rule.reason ?? `policy rule ${describeRule(ask.rule)} asks`, true, 'rule');
     if (command && command.decision === 'ask') {
       // Never remembered: "always allow the shell" would allow any later command.
       return verdict('ask', `the command may change something: ${command.reasons.join('; ')}.`, false);
@@ -124,7 +127,7 @@ export class Policy {
 
     if (readOnly) {
       if (vouched) return verdict('allow', 'read-only tool from a trusted source.', true);
-      if (allowRule && this.preset !== 'plan') return verdict('allow', allowReason(allowRule.rule), true);
+      if (allowRule && this.preset !== 'plan') return verdict('allow', allowReason(allowRule.rule), true, 'rule');
       return verdict(
         'ask',
         `${tool.server} is not trusted, so its read-only hint cannot skip the prompt${this.preset === 'plan' ? ' (plan mode)' : ''}.`,
@@ -138,7 +141,7 @@ export class Policy {
         : `the tool may be destructive (${tool.server} is not trusted)`;
       return verdict('ask', `${why}; destructive calls always ask.`, false);
     }
-    if (allowRule) return verdict('allow', allowReason(allowRule.rule), true);
+    if (allowRule) return verdict('allow', allowReason(allowRule.rule), true, 'rule');
     return verdict('ask', 'the tool changes something (not read-only).', true);
   }
 
@@ -147,8 +150,13 @@ export class Policy {
   }
 }
 
-function verdict(decision: PolicyDecision, reason: string, canRemember: boolean): PolicyVerdict {
-  return { decision, reason, canRemember };
+function verdict(
+  decision: PolicyDecision,
+  reason: string,
+  canRemember: boolean,
+  by: PolicyVerdict['by'] = 'preset',
+): PolicyVerdict {
+  return { decision, reason, canRemember, by };
 }
 
 function allowReason(rule: PolicyRule): string {

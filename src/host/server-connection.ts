@@ -36,6 +36,10 @@ export interface ServerConnectionOptions {
   onError?: (error: Error) => void;
   /** Debounce of list-changed refreshes (default 50 ms). */
   refreshDebounceMs?: number;
+  /** Client capabilities to declare (default none). */
+  capabilities?: Record<string, unknown>;
+  /** Called with each new SDK client before it connects (request and notification handlers). */
+  onClient?: (client: Client) => void;
 }
 
 /**
@@ -100,7 +104,7 @@ export class ServerConnection {
     this.#client = undefined;
     await previous?.close().catch(() => {});
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: (this.#options.capabilities ?? {}) as NonNullable<ClientOptions['capabilities']>,
       ...negotiation(this.config),
       listChanged: {
         tools: {
@@ -122,8 +126,25 @@ export class ServerConnection {
         },
       },
     });
+    this.#options.onClient?.(client);
     try {
-      await client.connect(this.#transport());
+      const connecting = client.connect(this.#transport());
+      const limit = this.config.connectTimeoutMs;
+      if (limit === undefined) await connecting;
+      else {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          await Promise.race([
+            connecting,
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`no answer to the handshake within ${limit} ms`)), limit);
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+          connecting.catch(() => {});
+        }
+      }
     } catch (error) {
       this.#status = 'failed';
       this.#error = error as Error;
@@ -182,14 +203,32 @@ export class ServerConnection {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal; timeoutMs?: number },
+    options: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+    },
   ): Promise<CallToolResult> {
     const client = this.#connected();
-    const request: { signal?: AbortSignal; timeout?: number } = {};
+    const request: {
+      signal?: AbortSignal;
+      timeout?: number;
+      onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
+      resetTimeoutOnProgress?: boolean;
+    } = {};
+    if (options.onProgress) {
+      request.onprogress = options.onProgress;
+      request.resetTimeoutOnProgress = true;
+    }
     if (options.signal) request.signal = options.signal;
     // The SDK's timeout rejects with RequestTimeout and cancels the request on the server.
     if (options.timeoutMs !== undefined) request.timeout = options.timeoutMs;
     return (await client.callTool({ name, arguments: args }, request)) as unknown as CallToolResult;
+  }
+
+  /** The SDK client while connected. */
+  get client(): Client | undefined {
+    return this.#status === 'connected' ? this.#client : undefined;
   }
 
   /** Whether the transport is gone (a retry must reconnect first). */
@@ -242,6 +281,8 @@ export class ServerConnection {
     return new StdioClientTransport(params);
   }
 }
+
+type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;
 
 function negotiation(
   config: ServerConfig,

@@ -41,10 +41,12 @@ export interface ServerConfig {
   timeoutMs?: number;
   /** When true, a server that fails to connect is reported in `host.servers()` instead of failing `createHost`. */
   optional?: boolean;
+  /** Give up on a handshake that takes longer than this (default: the SDK's request timeout, 60 s). */
+  connectTimeoutMs?: number;
 }
 
 /** Where a catalog entry's hints came from: the server, the spec default, or the user's overrides file. */
-export type HintOrigin = NormalisedHintSource | 'override';
+export type HintOrigin = NormalisedHintSource | 'override' | 'evidence';
 
 /** A tool's state against the lockfile. */
 export type PinStatus = 'pinned' | 'new' | 'changed' | 'renamed' | 'unpinned';
@@ -69,6 +71,11 @@ export interface CatalogTool {
   trust: Trust;
   /** Whether the hints came from the server or from the user's overrides. */
   declaredBy: 'server' | 'override';
+  /**
+   * Hints made stricter because lint found evidence against the server's claim
+   * (untrusted servers, with `createHost({ tightenHints: true })`); empty otherwise.
+   */
+  corrections: import('./hint-evidence.js').HintCorrection[];
   /** `_meta["anthropic/requiresUserInteraction"]`: every call is confirmed. */
   requiresUserInteraction: boolean;
   visibility: Visibility[];
@@ -212,4 +219,6 @@ export interface RunOptions {
   concurrency?: number;
   /** Default per-call timeout for this batch. */
   timeoutMs?: number;
+  /** Progress the server reports for a call (asks the server for progress when given). */
+  onProgress?: (index: number, progress: { progress: number; total?: number; message?: string }) => void;
 }

@@ -10,7 +10,7 @@ import { disableVariable, disablingVariables, processEnv } from './env.js';
 import { compareNames, SearchIndex, type SearchQuery } from './search.js';
 
 /** Why the listed/callable set changed. */
-export type ChangeReason = 'added' | 'removed' | 'enabled' | 'disabled' | 'env';
+export type ChangeReason = 'added' | 'removed' | 'replaced' | 'enabled' | 'disabled' | 'env';
 
 export interface RegistryEvents {
   /** Tools were added (one event per `add` call). */
@@ -145,6 +145,57 @@ export class ToolRegistry {
     this.#emit('removed', { names: removed });
     this.#emit('changed', { reason: 'removed', names: removed });
     return true;
+  }
+
+  /**
+   * Remove some tools and add others as one change: one `changed` event (so one
+   * `list_changed` to clients), e.g. when a proxied server's list changes.
+   * Nothing changes when an added name is taken by a tool not being removed.
+   *
+   * @example
+   * ```ts
+   * registry.replace({ remove: ['fs__old'], add: [newTool] });
+   * ```
+   */
+  replace(change: { remove?: readonly string[]; add?: readonly ToolLike[] }): this {
+    const removing = new Set((change.remove ?? []).filter((name) => this.#tools.has(name)));
+    const defs = (change.add ?? []).map(toToolDefinition);
+    const seen = new Set<string>();
+    for (const def of defs) {
+      if ((this.#tools.has(def.name) && !removing.has(def.name)) || seen.has(def.name)) {
+        throw new DefinitionError(
+          `A tool named "${def.name}" is already registered; tool names must be unique per server.`,
+          { fields: ['name'] },
+        );
+      }
+      seen.add(def.name);
+    }
+    if (removing.size === 0 && defs.length === 0) return this;
+    for (const name of removing) {
+      const def = this.#tools.get(name)!;
+      this.#tools.delete(name);
+      this.#index.remove(def);
+    }
+    for (const def of defs) {
+      this.#tools.set(def.name, def);
+      this.#index.add(def);
+      if (!removing.has(def.name)) {
+        this.#disabled.delete(def.name);
+        this.#envDisabled.delete(def.name);
+      }
+      if (this.#disabledByEnv(def.name)) this.#envDisabled.add(def.name);
+    }
+    for (const name of removing) {
+      if (!seen.has(name)) {
+        this.#disabled.delete(name);
+        this.#envDisabled.delete(name);
+      }
+    }
+    this.#invalidate(true);
+    if (removing.size > 0) this.#emit('removed', { names: [...removing] });
+    if (defs.length > 0) this.#emit('registered', { tools: defs });
+    this.#emit('changed', { reason: 'replaced', names: [...new Set([...removing, ...seen])] });
+    return this;
   }
 
   /** The definition of a registered tool, listed or not. */

@@ -43,12 +43,16 @@ export function stripJsonComments(text: string): string {
 /** The server map of a parsed config, whichever client wrote it. */
 function serverMap(config: unknown, file: string): Record<string, unknown> {
   if (isRecord(config)) {
+    // candor.config.json's "gateway" key (issue 10): pin and lint the gateway's upstreams too.
+    if (isRecord(config.gateway) && !isRecord(config.mcpServers) && !isRecord(config.servers)) {
+      return serverMap(config.gateway, file);
+    }
     if (isRecord(config.mcpServers)) return config.mcpServers;
     if (isRecord(config.servers)) return config.servers;
     if (isRecord(config.mcp) && isRecord(config.mcp.servers)) return config.mcp.servers;
   }
   throw new CandorError(
-    `${file} has no server map: expected "mcpServers" (Claude Desktop, Claude Code, Cursor), "servers" (VS Code .vscode/mcp.json) or "mcp": { "servers" } (VS Code settings).`,
+    `${file} has no server map: expected "mcpServers" (Claude Desktop, Claude Code, Cursor), "servers" (VS Code .vscode/mcp.json, candor.gateway.json), "mcp": { "servers" } (VS Code settings) or "gateway": { "servers" } (candor.config.json).`,
     { code: 'invalid_target' },
   );
 }

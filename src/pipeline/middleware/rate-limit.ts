@@ -39,6 +39,12 @@ export interface RateLimitOptions {
   key?: (ctx: CallContext) => string;
   /** Where store failures are reported (the call is then let through). */
   logger?: ServerLogger;
+  /**
+   * Which limit applies to a call, and the name it is counted and reported under.
+   * Default: the tool's own `rateLimit`. A gateway uses this for one limit shared
+   * by every tool of an upstream server.
+   */
+  limitOf?: (ctx: CallContext) => { name: string; limit: RateLimit } | undefined;
 }
 
 /**
@@ -52,7 +58,13 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
-  const { store = (spec) => new RateLimiterMemory(spec), key = (ctx) => ctx.tool.name, logger } = options;
+  const {
+    store = (spec) => new RateLimiterMemory(spec),
+    key = (ctx) => ctx.tool.name,
+    logger,
+    limitOf = (ctx) =>
+      ctx.tool.rateLimit === undefined ? undefined : { name: ctx.tool.name, limit: ctx.tool.rateLimit },
+  } = options;
   const limiters = new Map<string, { limit: RateLimit; limiter: RateLimiterAbstract }>();
   const limiterFor = (name: string, limit: RateLimit) => {
     let entry = limiters.get(name);
@@ -65,18 +77,19 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     return entry.limiter;
   };
   return async function rateLimitMiddleware(ctx, next) {
-    const limit = ctx.tool.rateLimit;
-    if (limit === undefined) return next();
+    const applies = limitOf(ctx);
+    if (applies === undefined) return next();
+    const { name, limit } = applies;
     try {
-      await limiterFor(ctx.tool.name, limit).consume(key(ctx));
+      await limiterFor(name, limit).consume(key(ctx));
     } catch (error) {
       if (error instanceof RateLimiterRes || isRes(error)) {
         const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         return toolErrorResult(
-          `Rate limit reached for tool "${ctx.tool.name}": at most ${limit.max} call${limit.max === 1 ? '' : 's'} per ${window(limit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+          `Rate limit reached for ${name === ctx.tool.name ? `tool "${name}"` : name}: at most ${limit.max} call${limit.max === 1 ? '' : 's'} per ${window(limit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
         );
       }
-      logger?.warn(`rate limit store failed for tool "${ctx.tool.name}"; the call was let through`, { error });
+      logger?.warn(`rate limit store failed for ${name}; the call was let through`, { error });
     }
     return next();
   };

@@ -1,0 +1,277 @@
+/**
+ * `candor gateway [--config FILE | targets… | -- cmd…] [--http [host:]port | --stdio]
+ * [--policy P] [--overrides FILE] [--lock FILE] [--audit FILE|-] [--trust NAME…]
+ * [--print-config claude|cursor|vscode|gemini]` (issue 10).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type Command, Option } from 'commander';
+import { GATEWAY_CONFIG_FILES, loadGatewayConfig } from '../../gateway/config.js';
+import { createGateway } from '../../gateway/gateway.js';
+import { CLIENTS, type ClientName, type GatewayLaunch, printConfig } from '../../gateway/print-config.js';
+import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
+import { POLICY_PRESETS } from '../../host/policy.js';
+import type { PolicyPreset } from '../../host/types.js';
+import { parseTargets } from '../../targets/parse.js';
+import { CliError, EXIT } from '../cli-error.js';
+import { splitAtDashDash } from '../operands.js';
+import { DEFAULT_HTTP, type HttpAddress, parseHttpAddress } from './serve.js';
+
+/** The gateway's default HTTP address (next to `candor serve`'s 3000). */
+const GATEWAY_HTTP: Readonly<HttpAddress> = Object.freeze({ host: DEFAULT_HTTP.host, port: 4000 });
+
+interface GatewayCliOptions {
+  config?: string;
+  http?: HttpAddress | true;
+  stdio?: boolean;
+  policy?: PolicyPreset;
+  overrides?: string;
+  lock?: string;
+  audit?: string;
+  trust: string[];
+  printConfig?: ClientName;
+}
+
+/** Build gateway options from the command line: a config file, or targets named on it. */
+async function gatewayOptions(operands: string[], command: Command, opts: GatewayCliOptions): Promise<GatewayOptions> {
+  const { before, command: cmd } = splitAtDashDash(command, operands);
+  let config = opts.config;
+  if (config === undefined && before.length === 0 && cmd.length === 0) {
+    config = GATEWAY_CONFIG_FILES.find((file) => existsSync(file));
+    if (config === undefined) {
+      throw new CliError(
+        'Nothing to put the gateway in front of: pass --config FILE (candor.gateway.json, candor.config.json with a "gateway" key, or a client config with "mcpServers"), server URLs, or -- a stdio command.',
+        { exitCode: EXIT.usage },
+      );
+    }
+  }
+  let options: GatewayOptions;
+  if (config !== undefined) {
+    if (before.length > 0 || cmd.length > 0) {
+      throw new CliError('Pass either --config or targets on the command line, not both.', { exitCode: EXIT.usage });
+    }
+    options = await loadGatewayConfig(config);
+  } else {
+    const targets = await parseTargets({ targets: before, command: cmd }).catch((error: Error) => {
+      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+    });
+    const servers: Record<string, UpstreamConfig> = {};
+    for (const target of targets) {
+      const name = nameFor(target, servers);
+      if (target.kind === 'invalid') throw new CliError(`${target.label}: ${target.reason}`, { exitCode: EXIT.usage });
+      if (target.kind === 'module') {
+        throw new CliError(`${target.label}: a module cannot be a gateway upstream; run it with candor serve.`, {
+          exitCode: EXIT.usage,
+        });
+      }
+      servers[name] =
+        target.kind === 'stdio'
+          ? {
+              command: target.command,
+              args: target.args,
+              ...(target.env ? { env: target.env } : {}),
+              ...(target.cwd ? { cwd: target.cwd } : {}),
+            }
+          : { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+    }
+    options = { servers };
+  }
+  for (const name of opts.trust) {
+    const server = options.servers[name];
+    if (!server) {
+      throw new CliError(
+        `--trust ${name}: no upstream of that name; the upstreams are ${Object.keys(options.servers).join(', ')}.`,
+        {
+          exitCode: EXIT.usage,
+        },
+      );
+    }
+    server.trust = 'trusted';
+  }
+  if (opts.policy !== undefined) {
+    const current = options.policy;
+    options.policy =
+      typeof current === 'object' && current !== null ? { ...current, preset: opts.policy } : opts.policy;
+  }
+  if (opts.overrides !== undefined) options.overrides = path.resolve(opts.overrides);
+  if (opts.lock !== undefined) options.lock = { ...options.lock, file: path.resolve(opts.lock) };
+  if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
+  return options;
+}
+
+/** A server name for a target named on the command line: `memory`, `127.0.0.1-3000`, made unique. */
+function nameFor(
+  target: { kind: string; label: string; source?: { name: string }; url?: string; command?: string; args?: string[] },
+  taken: Record<string, unknown>,
+): string {
+  let base = target.source?.name;
+  if (base === undefined && target.kind === 'http' && target.url) {
+    const url = new URL(target.url);
+    base = `${url.hostname}-${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  }
+  if (base === undefined && target.kind === 'stdio') {
+    const words = [target.command ?? '', ...(target.args ?? [])].filter((w) => w !== '' && !w.startsWith('-'));
+    const word = words[words.length - 1] ?? 'server';
+    const pkg = /(?:node_modules\/)?((?:@[^/]+\/)?[^/@]+)(?:@[^/]*)?(?:\/dist\/.*|\/index\.[cm]?js)?$/.exec(
+      word.includes('node_modules/') ? word.slice(word.lastIndexOf('node_modules/') + 13) : word,
+    );
+    base = (pkg?.[1] ?? word)
+      .replace(/^@[^/]+\//, '')
+      .replace(/^(?:mcp-)?server-/, '')
+      .replace(/\.[cm]?[jt]s$/, '');
+    base = path.basename(base);
+  }
+  const clean = (base ?? target.label).replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'server';
+  let name = clean;
+  for (let i = 2; name in taken; i++) name = `${clean}-${i}`;
+  return name;
+}
+
+/** How a client should start this very gateway. */
+function launchOf(command: Command, opts: GatewayCliOptions, operands: string[]): GatewayLaunch {
+  if (opts.http !== undefined) {
+    const address = opts.http === true ? GATEWAY_HTTP : opts.http;
+    const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+    return { kind: 'http', url: `http://${host}:${address.port}/mcp` };
+  }
+  const args = [path.resolve(process.argv[1] ?? 'candor'), 'gateway', '--stdio'];
+  const { before, command: cmd } = splitAtDashDash(command, operands);
+  const config = opts.config ?? GATEWAY_CONFIG_FILES.find((file) => existsSync(file));
+  if (config !== undefined && before.length === 0 && cmd.length === 0) args.push('--config', path.resolve(config));
+  else
+    args.push(
+      ...before.map((w) => (/^https?:/.test(w) ? w : path.resolve(w))),
+      ...(cmd.length > 0 ? ['--', ...cmd] : []),
+    );
+  if (opts.policy) args.push('--policy', opts.policy);
+  for (const name of opts.trust) args.push('--trust', name);
+  if (opts.overrides) args.push('--overrides', path.resolve(opts.overrides));
+  if (opts.lock) args.push('--lock', path.resolve(opts.lock));
+  if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
+  return { kind: 'stdio', command: process.execPath, args };
+}
+
+/** Run the gateway until a signal stops it. */
+async function runGateway(operands: string[], command: Command, opts: GatewayCliOptions): Promise<void> {
+  if (opts.printConfig !== undefined) {
+    process.stdout.write(`${printConfig(opts.printConfig, launchOf(command, opts, operands))}\n`);
+    return;
+  }
+  const options = await gatewayOptions(operands, command, opts);
+  const gateway = await createGateway(options);
+  const tools = gateway.server.registry.list().length;
+  const summary = gateway
+    .status()
+    .map((s) => `${s.name} (${s.state}${s.state === 'down' ? `: ${s.error}` : `, ${s.tools} tools`}, ${s.trust})`)
+    .join(', ');
+  let close: () => Promise<void>;
+  const useStdio = opts.stdio === true || (opts.http === undefined && process.stdin.isTTY !== true);
+  if (useStdio) {
+    gateway.stdio({ handleSignals: false });
+    process.stderr.write(`candor gateway: ${tools} tools from ${summary}; serving over stdio\n`);
+    close = () => gateway.close();
+  } else {
+    const address = opts.http === undefined || opts.http === true ? GATEWAY_HTTP : opts.http;
+    let listener: Awaited<ReturnType<typeof gateway.listen>>;
+    try {
+      listener = await gateway.listen({ host: address.host, port: address.port, handleSignals: false });
+    } catch (error) {
+      await gateway.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new CliError(
+        `Cannot listen on ${address.host}:${address.port}: ${(error as Error).message}.${code === 'EADDRINUSE' ? ' The port is taken: pick another with --http <port>, or --http 0 for any free one.' : ''}`,
+      );
+    }
+    const url = listener.url;
+    process.stdout.write(
+      [
+        `candor gateway: ${tools} tools from ${summary}`,
+        `MCP endpoint: ${url}`,
+        `Policy: ${typeof options.policy === 'object' ? (options.policy.preset ?? 'default') : (options.policy ?? 'default')}; status: resource candor://gateway/status`,
+        'Point a client at it:',
+        `  ${printConfig('claude', { kind: 'http', url })}`,
+        `  ${printConfig('gemini', { kind: 'http', url })}`,
+        '',
+      ].join('\n'),
+    );
+    close = async () => {
+      await listener.close();
+      await gateway.close();
+    };
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    void close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (useStdio) process.stdin.on('end', stop);
+}
+
+/**
+ * Register `candor gateway`.
+ *
+ * @example
+ * ```ts
+ * registerGateway(new Command('candor'));
+ * ```
+ */
+export function registerGateway(program: Command): Command {
+  return program
+    .command('gateway')
+    .description('One MCP endpoint in front of many servers: honest annotations, policy on every call, pins, audit.')
+    .argument('[targets...]', 'server URLs, a client config file (file.json or file.json#name), or -- a stdio command')
+    .option('--config <file>', `a gateway config (default: ${GATEWAY_CONFIG_FILES.join(' or ')} in this folder)`)
+    .option(
+      '--http [address]',
+      `Streamable HTTP on [host:]port (default ${GATEWAY_HTTP.host}:${GATEWAY_HTTP.port})`,
+      parseHttpAddress,
+    )
+    .option(
+      '--stdio',
+      'serve over stdin/stdout (what clients that spawn servers use; default when stdin is not a terminal)',
+    )
+    .addOption(
+      new Option('--policy <preset>', 'policy preset (rules go in the config file)').choices(
+        POLICY_PRESETS as string[],
+      ),
+    )
+    .option('--overrides <file>', "your declarations of third-party tools' effects (strongest source of hints)")
+    .option('--lock <file>', 'pin upstream tools against this lockfile (candor pin --config … writes it)')
+    .option('--audit <file>', 'append one JSON line per call to this file (- for stderr)')
+    .option(
+      '--trust <server>',
+      'trust this upstream: its hints may relax prompts (repeatable)',
+      (v: string, p: string[]) => [...p, v],
+      [],
+    )
+    .addOption(
+      new Option(
+        '--print-config <client>',
+        'print the entry that puts this gateway in a client config, and exit',
+      ).choices(CLIENTS as unknown as string[]),
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Every upstream is untrusted unless the config says "trust": "trusted" (or --trust NAME).',
+        'Calls the policy asks about are confirmed through the client (elicitation); a client that',
+        'cannot elicit gets an error saying what to configure. Upstream state: resource candor://gateway/status.',
+        '',
+        'Examples:',
+        '  candor gateway --config candor.gateway.json --http 4000',
+        '  candor gateway --config ~/.cursor/mcp.json --stdio --policy confirm-writes',
+        '  candor gateway --print-config claude --config candor.gateway.json',
+        '  candor gateway http://127.0.0.1:3000/mcp -- npx -y @modelcontextprotocol/server-memory',
+      ].join('\n'),
+    )
+    .action(async (operands: string[], opts: GatewayCliOptions, command: Command) => {
+      if (opts.http !== undefined && opts.stdio === true) {
+        throw new CliError('Pass --http or --stdio, not both.', { exitCode: EXIT.usage });
+      }
+      await runGateway(operands, command, opts);
+    });
+}

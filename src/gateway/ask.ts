@@ -1,0 +1,114 @@
+/**
+ * A policy `ask` becomes a question to the person behind the downstream
+ * client: `elicitation/create` in the 2025 era, an `input_required` result in
+ * the 2026-07-28 era (the engine's `ctx.elicit()` does both). The host's
+ * `onConfirm` runs inside the call that needs it, so it finds that call's
+ * context through AsyncLocalStorage.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { InputRequiredError } from '../engine/modern/call-context.js';
+import type { ConfirmAnswer, ConfirmRequest } from '../host/types.js';
+import type { ToolContext } from '../tool/types.js';
+
+/** What one downstream call carries while the host decides and runs it. */
+export interface CallScope {
+  ctx: ToolContext;
+  server: string;
+  /** Set when a person was asked (or could not be). */
+  asked?: { request: ConfirmRequest; answer: AuditAnswer | 'no-elicitation'; detail?: string };
+  /** 2026-07-28: the engine must answer `input_required`; rethrown once the host returns. */
+  inputRequired?: InputRequiredError;
+}
+
+type AuditAnswer = ConfirmAnswer | 'decline' | 'cancel';
+
+/** The calls in flight, for `onConfirm` and for requests an upstream sends during a call. */
+export const callScope = new AsyncLocalStorage<CallScope>();
+
+const CHOICES: Array<{ const: ConfirmAnswer; title: string }> = [
+  { const: 'allow-once', title: 'Allow once' },
+  { const: 'allow-always', title: 'Allow always (until the tool changes)' },
+  { const: 'deny', title: 'Deny' },
+];
+
+/**
+ * The host's `onConfirm` for a gateway: ask the downstream client's user.
+ *
+ * @example
+ * ```ts
+ * createHost({ servers, onConfirm: confirmDownstream });
+ * ```
+ */
+export async function confirmDownstream(request: ConfirmRequest): Promise<ConfirmAnswer> {
+  const scope = callScope.getStore();
+  if (!scope) return 'deny';
+  const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
+  try {
+    const answer = await scope.ctx.elicit({
+      message: questionText(request),
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          decision: {
+            type: 'string',
+            title: 'Decision',
+            description: `Run ${request.tool}?`,
+            oneOf: choices,
+            default: 'deny',
+          },
+        },
+        required: ['decision'],
+      },
+    });
+    if (answer.action !== 'accept') {
+      scope.asked = { request, answer: answer.action };
+      return 'deny';
+    }
+    const decision = answer.content?.decision;
+    const chosen: ConfirmAnswer =
+      decision === 'allow-once' || (decision === 'allow-always' && request.canRemember)
+        ? decision
+        : decision === 'allow-always'
+          ? 'allow-once'
+          : 'deny';
+    scope.asked = { request, answer: chosen };
+    return chosen;
+  } catch (error) {
+    if (error instanceof InputRequiredError) {
+      // 2026-07-28: the question goes out as input_required; the client retries with the answer.
+      scope.inputRequired = error;
+      scope.asked = { request, answer: 'deny', detail: 'input_required' };
+      return 'deny';
+    }
+    scope.asked = { request, answer: 'no-elicitation', detail: (error as Error).message };
+    return 'deny';
+  }
+}
+
+/** The question a person reads: tool, server, trust, hints, reason, and the arguments in short. */
+export function questionText(request: ConfirmRequest): string {
+  const hints = request.hints;
+  const lines = [
+    `candor gateway: allow ${request.title} (${request.tool})?`,
+    `Why asked: ${request.reason}`,
+    `Server: ${request.server} (${request.trust})`,
+    `Hints: ${hints.readOnlyHint ? 'read-only' : 'writes'}, ${hints.destructiveHint ? 'destructive' : 'not destructive'}, ${hints.idempotentHint ? 'idempotent' : 'not idempotent'}, ${hints.openWorldHint ? 'open world' : 'closed world'}`,
+    `Arguments: ${argumentSummary(request.args)}`,
+  ];
+  if (request.command) lines.push(`Command: ${request.command.text}`);
+  if (request.pin.status === 'changed' || request.pin.status === 'renamed') {
+    lines.push(`The tool changed since it was pinned: ${(request.pin.changes ?? []).map((c) => c.path).join(', ')}`);
+  }
+  return lines.join('\n');
+}
+
+/** Arguments in one line, values cut short (a confirmation, not a dump). */
+export function argumentSummary(args: Record<string, unknown>): string {
+  const parts = Object.entries(args).map(([key, value]) => {
+    let text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    if (text.length > 80) text = `${text.slice(0, 77)}…`;
+    return `${key}=${text}`;
+  });
+  const joined = parts.join(', ');
+  return joined.length === 0 ? '(none)' : joined.length > 400 ? `${joined.slice(0, 397)}…` : joined;
+}

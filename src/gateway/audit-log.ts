@@ -1,0 +1,66 @@
+/**
+ * The gateway's audit log: one JSON line per call. Arguments are never
+ * written, only a hash of their canonical JSON and the names of their keys,
+ * so secrets in arguments never reach the log (issue 10).
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { canonicalJson } from '../host/pins/canonical-json.js';
+
+/** One audited call. */
+export interface AuditEntry {
+  time: string;
+  /** The downstream session (2025 era over HTTP), when there is one. */
+  session?: string;
+  tool: string;
+  server?: string;
+  /** allow / ask / deny as the policy said it, or `error` when the call could not be attempted. */
+  decision: 'allow' | 'ask' | 'deny' | 'error';
+  /** Who decided: `preset:<name>`, `rule`, `pin`, `person`, `no-elicitation`, `gateway`. */
+  decidedBy: string;
+  /** What the person answered, when one was asked. */
+  answer?: 'allow-once' | 'allow-always' | 'deny' | 'decline' | 'cancel';
+  pin: string;
+  durationMs: number;
+  /** ok / error (tool reported isError) / denied / timeout / cancelled / unknown / failed. */
+  outcome: string;
+  args: { sha256: string; keys: string[] };
+}
+
+/**
+ * A sink for audit entries: a file path (appended), `-` (stderr) or a function.
+ *
+ * @example
+ * ```ts
+ * const write = auditSink('gateway-audit.jsonl');
+ * write(entry);
+ * ```
+ */
+export function auditSink(target: string | ((entry: AuditEntry) => void)): (entry: AuditEntry) => void {
+  if (typeof target === 'function') return target;
+  if (target === '-') return (entry) => process.stderr.write(`${JSON.stringify(entry)}\n`);
+  return (entry) => {
+    try {
+      // Synchronous append: entries stay whole and in order even when calls finish together.
+      appendFileSync(target, `${JSON.stringify(entry)}\n`, 'utf8');
+    } catch (error) {
+      process.emitWarning(`candor gateway: cannot write the audit log ${target}: ${(error as Error).message}`);
+    }
+  };
+}
+
+/**
+ * The audit view of arguments: a hash and the key names, never the values.
+ *
+ * @example
+ * ```ts
+ * auditArgs({ path: 'a.txt', token: 's3cret' }); // { sha256: '…', keys: ['path', 'token'] }
+ * ```
+ */
+export function auditArgs(args: unknown): AuditEntry['args'] {
+  const keys = typeof args === 'object' && args !== null && !Array.isArray(args) ? Object.keys(args).sort() : [];
+  const sha256 = createHash('sha256')
+    .update(canonicalJson(args ?? {}))
+    .digest('hex');
+  return { sha256, keys };
+}

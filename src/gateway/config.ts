@@ -1,0 +1,284 @@
+/**
+ * The gateway's config file: `candor.gateway.json`, or the `gateway` key of
+ * `candor.config.json`, or any client config with an `mcpServers` / `servers`
+ * map (then every entry is an untrusted upstream and the rest is defaults).
+ * Relative paths are resolved against the file's folder. Every mistake names the
+ * file, the JSON path and, for syntax errors, the line and column.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findJsonError, pointAt } from '../cli/json-position.js';
+import { CandorError } from '../errors.js';
+import { POLICY_PRESETS } from '../host/policy.js';
+import type { PolicyConfig, PolicyPreset } from '../host/types.js';
+import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
+import type { RateLimit } from '../tool/types.js';
+import type { GatewayOptions, UpstreamConfig } from './types.js';
+
+/** Config file names looked for in the current folder, in order. */
+export const GATEWAY_CONFIG_FILES = ['candor.gateway.json', 'candor.config.json'] as const;
+
+const KEYS = new Set([
+  'servers',
+  'mcpServers',
+  'policy',
+  'overrides',
+  'lock',
+  'approvalsFile',
+  'commandTools',
+  'rateLimits',
+  'audit',
+  'timeoutMs',
+  'confirmTimeoutMs',
+  'reconnect',
+  '$schema',
+]);
+
+function fail(file: string, where: string, message: string): never {
+  throw new CandorError(`${file}: ${where ? `${where}: ` : ''}${message}`, { code: 'invalid_gateway_config' });
+}
+
+/**
+ * Read and check a gateway config file.
+ *
+ * @example
+ * ```ts
+ * const options = await loadGatewayConfig('candor.gateway.json');
+ * const gateway = await createGateway(options);
+ * ```
+ */
+export async function loadGatewayConfig(file: string): Promise<GatewayOptions> {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CandorError(
+      code === 'ENOENT' ? `Gateway config not found: ${absolute}.` : `Cannot read ${absolute}: ${String(error)}`,
+      { code: 'invalid_gateway_config', cause: error },
+    );
+  }
+  const stripped = stripJsonComments(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stripped);
+  } catch {
+    const problem = findJsonError(stripped);
+    const at = pointAt(stripped, problem?.offset ?? 0);
+    throw new CandorError(
+      `${absolute}:${at.line}:${at.column}: not valid JSON: ${problem?.message ?? 'syntax error'}\n${at.excerpt.join('\n')}`,
+      { code: 'invalid_gateway_config' },
+    );
+  }
+  return parseGatewayConfig(parsed, absolute);
+}
+
+/** Check a parsed config (see {@link loadGatewayConfig}); `file` names it in errors and anchors relative paths. */
+export function parseGatewayConfig(parsed: unknown, file: string): GatewayOptions {
+  const base = path.dirname(file);
+  const resolve = (p: string) => path.resolve(base, p);
+  if (!isRecord(parsed)) fail(file, '', 'the config must be a JSON object.');
+  let root: Record<string, unknown> = parsed;
+  let prefix = '';
+  if (
+    path.basename(file) === 'candor.config.json' ||
+    (isRecord(parsed.gateway) && !parsed.servers && !parsed.mcpServers)
+  ) {
+    if (!isRecord(parsed.gateway))
+      fail(file, 'gateway', 'candor.config.json needs a "gateway" object for candor gateway.');
+    root = parsed.gateway;
+    prefix = 'gateway.';
+  }
+  const clientConfig = isRecord(root.mcpServers) && root.servers === undefined;
+  if (!clientConfig) {
+    for (const key of Object.keys(root)) {
+      if (!KEYS.has(key))
+        fail(
+          file,
+          `${prefix}${key}`,
+          `unknown key; expected one of ${[...KEYS].filter((k) => k !== '$schema').join(', ')}.`,
+        );
+    }
+  }
+  const map = root.servers ?? root.mcpServers;
+  const mapKey = `${prefix}${root.servers !== undefined ? 'servers' : 'mcpServers'}`;
+  if (!isRecord(map) || Object.keys(map).length === 0) {
+    fail(
+      file,
+      mapKey,
+      'expected a non-empty object of upstream servers by name, e.g. { "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] } }.',
+    );
+  }
+  const servers: Record<string, UpstreamConfig> = {};
+  for (const [name, entry] of Object.entries(map)) {
+    const where = `${mapKey}.${name}`;
+    if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('__')) {
+      fail(
+        file,
+        where,
+        'server names may use letters, digits, "_", "-" and "." (no "__": it separates server and tool).',
+      );
+    }
+    const target = entryToTarget(name, entry, file);
+    if (target.kind === 'invalid') fail(file, where, target.reason.replace(`${name}: `, ''));
+    if (target.kind === 'module')
+      fail(file, where, 'module targets cannot be gateway upstreams; serve the module with `candor serve`.');
+    const record = entry as Record<string, unknown>;
+    const upstream: UpstreamConfig =
+      target.kind === 'stdio'
+        ? {
+            command: target.command,
+            args: target.args,
+            ...(target.env ? { env: target.env } : {}),
+            ...(target.cwd ? { cwd: target.cwd } : {}),
+          }
+        : { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+    if (target.kind === 'http' && target.transport === 'sse') {
+      fail(
+        file,
+        where,
+        "the legacy HTTP+SSE transport is not supported upstream; use the server's Streamable HTTP endpoint.",
+      );
+    }
+    if (record.trust !== undefined) {
+      if (record.trust !== 'trusted' && record.trust !== 'untrusted')
+        fail(file, `${where}.trust`, 'must be "trusted" or "untrusted".');
+      upstream.trust = record.trust;
+    }
+    if (record.timeoutMs !== undefined) upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
+    if (record.era !== undefined) {
+      if (record.era !== 'auto' && record.era !== 'legacy' && record.era !== 'modern')
+        fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
+      upstream.era = record.era;
+    }
+    servers[name] = upstream;
+  }
+  const options: GatewayOptions = { servers };
+  if (clientConfig) return options;
+
+  if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
+  if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
+  if (root.approvalsFile !== undefined)
+    options.approvalsFile = pathOf(file, `${prefix}approvalsFile`, root.approvalsFile, resolve);
+  if (root.audit !== undefined) {
+    const audit = pathOf(file, `${prefix}audit`, root.audit, (p) => (p === '-' ? p : resolve(p)));
+    options.audit = audit;
+  }
+  if (root.lock !== undefined) {
+    const lock = typeof root.lock === 'string' ? { file: root.lock } : root.lock;
+    if (!isRecord(lock) || typeof lock.file !== 'string')
+      fail(
+        file,
+        `${prefix}lock`,
+        'expected a path or { "file": "candor.lock.json", "onChange": "block", "onNew": "ask" }.',
+      );
+    const modes = ['block', 'ask', 'warn'];
+    if (lock.onChange !== undefined && !modes.includes(lock.onChange as string))
+      fail(file, `${prefix}lock.onChange`, 'must be "block", "ask" or "warn".');
+    if (lock.onNew !== undefined && ![...modes, 'allow'].includes(lock.onNew as string))
+      fail(file, `${prefix}lock.onNew`, 'must be "block", "ask", "warn" or "allow".');
+    options.lock = {
+      file: resolve(lock.file),
+      ...(lock.onChange !== undefined ? { onChange: lock.onChange as 'block' } : {}),
+      ...(lock.onNew !== undefined ? { onNew: lock.onNew as 'ask' } : {}),
+    };
+  }
+  if (root.commandTools !== undefined) {
+    if (!isRecord(root.commandTools))
+      fail(file, `${prefix}commandTools`, 'expected { "<tool glob>": { "argument": "command" } }.');
+    const commandTools: Record<string, { argument: string }> = {};
+    for (const [glob, value] of Object.entries(root.commandTools)) {
+      if (!isRecord(value) || typeof value.argument !== 'string')
+        fail(
+          file,
+          `${prefix}commandTools.${glob}`,
+          'expected { "argument": "<name of the argument holding the command>" }.',
+        );
+      commandTools[glob] = { argument: value.argument };
+    }
+    options.commandTools = commandTools;
+  }
+  if (root.rateLimits !== undefined) {
+    if (!isRecord(root.rateLimits)) fail(file, `${prefix}rateLimits`, 'expected { "servers": { … }, "tools": { … } }.');
+    const limits: NonNullable<GatewayOptions['rateLimits']> = {};
+    for (const kind of ['servers', 'tools'] as const) {
+      const group = root.rateLimits[kind];
+      if (group === undefined) continue;
+      if (!isRecord(group))
+        fail(file, `${prefix}rateLimits.${kind}`, 'expected an object of { "windowMs": 60000, "max": 100 } by name.');
+      const out: Record<string, RateLimit> = {};
+      for (const [name, value] of Object.entries(group)) {
+        const where = `${prefix}rateLimits.${kind}.${name}`;
+        if (kind === 'servers' && !(name in servers))
+          fail(
+            file,
+            where,
+            `no upstream named ${JSON.stringify(name)}; the upstreams are ${Object.keys(servers).join(', ')}.`,
+          );
+        if (!isRecord(value)) fail(file, where, 'expected { "windowMs": 60000, "max": 100 }.');
+        const max = positive(file, `${where}.max`, value.max);
+        if (!Number.isInteger(max)) fail(file, `${where}.max`, 'must be a whole number.');
+        out[name] = { windowMs: positive(file, `${where}.windowMs`, value.windowMs), max };
+      }
+      limits[kind] = out;
+    }
+    options.rateLimits = limits;
+  }
+  if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);
+  if (root.confirmTimeoutMs !== undefined)
+    options.confirmTimeoutMs = positive(file, `${prefix}confirmTimeoutMs`, root.confirmTimeoutMs);
+  if (root.reconnect !== undefined) {
+    if (!isRecord(root.reconnect))
+      fail(file, `${prefix}reconnect`, 'expected { "initialDelayMs": 1000, "maxDelayMs": 60000 }.');
+    options.reconnect = {
+      ...(root.reconnect.initialDelayMs !== undefined
+        ? { initialDelayMs: positive(file, `${prefix}reconnect.initialDelayMs`, root.reconnect.initialDelayMs) }
+        : {}),
+      ...(root.reconnect.maxDelayMs !== undefined
+        ? { maxDelayMs: positive(file, `${prefix}reconnect.maxDelayMs`, root.reconnect.maxDelayMs) }
+        : {}),
+    };
+  }
+  return options;
+}
+
+function policyOf(file: string, where: string, value: unknown): PolicyConfig | PolicyPreset {
+  if (typeof value === 'string') {
+    if (!POLICY_PRESETS.includes(value as PolicyPreset))
+      fail(file, where, `unknown preset ${JSON.stringify(value)}; use ${POLICY_PRESETS.join(', ')}.`);
+    return value as PolicyPreset;
+  }
+  if (!isRecord(value)) fail(file, where, 'expected a preset name or { "preset": "default", "rules": [ … ] }.');
+  if (value.preset !== undefined && !POLICY_PRESETS.includes(value.preset as PolicyPreset)) {
+    fail(file, `${where}.preset`, `unknown preset ${JSON.stringify(value.preset)}; use ${POLICY_PRESETS.join(', ')}.`);
+  }
+  if (value.rules !== undefined) {
+    if (!Array.isArray(value.rules)) fail(file, `${where}.rules`, 'expected an array of rules.');
+    value.rules.forEach((rule, index) => {
+      if (!isRecord(rule) || !['allow', 'ask', 'deny'].includes(rule.decision as string)) {
+        fail(
+          file,
+          `${where}.rules[${index}]`,
+          'each rule needs "decision": "allow" | "ask" | "deny" (and optional tools, servers, tags, hints, reason).',
+        );
+      }
+    });
+  }
+  return value as PolicyConfig;
+}
+
+function pathOf(file: string, where: string, value: unknown, resolve: (p: string) => string): string {
+  if (typeof value !== 'string' || value.trim() === '') fail(file, where, 'expected a file path.');
+  return resolve(value);
+}
+
+function positive(file: string, where: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    fail(file, where, 'must be a positive number.');
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,370 @@
+/**
+ * `createGateway`: one MCP endpoint in front of many upstream servers (issue
+ * 10). Upstreams are reached by `candor/host` (catalog, trust, overrides,
+ * policy, pins, command gate, approvals); downstream clients are served by the
+ * engine (`createServer`: both eras, stdio and Streamable HTTP). Every call goes
+ * through the host's policy, whatever the downstream host does with the hints.
+ */
+import path from 'node:path';
+import { stderrLogger } from '../engine/logger.js';
+import { createHost, type Host } from '../host/host.js';
+import { Policy } from '../host/policy.js';
+import type { CallOutcome, CatalogTool } from '../host/types.js';
+import { rateLimit } from '../pipeline/middleware/rate-limit.js';
+import { toolErrorResult } from '../pipeline/result.js';
+import { PromptRegistry } from '../prompts/registry.js';
+import { ToolRegistry } from '../registry/registry.js';
+import { ResourceRegistry } from '../resources/registry.js';
+import { type CandorServer, createServer } from '../server/create-server.js';
+import type { CallToolResult, ToolContext } from '../tool/types.js';
+import { type CallScope, confirmDownstream } from './ask.js';
+import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { gatewayStatusResource, type UpstreamStatus } from './status.js';
+import type { GatewayOptions } from './types.js';
+import { upstreamExtras } from './upstream-extras.js';
+import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
+
+/** A running gateway: serve it like a candor server. */
+export interface Gateway {
+  /** The downstream server (engine): `listen()`, `stdio()`, `nodeHandler()`, `fetchHandler()`, `connectMemory()`. */
+  readonly server: CandorServer;
+  /** The upstream side: catalog, policy, pins. */
+  readonly host: Host;
+  listen: CandorServer['listen'];
+  stdio: CandorServer['stdio'];
+  nodeHandler: CandorServer['nodeHandler'];
+  fetchHandler: CandorServer['fetchHandler'];
+  /** Each upstream's state, as the `candor://gateway/status` resource reports it. */
+  status(): UpstreamStatus[];
+  /** Stop serving and close every upstream. */
+  close(): Promise<void>;
+}
+
+const SEPARATOR = '__';
+
+/**
+ * Start a gateway: connect the upstreams (those that fail are retried with
+ * backoff while the others serve), and build the downstream server.
+ *
+ * @example
+ * ```ts
+ * import { createGateway } from 'candor/gateway';
+ *
+ * const gateway = await createGateway({
+ *   servers: {
+ *     memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+ *     files: { url: 'http://127.0.0.1:3000/mcp', trust: 'trusted' },
+ *   },
+ *   policy: 'default',
+ *   lock: { file: 'candor.lock.json' },
+ *   audit: 'gateway-audit.jsonl',
+ * });
+ * await gateway.listen({ port: 4000 }); // point Claude Code, Cursor or VS Code at http://127.0.0.1:4000/mcp
+ * ```
+ */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const logger = options.logger ?? stderrLogger({ name: 'candor gateway' });
+  const policyConfig = options.policy ?? 'default';
+  // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
+  const policy = new Policy(policyConfig);
+  const inFlight = new InFlight();
+  const audit = options.audit === undefined ? undefined : auditSink(options.audit);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const approvalsFile =
+    options.approvalsFile ??
+    (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
+
+  const servers = Object.fromEntries(
+    Object.entries(options.servers).map(([name, config]) => [
+      name,
+      { connectTimeoutMs: 15_000, stderr: 'pipe' as const, ...config, optional: true },
+    ]),
+  );
+  const host = await createHost({
+    servers,
+    policy: policyConfig,
+    ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
+    ...(options.lock
+      ? { pins: { file: options.lock.file, onChange: options.lock.onChange, onNew: options.lock.onNew } }
+      : {}),
+    ...(approvalsFile !== undefined ? { approvalsFile } : {}),
+    ...(options.commandTools ? { commandTools: options.commandTools } : {}),
+    onConfirm: confirmDownstream,
+    confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
+    timeoutMs,
+    tightenHints: true,
+    clientCapabilities: FORWARDED_CAPABILITIES,
+    onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
+  });
+
+  const registry = new ToolRegistry();
+  const resources = new ResourceRegistry();
+  const prompts = new PromptRegistry();
+  const upstream = new Map<string, UpstreamStatus>();
+  for (const name of Object.keys(options.servers)) {
+    upstream.set(name, { name, state: 'starting', trust: options.servers[name]!.trust ?? 'untrusted', tools: 0 });
+  }
+
+  const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
+    const scope: CallScope = { ctx, server: tool.server };
+    const started = performance.now();
+    const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
+      void ctx.progress(p.progress, p.total, p.message);
+    const run = { signal: ctx.signal, onProgress: progress, timeoutMs };
+    const outcome = await inFlight.track(scope, () =>
+      tool.visibility.includes('model')
+        ? host.call(tool.name, args, run)
+        : host.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
+    );
+    if (scope.inputRequired) throw scope.inputRequired;
+    if (audit) audit(auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy));
+    return resultOf(tool, outcome, scope);
+  };
+
+  const defined = new Map<string, string>();
+  const sync = () => {
+    const offered = new Map(host.offered().map((tool) => [tool.name, tool]));
+    const remove: string[] = [];
+    const add = [];
+    for (const name of defined.keys()) if (!offered.has(name)) remove.push(name);
+    for (const [name, tool] of offered) {
+      const key = `${tool.hash}|${JSON.stringify(tool.hints)}|${tool.pin.status}|${tool.trust}`;
+      if (defined.get(name) === key) continue;
+      try {
+        add.push(
+          proxyTool(tool, {
+            handler: (args, ctx) => call(host.tool(name) ?? tool, args ?? {}, ctx),
+            rateLimit: options.rateLimits?.tools?.[name],
+            timeoutMs: timeoutMs + (options.confirmTimeoutMs ?? 300_000),
+          }),
+        );
+        if (defined.has(name)) remove.push(name);
+        defined.set(name, key);
+      } catch (error) {
+        logger.warn(`tool ${name} cannot be served: ${(error as Error).message}`);
+      }
+    }
+    for (const name of remove) if (!offered.has(name)) defined.delete(name);
+    if (remove.length > 0 || add.length > 0) registry.replace({ remove, add });
+    for (const state of upstream.values()) state.tools = host.catalog().filter((t) => t.server === state.name).length;
+  };
+
+  let syncTimer: ReturnType<typeof setTimeout> | undefined;
+  const scheduleSync = () => {
+    // A flood of list_changed from one upstream becomes at most one downstream notification per window.
+    if (syncTimer) return;
+    syncTimer = setTimeout(() => {
+      syncTimer = undefined;
+      sync();
+    }, 100);
+  };
+  host.on('tools-changed', ({ server, report }) => {
+    if (report && (report.changed.length > 0 || report.renamed.length > 0)) {
+      logger.warn(
+        `${server}: tools changed since pinned: ${[...report.changed.map((t) => t.name), ...report.renamed.map((t) => t.to)].join(', ')}`,
+      );
+    }
+    scheduleSync();
+  });
+  host.on('warning', ({ server, message }) => logger.warn(`${server ?? 'gateway'}: ${message}`));
+
+  const extrasOf = new Map<string, { resources: string[]; prompts: string[] }>();
+  const loadExtras = async (server: string) => {
+    const client = host.client(server);
+    if (!client) return;
+    const extras = await upstreamExtras(server, client, SEPARATOR);
+    for (const warning of extras.warnings) logger.warn(warning);
+    const previous = extrasOf.get(server);
+    if (previous) {
+      resources.remove(...previous.resources);
+      prompts.remove(...previous.prompts);
+    }
+    const taken = new Set((await resources.list()).resources.map((r) => r.uri));
+    const fresh = extras.resources.filter((r) => {
+      const key = r.kind === 'resource' ? r.uri : r.uriTemplate;
+      if (r.kind === 'resource' && taken.has(key)) {
+        logger.warn(`${server}: resource ${key} is served by another upstream already; skipped`);
+        return false;
+      }
+      return true;
+    });
+    if (fresh.length > 0) resources.add(...fresh);
+    if (extras.prompts.length > 0) prompts.add(...extras.prompts);
+    extrasOf.set(server, {
+      resources: fresh.map((r) => (r.kind === 'resource' ? r.uri : r.uriTemplate)),
+      prompts: extras.prompts.map((p) => p.name),
+    });
+  };
+
+  resources.add(gatewayStatusResource(() => [...upstream.values()]));
+
+  // Upstream health: report, retry with backoff, keep the others serving.
+  const initialDelay = options.reconnect?.initialDelayMs ?? 1_000;
+  const maxDelay = options.reconnect?.maxDelayMs ?? 60_000;
+  const retries = new Map<string, { attempt: number; next: number }>();
+  const observe = async () => {
+    for (const state of host.servers()) {
+      const status = upstream.get(state.name)!;
+      status.era = state.era;
+      status.protocolVersion = state.protocolVersion;
+      if (state.status === 'connected') {
+        if (status.state !== 'up') {
+          if (status.state !== 'starting') logger.info(`${state.name}: upstream is back`);
+          status.state = 'up';
+          delete status.error;
+          delete status.retryAt;
+          retries.delete(state.name);
+          await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
+        }
+        continue;
+      }
+      const now = Date.now();
+      const retry = retries.get(state.name) ?? { attempt: 0, next: now };
+      if (status.state !== 'down') {
+        status.state = 'down';
+        status.error = state.error ?? `the connection is ${state.status}`;
+        logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
+      }
+      if (now < retry.next) continue;
+      retry.attempt += 1;
+      retry.next = now + Math.min(maxDelay, initialDelay * 2 ** (retry.attempt - 1));
+      status.retryAt = new Date(retry.next).toISOString();
+      retries.set(state.name, retry);
+      try {
+        await host.refresh(state.name);
+      } catch (error) {
+        status.error = (error as Error).message;
+      }
+    }
+  };
+  let observing = false;
+  const tick = () => {
+    if (observing) return;
+    observing = true;
+    observe()
+      .catch((error: Error) => logger.warn(`upstream check failed: ${error.message}`))
+      .finally(() => {
+        observing = false;
+      });
+  };
+  await observe();
+  sync();
+  const watchdog = setInterval(tick, 500);
+  watchdog.unref();
+
+  const serverLimits = options.rateLimits?.servers ?? {};
+  const server = createServer({
+    name: options.name ?? 'candor-gateway',
+    version: options.version ?? '0.1.0',
+    instructions:
+      'candor gateway: tools of several MCP servers, namespaced server__tool, with honest annotations. Calls that need a person are confirmed through elicitation.',
+    registry,
+    resources,
+    prompts,
+    logger,
+    lintOnStart: false,
+    middleware:
+      Object.keys(serverLimits).length === 0
+        ? []
+        : [
+            rateLimit({
+              logger,
+              limitOf: (ctx) => {
+                const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
+                const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
+                return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
+              },
+            }),
+          ],
+  });
+
+  let closed = false;
+  return {
+    server,
+    host,
+    listen: (listenOptions) => server.listen(listenOptions),
+    stdio: (stdioOptions) => server.stdio(stdioOptions),
+    nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
+    fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
+    status: () => [...upstream.values()].map((s) => ({ ...s })),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(watchdog);
+      if (syncTimer) clearTimeout(syncTimer);
+      await server.close();
+      await host.approvalsSaved();
+      await host.close();
+    },
+  };
+}
+
+/** What the downstream client gets for an outcome: the upstream's result verbatim, or a refusal it can read. */
+function resultOf(tool: CatalogTool, outcome: CallOutcome, scope: CallScope): CallToolResult {
+  if (outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) return outcome.result;
+  let text = `candor gateway: ${tool.name} was not run (${outcome.status}): ${outcome.message ?? ''}`.trim();
+  if (scope.asked?.answer === 'no-elicitation') {
+    text =
+      `candor gateway: ${tool.name} needs confirmation (${scope.asked.request.reason}), but this client cannot show questions (it did not declare the elicitation capability). ` +
+      `Nothing ran. To allow it, add a rule to the gateway config, e.g. "policy": { "rules": [{ "decision": "allow", "tools": "${tool.name}" }] }, ` +
+      `mark the server "trust": "trusted", or use a client that supports elicitation.`;
+  } else if (scope.asked && (scope.asked.answer === 'decline' || scope.asked.answer === 'cancel')) {
+    text = `candor gateway: ${tool.name} was not run: the user ${scope.asked.answer === 'decline' ? 'declined' : 'cancelled'} the confirmation.`;
+  }
+  const result = toolErrorResult(text);
+  result._meta = {
+    [GATEWAY_META_KEY]: { status: outcome.status, reason: outcome.message ?? '', pin: tool.pin.status },
+  };
+  return result;
+}
+
+function auditEntry(
+  tool: CatalogTool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  scope: CallScope,
+  outcome: CallOutcome,
+  durationMs: number,
+  policy: Policy,
+): AuditEntry {
+  const verdict = policy.decide({ tool });
+  const byRule = verdict.by === 'rule';
+  let decision: AuditEntry['decision'];
+  let decidedBy: string;
+  if (scope.asked) {
+    decision = 'ask';
+    decidedBy = scope.asked.answer === 'no-elicitation' ? 'no-elicitation' : 'person';
+  } else if (outcome.status === 'denied') {
+    decision = 'deny';
+    const message = outcome.message ?? '';
+    decidedBy = /pinned|renamed from|new since/.test(message)
+      ? 'pin'
+      : /visible only to apps|may not be called by an app/.test(message)
+        ? 'visibility'
+        : byRule
+          ? 'rule'
+          : `preset:${policy.preset}`;
+  } else if (outcome.status === 'error' && !outcome.result) {
+    decision = 'error';
+    decidedBy = 'gateway';
+  } else {
+    decision = 'allow';
+    // Allowed without asking: either the verdict allowed, or allow-always was remembered for this pin hash.
+    decidedBy = verdict.decision === 'allow' ? (byRule ? 'rule' : `preset:${policy.preset}`) : 'remembered';
+  }
+  const entry: AuditEntry = {
+    time: new Date().toISOString(),
+    tool: tool.name,
+    server: tool.server,
+    decision,
+    decidedBy,
+    pin: tool.pin.status,
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    outcome: outcome.status === 'error' && outcome.result ? 'error' : outcome.status,
+    args: auditArgs(args),
+  };
+  if (ctx.session) entry.session = ctx.session.id;
+  if (scope.asked && scope.asked.answer !== 'no-elicitation') entry.answer = scope.asked.answer;
+  return entry;
+}

@@ -1,0 +1,44 @@
+/**
+ * The gateway's own report on its upstreams, as a resource
+ * (`candor://gateway/status`) rather than a tool: it is for the person and the
+ * host to read, costs the model no tool slot, and needs no policy of its own.
+ * The same changes are logged to stderr as they happen.
+ */
+import { defineResource } from '../resources/define.js';
+import type { ResourceDefinition } from '../resources/types.js';
+
+/** One upstream's state. */
+export interface UpstreamStatus {
+  name: string;
+  state: 'starting' | 'up' | 'down';
+  trust: 'trusted' | 'untrusted';
+  tools: number;
+  era?: 'legacy' | 'modern' | undefined;
+  protocolVersion?: string | undefined;
+  /** Why it is down. */
+  error?: string;
+  /** When the next reconnection attempt is due (ISO time). */
+  retryAt?: string;
+}
+
+/** The status resource's URI. */
+export const GATEWAY_STATUS_URI = 'candor://gateway/status';
+
+/**
+ * The status resource over a live view of the upstreams.
+ *
+ * @example
+ * ```ts
+ * resources.add(gatewayStatusResource(() => gateway.status()));
+ * ```
+ */
+export function gatewayStatusResource(read: () => UpstreamStatus[]): ResourceDefinition {
+  return defineResource({
+    uri: GATEWAY_STATUS_URI,
+    name: 'gateway_status',
+    title: 'Gateway status',
+    description: 'Each upstream server behind the candor gateway: up or down, why, when it is retried, its tools.',
+    mimeType: 'application/json',
+    read: () => JSON.stringify({ upstreams: read() }, null, 2),
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * `candor/gateway` options: upstream servers, trust, policy, overrides, pins,
+ * approvals, command tools, rate limits and the audit log — one object, every
+ * option a key (STYLE.md 3). The config file has the same shape.
+ */
+import type { ServerLogger } from '../engine/logger.js';
+import type { OverridesFile } from '../host/overrides.js';
+import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
+import type { RateLimit } from '../tool/types.js';
+import type { AuditEntry } from './audit-log.js';
+
+/** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
+export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
+  /** An SDK transport instead of command/url (tests, in-process servers). */
+  transport?: ServerConfig['transport'];
+};
+
+/** Everything `createGateway` accepts. */
+export interface GatewayOptions {
+  /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
+  servers: Record<string, UpstreamConfig>;
+  /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
+  policy?: PolicyConfig | PolicyPreset;
+  /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
+  overrides?: string | OverridesFile;
+  /** Pin upstream tools: a lockfile, and what to do with changed (default `block`) and new (default `ask`) tools. */
+  lock?: { file: string; onChange?: PinChangeMode; onNew?: PinChangeMode | 'allow' };
+  /** Where allow-always answers are kept across restarts (default: next to the lockfile, else in memory). */
+  approvalsFile?: string;
+  /** Shell-running tools (namespaced names or globs) whose command argument goes through the command gate. */
+  commandTools?: Record<string, CommandToolConfig>;
+  /** Rate limits per upstream server (all its tools share one) and per namespaced tool. */
+  rateLimits?: { servers?: Record<string, RateLimit>; tools?: Record<string, RateLimit> };
+  /** Audit log: a file path (JSON lines, appended), `-` for stderr, or a function. */
+  audit?: string | ((entry: AuditEntry) => void);
+  /** Per-call timeout for upstream calls, in milliseconds (default 60 000). */
+  timeoutMs?: number;
+  /** How long a person may take to answer a confirmation before it is denied (default 5 minutes). */
+  confirmTimeoutMs?: number;
+  /** Backoff for upstreams that fail to start or die: first and longest delay (default 1 s and 60 s). */
+  reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** The gateway's own `serverInfo`. */
+  name?: string;
+  version?: string;
+  /** Where the gateway logs (stderr by default; never stdout). */
+  logger?: ServerLogger;
+}
