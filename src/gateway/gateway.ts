@@ -270,6 +270,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         : [
             rateLimit({
               logger,
+              // One count per server, shared by all of its tools.
+              key: () => 'server',
               limitOf: (ctx) => {
                 const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
                 const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
