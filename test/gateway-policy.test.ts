@@ -86,9 +86,7 @@ async function clientV2(
 }
 
 const text = (result: unknown) =>
-  ((result as { content: Array<{ type: string; text?: string }> }).content ?? [])
-    .map((b) => b.text ?? '')
-    .join('\n');
+  ((result as { content: Array<{ type: string; text?: string }> }).content ?? []).map((b) => b.text ?? '').join('\n');
 
 describe('tools downstream carry honest annotations', () => {
   test('every tool has all four hints and a title; the lying write is tightened, with the reason in _meta', async () => {
@@ -114,7 +112,7 @@ describe('tools downstream carry honest annotations', () => {
     expect(meta.corrections).toContainEqual(expect.objectContaining({ hint: 'readOnlyHint', from: true, to: false }));
     const read = tools.find((t) => t.name === 'notes__read_notes')!;
     expect(read.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-    expect((read._meta?.['dev.candor/gateway'] as { corrections: unknown[] }).corrections).toEqual([]);
+    expect((read._meta!['dev.candor/gateway'] as { corrections: unknown[] }).corrections).toEqual([]);
   });
 
   test('a trusted server is not tightened, and the overrides file beats the server', async () => {
@@ -142,7 +140,7 @@ describe('tools downstream carry honest annotations', () => {
     expect(tools.find((t) => t.name === 'notes__write_note')!.annotations?.readOnlyHint).toBe(true);
     const deleted = tools.find((t) => t.name === 'notes__delete_notes')!;
     expect(deleted.annotations?.destructiveHint).toBe(false);
-    expect((deleted._meta?.['dev.candor/gateway'] as { sources: Record<string, string> }).sources.destructiveHint).toBe(
+    expect((deleted._meta!['dev.candor/gateway'] as { sources: Record<string, string> }).sources.destructiveHint).toBe(
       'override',
     );
   });
@@ -228,7 +226,9 @@ describe('policy on every call', () => {
 
   test('plan mode lists only read-only tools (the tightened liar is not one) and refuses writes', async () => {
     const { url, log, gateway } = await startGateway({ policy: 'plan' });
-    const { client } = await clientV2(url, { elicit: () => ({ action: 'accept', content: { decision: 'allow-once' } }) });
+    const { client } = await clientV2(url, {
+      elicit: () => ({ action: 'accept', content: { decision: 'allow-once' } }),
+    });
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain('notes__read_notes');
@@ -317,7 +317,10 @@ describe('policy on every call', () => {
     await client.callTool({ name: 'notes__delete_notes', arguments: {} });
     const raw = readFileSync(audit, 'utf8');
     expect(raw).not.toContain('super-secret-token-123');
-    const lines = raw.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = raw
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatchObject({
       tool: 'notes__write_note',
@@ -330,13 +333,21 @@ describe('policy on every call', () => {
     expect(lines[0].args.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(typeof lines[0].session).toBe('string');
     expect(lines[1]).toMatchObject({ tool: 'notes__read_notes', decision: 'allow', decidedBy: 'rule', outcome: 'ok' });
-    expect(lines[2]).toMatchObject({ tool: 'notes__delete_notes', decision: 'ask', answer: 'decline', outcome: 'denied' });
+    expect(lines[2]).toMatchObject({
+      tool: 'notes__delete_notes',
+      decision: 'ask',
+      answer: 'decline',
+      outcome: 'denied',
+    });
   });
 
   test('rate limits per tool and per server hold, reusing the pipeline limiter', async () => {
     const { url } = await startGateway({
       policy: 'yolo',
-      rateLimits: { tools: { notes__read_notes: { windowMs: 60_000, max: 2 } }, servers: { notes: { windowMs: 60_000, max: 3 } } },
+      rateLimits: {
+        tools: { notes__read_notes: { windowMs: 60_000, max: 2 } },
+        servers: { notes: { windowMs: 60_000, max: 3 } },
+      },
     });
     const { client } = await clientV2(url);
     const results = [];

@@ -42,6 +42,7 @@ export interface Gateway {
 }
 
 const SEPARATOR = '__';
+const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug' });
 
 /**
  * Start a gateway: connect the upstreams (those that fail are retried with
@@ -111,7 +112,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const started = performance.now();
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
-    const run = { signal: ctx.signal, onProgress: progress, timeoutMs };
+    // 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
+    // the downstream engine filters by its own client's level.
+    const run = { signal: ctx.signal, onProgress: progress, timeoutMs, meta: UPSTREAM_META };
     const outcome = await inFlight.track(scope, () =>
       tool.visibility.includes('model')
         ? host.call(tool.name, args, run)
@@ -304,7 +307,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
 /** What the downstream client gets for an outcome: the upstream's result verbatim, or a refusal it can read. */
 function resultOf(tool: CatalogTool, outcome: CallOutcome, scope: CallScope): CallToolResult {
-  if (outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) return outcome.result;
+  if (outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) return withoutHopMeta(outcome.result);
   let text = `candor gateway: ${tool.name} was not run (${outcome.status}): ${outcome.message ?? ''}`.trim();
   if (scope.asked?.answer === 'no-elicitation') {
     text =
@@ -319,6 +322,19 @@ function resultOf(tool: CatalogTool, outcome: CallOutcome, scope: CallScope): Ca
     [GATEWAY_META_KEY]: { status: outcome.status, reason: outcome.message ?? '', pin: tool.pin.status },
   };
   return result;
+}
+
+/**
+ * The upstream's result, minus `_meta` keys of the protocol itself
+ * (`io.modelcontextprotocol/…`, e.g. the upstream's serverInfo): they describe that
+ * hop, and the downstream engine adds its own. Everything else passes verbatim.
+ */
+function withoutHopMeta(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (meta === undefined || !Object.keys(meta).some((k) => k.startsWith('io.modelcontextprotocol/'))) return result;
+  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith('io.modelcontextprotocol/')));
+  const { _meta: _drop, ...rest } = result;
+  return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : (rest as CallToolResult);
 }
 
 function auditEntry(

@@ -24,7 +24,11 @@ export class InFlight {
     this.#byServer.set(scope.server, set);
     set.add(scope);
     try {
-      return await callScope.run(scope, run);
+      const result = await callScope.run(scope, run);
+      // The SDK client hands notifications that arrived with the response (a final log line)
+      // to their handlers just after it resolves the call: keep the call open one turn for them.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return result;
     } finally {
       set.delete(scope);
     }

@@ -99,13 +99,14 @@ export class CallRunner {
     parallel: boolean,
     timeoutMs?: number,
     onProgress?: RunOptions['onProgress'],
+    meta?: RunOptions['meta'],
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
     const denied = await this.#authorize(prepared, signal, outcome);
     if (denied) return denied;
-    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs, onProgress);
+    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs, onProgress, meta);
   }
 
   #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
@@ -207,6 +208,7 @@ export class CallRunner {
     outcome: CallOutcome,
     batchTimeoutMs: number | undefined,
     onProgress: RunOptions['onProgress'],
+    meta: RunOptions['meta'],
   ): Promise<CallOutcome> {
     const connection = this.#deps.connection(tool.server);
     if (!connection) return finish(outcome, 'error', `server ${tool.server} is not connected.`);
@@ -237,6 +239,7 @@ export class CallRunner {
         const options: Parameters<ServerConnection['callTool']>[2] =
           signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
         if (onProgress) options.onProgress = (progress) => onProgress(prepared.index, progress);
+        if (meta) options.meta = meta;
         const result = await connection.callTool(tool.toolName, prepared.args, options);
         outcome.result = result;
         return result.isError ? finish(outcome, 'error', resultText(result) || 'the tool reported an error.') : outcome;

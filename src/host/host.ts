@@ -314,7 +314,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
       plans,
       {
         perform: (index, signal) =>
-          runner.perform(prepared[index]!, signal, plans[index]!.parallel, runOptions.timeoutMs, runOptions.onProgress),
+          runner.perform(
+            prepared[index]!,
+            signal,
+            plans[index]!.parallel,
+            runOptions.timeoutMs,
+            runOptions.onProgress,
+            runOptions.meta,
+          ),
         skipped: (index, message) => placeholder(prepared[index]!.call, index, 'skipped', message),
         cancelled: (index) =>
           placeholder(prepared[index]!.call, index, 'cancelled', 'the batch was aborted before this call started.'),

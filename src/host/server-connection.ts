@@ -207,6 +207,8 @@ export class ServerConnection {
       signal?: AbortSignal;
       timeoutMs?: number;
       onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+      /** `_meta` for the request (e.g. the 2026-07-28 `io.modelcontextprotocol/logLevel`). */
+      meta?: Record<string, unknown>;
     },
   ): Promise<CallToolResult> {
     const client = this.#connected();
@@ -223,7 +225,8 @@ export class ServerConnection {
     if (options.signal) request.signal = options.signal;
     // The SDK's timeout rejects with RequestTimeout and cancels the request on the server.
     if (options.timeoutMs !== undefined) request.timeout = options.timeoutMs;
-    return (await client.callTool({ name, arguments: args }, request)) as unknown as CallToolResult;
+    const params = options.meta ? { name, arguments: args, _meta: options.meta } : { name, arguments: args };
+    return (await client.callTool(params, request)) as unknown as CallToolResult;
   }
 
   /** The SDK client while connected. */

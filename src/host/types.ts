@@ -219,6 +219,8 @@ export interface RunOptions {
   concurrency?: number;
   /** Default per-call timeout for this batch. */
   timeoutMs?: number;
+  /** `_meta` sent with each call of the batch (e.g. `io.modelcontextprotocol/logLevel` for 2026-07-28 servers). */
+  meta?: Record<string, unknown>;
   /** Progress the server reports for a call (asks the server for progress when given). */
   onProgress?: (index: number, progress: { progress: number; total?: number; message?: string }) => void;
 }
