@@ -164,10 +164,18 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
     .status()
     .map((s) => `${s.name} (${s.state}${s.state === 'down' ? `: ${s.error}` : `, ${s.tools} tools`}, ${s.trust})`)
     .join(', ');
-  let close: () => Promise<void>;
+  let stopping = false;
+  const stop = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    void close().then(() => process.exit(0));
+  };
+  let close: () => Promise<void> = () => gateway.close();
   const useStdio = opts.stdio === true || (opts.http === undefined && process.stdin.isTTY !== true);
   if (useStdio) {
-    gateway.stdio({ handleSignals: false });
+    const connection = gateway.stdio({ handleSignals: false });
+    // The client closed stdin: finish what is running, close the upstreams, exit.
+    void connection.closed.then(() => stop());
     process.stderr.write(`candor gateway: ${tools} tools from ${summary}; serving over stdio\n`);
     close = () => gateway.close();
   } else {
@@ -199,15 +207,8 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
       await gateway.close();
     };
   }
-  let stopping = false;
-  const stop = () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    void close().then(() => process.exit(0));
-  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (useStdio) process.stdin.on('end', stop);
 }
 
 /**
