@@ -81,6 +81,21 @@ export function tighten(
       if (to !== STRICT[hint] || hints[hint] === to) continue;
       corrections.push({ hint, from: hints[hint], to, rule: item.rule, reason: item.reason });
       hints[hint] = to;
+      if (hint !== 'readOnlyHint') continue;
+      // Under a read-only claim, destructiveHint and idempotentHint mean nothing (the spec gives
+      // them meaning only for writes), whoever wrote them; with the claim gone they fall back to
+      // the spec's defaults unless other evidence sets them.
+      for (const implied of ['destructiveHint', 'idempotentHint'] as const) {
+        if (hints[implied] === STRICT[implied]) continue;
+        corrections.push({
+          hint: implied,
+          from: hints[implied],
+          to: STRICT[implied],
+          rule: item.rule,
+          reason: `implied only by readOnlyHint, which the evidence contradicts: ${item.reason}`,
+        });
+        hints[implied] = STRICT[implied];
+      }
     }
   }
   return { hints, corrections };
