@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, CLI, ensureBuilt, REPO, runCli } from './cli-harness.js';
+import { CLI, ensureBuilt, REPO, runCli } from './cli-harness.js';
+import { inspector } from './support/inspector-cli.js';
 
 const require = createRequire(import.meta.url);
 const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
@@ -158,23 +159,6 @@ describe('--print-config', () => {
 });
 
 describe('the MCP Inspector CLI through the gateway', () => {
-  const INSPECTOR_CWD = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
-  function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(BIN('mcp-inspector-cli'), ['--cli', ...args], { cwd: INSPECTOR_CWD });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString('utf8');
-      });
-      child.stderr.on('data', (c: Buffer) => {
-        stderr += c.toString('utf8');
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
-
   it('lists honest tools and calls one the policy allows; a call that needs a person is refused with advice', async () => {
     const config = file(
       'inspector.gateway.json',

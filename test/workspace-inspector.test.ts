@@ -8,32 +8,11 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, CLI, ensureBuilt, REPO, type ServeProcess, startServe } from './cli-harness.js';
+import { CLI, ensureBuilt, REPO, type ServeProcess, startServe } from './cli-harness.js';
+import { inspector } from './support/inspector-cli.js';
 
 let root: string;
 let served: ServeProcess;
-
-/**
- * inspector-cli 1.0.3 reads its own package.json through a path it checks
- * relative to the working directory, so it has to run from its build folder.
- */
-const INSPECTOR_CWD = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
-
-function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN('mcp-inspector-cli'), ['--cli', ...args], { cwd: INSPECTOR_CWD });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 beforeAll(async () => {
   ensureBuilt();

@@ -12,6 +12,7 @@ import { CandorError } from '../errors.js';
 import { POLICY_PRESETS } from '../host/policy.js';
 import type { PolicyConfig, PolicyPreset } from '../host/types.js';
 import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
+import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
@@ -125,15 +126,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     if (target.kind === 'module')
       fail(file, where, 'module targets cannot be gateway upstreams; serve the module with `candor serve`.');
     const record = entry as Record<string, unknown>;
-    const upstream: UpstreamConfig =
-      target.kind === 'stdio'
-        ? {
-            command: target.command,
-            args: target.args,
-            ...(target.env ? { env: target.env } : {}),
-            ...(target.cwd ? { cwd: target.cwd } : {}),
-          }
-        : { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+    const upstream = upstreamOf(target);
     if (target.kind === 'http' && target.transport === 'sse') {
       fail(
         file,
@@ -241,6 +234,25 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     };
   }
   return options;
+}
+
+/**
+ * The upstream config of a stdio or HTTP target (from a config entry or the command line).
+ *
+ * @example
+ * ```ts
+ * upstreamOf({ kind: 'http', url: 'http://127.0.0.1:3000/mcp', transport: 'streamable-http', label: 'x' });
+ * // { url: 'http://127.0.0.1:3000/mcp' }
+ * ```
+ */
+export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
+  if (target.kind === 'http') return { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+  return {
+    command: target.command,
+    args: target.args,
+    ...(target.env ? { env: target.env } : {}),
+    ...(target.cwd ? { cwd: target.cwd } : {}),
+  };
 }
 
 function policyOf(file: string, where: string, value: unknown): PolicyConfig | PolicyPreset {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
-import { GATEWAY_CONFIG_FILES, loadGatewayConfig } from '../../gateway/config.js';
+import { GATEWAY_CONFIG_FILES, loadGatewayConfig, upstreamOf } from '../../gateway/config.js';
 import { createGateway } from '../../gateway/gateway.js';
 import { CLIENTS, type ClientName, type GatewayLaunch, printConfig } from '../../gateway/print-config.js';
 import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
@@ -64,15 +64,7 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
           exitCode: EXIT.usage,
         });
       }
-      servers[name] =
-        target.kind === 'stdio'
-          ? {
-              command: target.command,
-              args: target.args,
-              ...(target.env ? { env: target.env } : {}),
-              ...(target.cwd ? { cwd: target.cwd } : {}),
-            }
-          : { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+      servers[name] = upstreamOf(target);
     }
     options = { servers };
   }
