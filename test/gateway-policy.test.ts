@@ -216,6 +216,22 @@ describe('policy on every call', () => {
     expect(ranCalls(log).map((c) => c.tool)).toEqual(['read_notes']);
   });
 
+  test('the command gate applies to configured shell tools: a read-only command runs, anything else asks', async () => {
+    const { url, log } = await startGateway({ commandTools: { notes__run_shell: { argument: 'command' } } });
+    const { client, asked } = await clientV2(url, { elicit: () => ({ action: 'decline' }) });
+    const read = await client.callTool({ name: 'notes__run_shell', arguments: { command: 'ls -la src | head -5' } });
+    expect(read.isError).toBeFalsy();
+    expect(asked).toEqual([]);
+    const write = await client.callTool({
+      name: 'notes__run_shell',
+      arguments: { command: 'cat notes.txt && rm -rf ~' },
+    });
+    expect(write.isError).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('Command: cat notes.txt && rm -rf ~');
+    expect(ranCalls(log)).toEqual([{ tool: 'run_shell', args: { command: 'ls -la src | head -5' } }]);
+  });
+
   test('yolo runs without asking', async () => {
     const { url, log } = await startGateway({ policy: 'yolo' });
     const { client } = await clientV2(url);

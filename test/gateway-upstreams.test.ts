@@ -6,7 +6,7 @@
  * cancellation, elicitation and sampling pass through; resources (ui://
  * included) and prompts are routed to their owner.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -304,6 +304,58 @@ describe('upstreams that misbehave', () => {
     expect(seen).toContain('wait_forever:cancelled');
   });
 
+  test('2026-07-28 downstream: closing the request cancels the upstream call', async () => {
+    const log = join(dir, 'cancel-modern.log');
+    const { url } = await start({
+      servers: {
+        notes: { command: process.execPath, args: [fixture], env: { GATEWAY_FIXTURE_LOG: log }, stderr: 'ignore' },
+      },
+      policy: 'yolo',
+    });
+    const client = new Client(
+      { name: 'modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    open.push(() => client.close());
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const controller = new AbortController();
+    const waiting = client.callTool({ name: 'notes__wait_forever', arguments: {} }, { signal: controller.signal });
+    await until(
+      () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
+      (t) => t.includes('wait_forever'),
+      5_000,
+    );
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    const seen = await until(
+      () => readFileSync(log, 'utf8'),
+      (t) => t.includes('wait_forever:cancelled'),
+      5_000,
+    );
+    expect(seen).toContain('wait_forever:cancelled');
+  });
+
+  test('roots requests from an upstream are answered by the downstream client', async () => {
+    const { url } = await start({
+      servers: {
+        everything: { command: process.execPath, args: [bin('server-everything'), 'stdio'], stderr: 'ignore' },
+      },
+      policy: 'yolo',
+    });
+    const client = new Client({ name: 'roots', version: '1.0.0' }, { capabilities: { roots: { listChanged: false } } });
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///projects/demo', name: 'demo' }] }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    open.push(() => client.close());
+    const tools = await until(
+      () => client.listTools(),
+      (r) => r.tools.some((t) => t.name === 'everything__get-roots-list'),
+    );
+    expect(tools.tools.map((t) => t.name)).toContain('everything__get-roots-list');
+    const result = await client.callTool({ name: 'everything__get-roots-list', arguments: {} });
+    expect(text(result)).toContain('file:///projects/demo');
+  });
+
   test('resources (ui:// included) and prompts are routed to their owner', async () => {
     const { url } = await start({
       servers: { notes: { command: process.execPath, args: [fixture], stderr: 'ignore' } },
@@ -319,6 +371,12 @@ describe('upstreams that misbehave', () => {
     expect(prompts).toContain('notes__summarize');
     const prompt = await client.getPrompt({ name: 'notes__summarize', arguments: { style: 'terse' } });
     expect(JSON.stringify(prompt.messages)).toContain('terse style');
+    // Completion is routed to the prompt's owner, under its own name there.
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'notes__summarize' },
+      argument: { name: 'style', value: 't' },
+    });
+    expect(completion.completion.values).toEqual(['terse', 'thorough']);
   });
 });
 
