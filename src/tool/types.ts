@@ -135,10 +135,15 @@ export interface SampleResult {
 
 /** Authentication information a transport attached to the request. */
 export interface AuthInfo {
+  /** Set by your own middleware if it wants; candor's resource server never puts the token here. */
   token?: string;
   clientId?: string;
   scopes?: string[];
   subject?: string;
+  /** When the token expires, in seconds since the epoch (JWT `exp`). */
+  expiresAt?: number;
+  /** The verified token's claims (JWT payload or introspection response). */
+  claims?: Readonly<Record<string, unknown>>;
   extra?: { [key: string]: unknown };
 }
 

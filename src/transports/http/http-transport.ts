@@ -19,6 +19,7 @@ import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
 import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
+import { type HttpAuthorizer, isRefusal } from './authorizer.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
@@ -69,6 +70,7 @@ export class HttpTransport {
   readonly #channels: PostChannelConfig;
   readonly #sessions: SessionStore;
   readonly #statelessCapabilities: ClientCapabilities;
+  readonly #authorizer: HttpAuthorizer | undefined;
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
   /** Modern requests in flight (ended on close). */
@@ -107,6 +109,7 @@ export class HttpTransport {
       onExpire: (session) => this.#logger.debug('an idle HTTP session expired', { session: session.id }),
     });
     this.#statelessCapabilities = options.statelessClientCapabilities ?? STATELESS_CAPABILITIES;
+    this.#authorizer = options.authorizer;
     this.#modernPeer = dispatcher.createPeer({ stateless: true });
   }
 
@@ -141,6 +144,8 @@ export class HttpTransport {
           return;
         }
       }
+      // MCP authorization: every request but a CORS preflight carries the token.
+      if (this.#authorizer !== undefined && exchange.method !== 'OPTIONS' && !(await this.#admit(exchange))) return;
       switch (exchange.method) {
         case 'POST':
           return await this.#post(exchange);
@@ -237,6 +242,13 @@ export class HttpTransport {
         `Invalid request: the batch has ${message.length} messages; the limit is ${this.#maxBatch}.`,
       );
       return;
+    }
+    if (this.#authorizer !== undefined && exchange.auth !== undefined) {
+      const refused = this.#authorizer.permit(message, exchange.auth);
+      if (refused !== undefined) {
+        refuse(exchange, refused.status, TRANSPORT_ERROR, refused.message, refused.headers);
+        return;
+      }
     }
     // 2026-07-28 (issue 4): the body picks the era; a modern message never touches sessions.
     const headers: HeaderMap = (name) => exchange.header(name);
@@ -341,12 +353,27 @@ export class HttpTransport {
       const value = await this.#dispatcher.handle(message, {
         peer,
         channel,
-        info: { http: exchange.http, auth: exchange.auth },
+        info: { http: exchange.http, auth: exchange.auth, tools: exchange.tools },
       });
       return { value, channel };
     } finally {
       if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
     }
+  }
+
+  /**
+   * Authorization (src/auth): verify the request's token before anything
+   * else of it is read; the principal becomes `ctx.auth`. False once refused.
+   */
+  async #admit(exchange: Exchange): Promise<boolean> {
+    const admission = await this.#authorizer!.authenticate((name) => exchange.header(name));
+    if (isRefusal(admission)) {
+      refuse(exchange, admission.status, TRANSPORT_ERROR, admission.message, admission.headers);
+      return false;
+    }
+    exchange.auth = admission.auth;
+    exchange.tools = admission.tools;
+    return true;
   }
 
   async #get(exchange: Exchange): Promise<void> {
