@@ -159,7 +159,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
     const required = policy.required(tool);
     const missing = required.filter((scope) => !granted.includes(scope));
     if (missing.length === 0) return undefined;
-    const description = `The tool "${name}" needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`;
+    const description = `The tool ${name} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}.`;
     return refusal(403, `Forbidden: ${description}`, {
       resourceMetadata,
       error: 'insufficient_scope',

@@ -1,0 +1,515 @@
+/**
+ * candor's HTTP endpoint as an OAuth 2.1 resource server, over real sockets
+ * (issue 11): a test authorization server on loopback publishes its JWKS and
+ * signs real RS256 tokens with jose; every refusal is checked on the wire
+ * (status, WWW-Authenticate, body), in both protocol eras.
+ */
+import { createServer as createHttpServer } from 'node:http';
+import { exportSPKI, generateKeyPair, importJWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { silentLogger } from '../src/engine/logger.js';
+import { createServer } from '../src/server/create-server.js';
+import { listenHttp } from '../src/transports/http/listen.js';
+import { INITIALIZE, POST_HEADERS } from './http-support.js';
+import { NOTE_TOOLS, type ProtectedServer, startProtected } from './support/protected-server.js';
+
+const V = '2026-07-28';
+let p: ProtectedServer;
+let metadataUrl: string;
+/** Every token a test sent, so the logs can be searched for them at the end. */
+const sentTokens: string[] = [];
+
+beforeAll(async () => {
+  p = await startProtected();
+  metadataUrl = `${p.base}/.well-known/oauth-protected-resource/mcp`;
+});
+afterAll(async () => {
+  await p.close();
+});
+
+function bearer(token: string): Record<string, string> {
+  sentTokens.push(token);
+  return { authorization: `Bearer ${token}` };
+}
+
+function initialize(headers: Record<string, string>, url = p.url): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify(INITIALIZE) });
+}
+
+/** A 2026-07-28 request (no session): tools/list or tools/call. */
+function modern(
+  method: 'tools/list' | 'tools/call',
+  headers: Record<string, string>,
+  name?: string,
+): Promise<Response> {
+  const params: Record<string, unknown> = {
+    _meta: { 'io.modelcontextprotocol/protocolVersion': V, 'io.modelcontextprotocol/clientCapabilities': {} },
+  };
+  const extra: Record<string, string> = { 'mcp-protocol-version': V, 'mcp-method': method };
+  if (name !== undefined) {
+    params.name = name;
+    params.arguments = {};
+    extra['mcp-name'] = name;
+  }
+  return fetch(p.url, {
+    method: 'POST',
+    headers: { ...POST_HEADERS, ...extra, ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+}
+
+/** The parameters of a Bearer challenge, parsed. */
+function challenge(response: Response): Record<string, string> {
+  const header = response.headers.get('www-authenticate');
+  expect(header, 'WWW-Authenticate').toMatch(/^Bearer /);
+  return Object.fromEntries([...header!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('protected resource metadata (RFC 9728)', () => {
+  test('is served at the path-suffixed and the root well-known URL', async () => {
+    for (const url of [metadataUrl, `${p.base}/.well-known/oauth-protected-resource`]) {
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await response.json()).toEqual({
+        resource: p.resource,
+        authorization_servers: [p.as.issuer],
+        scopes_supported: ['tools:read', 'tools:write', 'tools:destructive'],
+        bearer_methods_supported: ['header'],
+      });
+    }
+  });
+
+  test('other well-known paths stay 404, and POST to the metadata is not served', async () => {
+    expect((await fetch(`${p.base}/.well-known/oauth-protected-resource/other`)).status).toBe(404);
+    expect((await fetch(metadataUrl, { method: 'POST' })).status).toBe(404);
+  });
+
+  test('is served by listen() and by the fetch handler too', async () => {
+    const server = createServer({
+      name: 'n',
+      version: '1',
+      tools: NOTE_TOOLS,
+      logger: silentLogger,
+      lintOnStart: false,
+      auth: { issuer: 'https://auth.example.com', jwks: { keys: [] }, resource: 'https://mcp.example.com/mcp' },
+    });
+    const listener = await server.listen({ port: 0, handleSignals: false, env: {} });
+    try {
+      const base = listener.url.replace(/\/mcp$/, '');
+      const document = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
+      expect(document.resource).toBe('https://mcp.example.com/mcp');
+      const unauthorized = await initialize({}, listener.url);
+      expect(unauthorized.status).toBe(401);
+      expect(challenge(unauthorized).resource_metadata).toBe(
+        'https://mcp.example.com/.well-known/oauth-protected-resource/mcp',
+      );
+      const fetchServer = createServer({
+        name: 'n',
+        version: '1',
+        tools: NOTE_TOOLS,
+        logger: silentLogger,
+        auth: { issuer: 'https://auth.example.com', jwks: { keys: [] }, resource: 'https://mcp.example.com/mcp' },
+      });
+      const handler = fetchServer.fetchHandler({ env: {} });
+      const viaFetch = await handler(new Request('http://localhost/.well-known/oauth-protected-resource/mcp'));
+      expect(viaFetch.status).toBe(200);
+      expect((await viaFetch.json()).authorization_servers).toEqual(['https://auth.example.com']);
+      const refused = await handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: POST_HEADERS,
+          body: JSON.stringify(INITIALIZE),
+        }),
+      );
+      expect(refused.status).toBe(401);
+      await fetchServer.close();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('401 with a challenge when the token is missing or bad', () => {
+  test('no token: 401, the metadata URL and the scopes to ask for, no error code (RFC 6750 §3.1)', async () => {
+    const response = await initialize({});
+    expect(response.status).toBe(401);
+    expect(challenge(response)).toEqual({
+      resource_metadata: metadataUrl,
+      scope: 'tools:read tools:write tools:destructive',
+    });
+    expect((await response.json()).error.message).toMatch(/Unauthorized/);
+  });
+
+  test('GET and DELETE need the token too; a CORS preflight does not', async () => {
+    expect((await fetch(p.url, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
+    expect((await fetch(p.url, { method: 'DELETE' })).status).toBe(401);
+    const preflight = await fetch(p.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+  });
+
+  test('another scheme counts as no token; a token in the query string is never read', async () => {
+    const basic = await initialize({ authorization: 'Basic dXNlcjpwYXNz' });
+    expect(basic.status).toBe(401);
+    expect(challenge(basic).error).toBeUndefined();
+    const token = await p.as.mint({ scope: 'tools:read' });
+    const query = await fetch(`${p.url}?access_token=${token}`, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body: JSON.stringify(INITIALIZE),
+    });
+    expect(query.status).toBe(401);
+  });
+
+  test('a malformed Authorization header: 400 invalid_request', async () => {
+    for (const authorization of ['Bearer', 'Bearer a b', 'Bearer a, Bearer b', 'Bearer "quoted"']) {
+      const response = await initialize({ authorization });
+      expect(response.status, authorization).toBe(400);
+      expect(challenge(response).error).toBe('invalid_request');
+    }
+  });
+
+  test('a good token is accepted, the scheme in any case', async () => {
+    const token = await p.as.mint({ scope: 'tools:read' });
+    expect((await initialize(bearer(token))).status).toBe(200);
+    sentTokens.push(token);
+    expect((await initialize({ authorization: `bearer ${token}` })).status).toBe(200);
+  });
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const cases: Array<[string, () => Promise<string>, RegExp]> = [
+    ['expired', () => p.as.mint({ exp: now() - 60, iat: now() - 400 }), /expired/],
+    ['not yet valid', () => p.as.mint({ nbf: now() + 600 }), /not valid yet/],
+    ['for another audience', () => p.as.mint({ aud: 'https://other.example.com/mcp' }), /audience/],
+    ['from another issuer', () => p.as.mint({ iss: 'https://evil.example.com' }), /another authorization server/],
+    ['without exp', () => p.as.mint({ exp: undefined }), /no expiry/],
+    [
+      'with a tampered payload',
+      async () => {
+        const [h, , s] = (await p.as.mint({ scope: 'tools:read' })).split('.');
+        const payload = Buffer.from(
+          JSON.stringify({ iss: p.as.issuer, aud: p.resource, exp: now() + 60, scope: 'tools:destructive' }),
+        ).toString('base64url');
+        return `${h}.${payload}.${s}`;
+      },
+      /signature is not valid/,
+    ],
+    [
+      'with alg none',
+      async () => {
+        const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+        const payload = Buffer.from(
+          JSON.stringify({
+            iss: p.as.issuer,
+            aud: p.resource,
+            sub: 'x',
+            exp: now() + 60,
+            scope: 'tools:read tools:write tools:destructive',
+          }),
+        ).toString('base64url');
+        return `${header}.${payload}.`;
+      },
+      /not a valid signed JWT|algorithm/,
+    ],
+    [
+      'HS256-signed with the public key (algorithm confusion)',
+      async () => {
+        const jwk = p.as.currentPublicJwk;
+        const pem = await exportSPKI((await importJWK(jwk, 'RS256', { extractable: true })) as CryptoKey);
+        return new SignJWT({ iss: p.as.issuer, aud: p.resource, sub: 'x', exp: now() + 60, scope: 'tools:destructive' })
+          .setProtectedHeader({ alg: 'HS256', kid: jwk.kid })
+          .sign(new TextEncoder().encode(pem));
+      },
+      /algorithm is not accepted/,
+    ],
+    [
+      'signed by a key the issuer never published',
+      async () => {
+        const { privateKey } = await generateKeyPair('RS256');
+        return new SignJWT({ iss: p.as.issuer, aud: p.resource, sub: 'x', exp: now() + 60 })
+          .setProtectedHeader({ alg: 'RS256', kid: 'forged' })
+          .sign(privateKey);
+      },
+      /No key/,
+    ],
+    ['that is not a JWT at all', async () => 'abc.def.ghi', /not a valid signed JWT/],
+  ];
+
+  test.each(cases)('a token %s: 401 invalid_token with a reason', async (_what, make, reason) => {
+    const response = await initialize(bearer(await make()));
+    expect(response.status).toBe(401);
+    const params = challenge(response);
+    expect(params.error).toBe('invalid_token');
+    expect(params.error_description).toMatch(reason);
+    expect(params.resource_metadata).toBe(metadataUrl);
+  });
+});
+
+describe('key rotation', () => {
+  test('a token with a new kid is accepted after the JWKS is fetched again; a dropped key stops working', async () => {
+    const old = await p.as.mint({ scope: 'tools:read' });
+    expect((await initialize(bearer(old))).status).toBe(200);
+    const fetches = p.as.jwksFetches;
+    await p.as.rotate({ dropOld: true });
+    const fresh = await p.as.mint({ scope: 'tools:read' });
+    expect((await initialize(bearer(fresh))).status).toBe(200);
+    expect(p.as.jwksFetches).toBe(fetches + 1);
+    const stale = await initialize(bearer(old));
+    expect(stale.status).toBe(401);
+    expect(challenge(stale).error).toBe('invalid_token');
+  });
+
+  test('unknown kids do not make the server hammer the JWKS (cooldown)', async () => {
+    const guarded = await startProtected({ auth: () => ({ jwksCooldownMs: 60_000 }) });
+    try {
+      const good = await guarded.as.mint({ scope: 'tools:read' });
+      expect((await initialize(bearer(good), guarded.url)).status).toBe(200);
+      const fetches = guarded.as.jwksFetches;
+      for (let i = 0; i < 10; i++) {
+        const forged = await guarded.as.mint({}, { kid: `unknown-${i}` });
+        expect((await initialize(bearer(forged), guarded.url)).status).toBe(401);
+      }
+      expect(guarded.as.jwksFetches - fetches).toBeLessThanOrEqual(1);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('scopes derived from effects', () => {
+  const names = async (response: Response) =>
+    ((await response.json()).result.tools as Array<{ name: string }>).map((t) => t.name);
+
+  test('2026-07-28: tools/list shows only the tools the token has the scope for, and is cacheScope private', async () => {
+    const reader = await p.as.mint({ scope: 'tools:read' });
+    const listed = await modern('tools/list', bearer(reader));
+    expect(listed.status).toBe(200);
+    const body = await listed.json();
+    expect(body.result.tools.map((t: { name: string }) => t.name)).toEqual(['read_note', 'whoami']);
+    expect(body.result.cacheScope).toBe('private');
+    const writer = await p.as.mint({ scope: 'tools:read tools:write' });
+    expect(await names(await modern('tools/list', bearer(writer)))).toEqual(['add_note', 'read_note', 'whoami']);
+    const nothing = await p.as.mint({ scope: 'openid' });
+    expect(await names(await modern('tools/list', bearer(nothing)))).toEqual([]);
+  });
+
+  test('a call without the scope: 403 insufficient_scope naming the scopes to ask for', async () => {
+    const reader = await p.as.mint({ scope: 'tools:read' });
+    const refused = await modern('tools/call', bearer(reader), 'delete_note');
+    expect(refused.status).toBe(403);
+    expect(challenge(refused)).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The tool delete_note needs the scope tools:destructive.',
+      scope: 'tools:read tools:destructive',
+      resource_metadata: metadataUrl,
+    });
+    const allowed = await modern('tools/call', bearer(reader), 'read_note');
+    expect(allowed.status).toBe(200);
+    expect((await allowed.json()).result.content[0].text).toBe('a note');
+  });
+
+  test('2025-11-25 session: the list is filtered and the call refused with 403 the same way', async () => {
+    const token = await p.as.mint({ scope: 'tools:read tools:write' });
+    const auth = bearer(token);
+    const init = await initialize(auth);
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const headers = { ...POST_HEADERS, ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    await (
+      await fetch(p.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
+    const send = (body: object) => fetch(p.url, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(await names(await send({ jsonrpc: '2.0', id: 2, method: 'tools/list' }))).toEqual([
+      'add_note',
+      'read_note',
+      'whoami',
+    ]);
+    const refused = await send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'delete_note', arguments: {} },
+    });
+    expect(refused.status).toBe(403);
+    expect(challenge(refused).scope).toBe('tools:read tools:write tools:destructive');
+    const added = await send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'add_note', arguments: {} },
+    });
+    expect((await added.json()).result.content[0].text).toBe('added');
+  });
+
+  test('ctx.auth carries subject, client id, scopes, expiry and claims, never the token', async () => {
+    const token = await p.as.mint({ scope: 'tools:read', sub: 'alice', client_id: 'notes-app' });
+    const response = await modern('tools/call', bearer(token), 'whoami');
+    const text = (await response.json()).result.content[0].text as string;
+    expect(text).not.toContain(token);
+    const auth = JSON.parse(text);
+    expect(auth).toMatchObject({ subject: 'alice', clientId: 'notes-app', scopes: ['tools:read'] });
+    expect(auth.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(auth.claims).toMatchObject({ iss: p.as.issuer, aud: p.resource, sub: 'alice' });
+    expect(auth.token).toBeUndefined();
+  });
+
+  test('stdio and in-memory connections are not affected: every tool, no ctx.auth', async () => {
+    const { Client } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 'local', version: '1.0.0' });
+    await client.connect(p.server.connectMemory() as never);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'add_note',
+      'delete_note',
+      'read_note',
+      'whoami',
+    ]);
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect((who.content as Array<{ text: string }>)[0]!.text).toBe('null');
+    await client.close();
+  });
+});
+
+describe('introspection and custom verify', () => {
+  test('an RFC 7662 introspection callback decides, with audience and expiry checked', async () => {
+    const server = createServer({
+      name: 'n',
+      version: '1',
+      tools: NOTE_TOOLS,
+      logger: silentLogger,
+      lintOnStart: false,
+      auth: {
+        authorizationServers: ['https://auth.example.com'],
+        resource: 'http://localhost/mcp',
+        introspect: async (token) => {
+          const now = Math.floor(Date.now() / 1000);
+          if (token === 'good')
+            return { active: true, sub: 'bob', scope: 'tools:read', aud: 'http://localhost/mcp', exp: now + 60 };
+          if (token === 'other-aud') return { active: true, scope: 'tools:read', aud: 'https://x', exp: now + 60 };
+          if (token === 'expired')
+            return { active: true, scope: 'tools:read', aud: 'http://localhost/mcp', exp: now - 60 };
+          if (token === 'boom') throw new Error('introspection endpoint down');
+          return { active: false };
+        },
+      },
+    });
+    const handler = server.fetchHandler({ env: {} });
+    const call = (token: string) =>
+      handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { ...POST_HEADERS, authorization: `Bearer ${token}` },
+          body: JSON.stringify(INITIALIZE),
+        }),
+      );
+    expect((await call('good')).status).toBe(200);
+    for (const [token, reason] of [
+      ['inactive', /not active/],
+      ['other-aud', /audience/],
+      ['expired', /expired/],
+    ] as const) {
+      const response = await call(token);
+      expect(response.status, token).toBe(401);
+      expect(challenge(response).error_description).toMatch(reason);
+    }
+    // The authorization server being down is the server's problem: 503, not a new OAuth flow.
+    expect((await call('boom')).status).toBe(503);
+    await server.close();
+  });
+
+  test('a custom verify callback decides; refusing or throwing is invalid_token', async () => {
+    const server = createServer({
+      name: 'n',
+      version: '1',
+      tools: NOTE_TOOLS,
+      logger: silentLogger,
+      lintOnStart: false,
+      auth: {
+        issuer: 'https://auth.example.com',
+        resource: 'http://localhost/mcp',
+        verify: async (token) => {
+          if (token === 'throw') throw new Error('nope');
+          return token === 'ok' ? { subject: 's', scopes: ['tools:read'] } : undefined;
+        },
+      },
+    });
+    const handler = server.fetchHandler({ env: {} });
+    const call = (token: string) =>
+      handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { ...POST_HEADERS, authorization: `Bearer ${token}` },
+          body: JSON.stringify(INITIALIZE),
+        }),
+      );
+    expect((await call('ok')).status).toBe(200);
+    expect((await call('no')).status).toBe(401);
+    expect((await call('throw')).status).toBe(401);
+    await server.close();
+  });
+
+  test('the JWKS is found through the issuer metadata (RFC 8414) when jwks is not given', async () => {
+    const discovered = await startProtected({ auth: () => ({ jwks: undefined }) });
+    try {
+      const token = await discovered.as.mint({ scope: 'tools:read' });
+      expect((await initialize(bearer(token), discovered.url)).status).toBe(200);
+      expect(discovered.as.jwksFetches).toBe(1);
+    } finally {
+      await discovered.close();
+    }
+  });
+
+  test('an unreachable JWKS is a 503, and the server keeps serving', async () => {
+    const dead = createHttpServer();
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const port = (dead.address() as { port: number }).port;
+    await new Promise((resolve) => dead.close(resolve));
+    const server = createServer({
+      name: 'n',
+      version: '1',
+      tools: NOTE_TOOLS,
+      logger: silentLogger,
+      lintOnStart: false,
+      auth: {
+        issuer: 'https://auth.example.com',
+        jwks: `http://127.0.0.1:${port}/jwks`,
+        resource: 'http://localhost/mcp',
+      },
+    });
+    const listener = await listenHttp({ dispatcher: server.dispatcher, authorizer: server.auth, port: 0, env: {} });
+    try {
+      const token = await p.as.mint({});
+      const response = await initialize(bearer(token), listener.url);
+      expect(response.status).toBe(503);
+      expect((await initialize({}, listener.url)).status).toBe(401);
+    } finally {
+      await listener.close();
+      await server.close();
+    }
+  });
+
+  test('bad configuration fails at createServer with a clear message', () => {
+    const make = (auth: object) => () =>
+      createServer({ name: 'n', version: '1', logger: silentLogger, auth: auth as never });
+    expect(make({ issuer: 'https://a' })).toThrow(/resource/);
+    expect(make({ issuer: 'https://a', resource: 'https://m/mcp#x' })).toThrow(/fragment/);
+    expect(make({ resource: 'https://m/mcp' })).toThrow(/issuer or authorizationServers/);
+    expect(make({ authorizationServers: ['https://a'], resource: 'https://m/mcp' })).toThrow(/issuer or jwks/);
+    expect(make({ issuer: 'https://a', resource: 'https://m/mcp', algorithms: ['HS256'] })).toThrow(/not accepted/);
+  });
+});
+
+describe('secrets', () => {
+  test('no token this file sent appears in any server log line', () => {
+    expect(sentTokens.length).toBeGreaterThan(10);
+    const joined = p.logs.join('\n');
+    for (const token of sentTokens) expect(joined.includes(token)).toBe(false);
+  });
+});
