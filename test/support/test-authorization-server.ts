@@ -73,6 +73,7 @@ export async function startAuthorizationServer(options: {
     if (req.method === 'GET' && url.pathname === '/.well-known/oauth-authorization-server') {
       json(200, {
         issuer,
+        authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         grant_types_supported: ['client_credentials'],
