@@ -54,7 +54,9 @@ describe.each([
     expect(names(await reader.listTools())).toEqual(['read_note', 'whoami']);
     const read = await reader.callTool({ name: 'read_note', arguments: {} });
     expect(read.content).toEqual([{ type: 'text', text: 'a note' }]);
-    const who = JSON.parse((await reader.callTool({ name: 'whoami', arguments: {} })).content[0].text as string);
+    const who = JSON.parse(
+      ((await reader.callTool({ name: 'whoami', arguments: {} })).content[0] as { text: string }).text,
+    );
     expect(who).toMatchObject({ subject: 'client:reader', clientId: 'reader', scopes: ['tools:read'] });
     // Step-up asks for tools:destructive; this client may not have it, so the call fails, never runs.
     const refused = await reader.callTool({ name: 'delete_note', arguments: {} }).then(
