@@ -250,7 +250,7 @@ describe('401 with a challenge when the token is missing or bad', () => {
 });
 
 describe('key rotation', () => {
-  test('a token with a new kid is accepted after the JWKS is fetched again; a dropped key stops working', async () => {
+  test('a token with a new kid is accepted after the JWKS is fetched again', async () => {
     const old = await p.as.mint({ scope: 'tools:read' });
     expect((await initialize(bearer(old))).status).toBe(200);
     const fetches = p.as.jwksFetches;
@@ -258,9 +258,21 @@ describe('key rotation', () => {
     const fresh = await p.as.mint({ scope: 'tools:read' });
     expect((await initialize(bearer(fresh))).status).toBe(200);
     expect(p.as.jwksFetches).toBe(fetches + 1);
-    const stale = await initialize(bearer(old));
-    expect(stale.status).toBe(401);
-    expect(challenge(stale).error).toBe('invalid_token');
+  });
+
+  test('a withdrawn key stops working at once when the token cache is off', async () => {
+    const uncached = await startProtected({ auth: () => ({ tokenCacheMs: 0 }) });
+    try {
+      const old = await uncached.as.mint({ scope: 'tools:read' });
+      expect((await initialize(bearer(old), uncached.url)).status).toBe(200);
+      await uncached.as.rotate({ dropOld: true });
+      expect((await initialize(bearer(await uncached.as.mint({})), uncached.url)).status).toBe(200);
+      const stale = await initialize(bearer(old), uncached.url);
+      expect(stale.status).toBe(401);
+      expect(challenge(stale).error_description).toMatch(/No key/);
+    } finally {
+      await uncached.close();
+    }
   });
 
   test('unknown kids do not make the server hammer the JWKS (cooldown)', async () => {
@@ -277,6 +289,46 @@ describe('key rotation', () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('the verified-token cache', () => {
+  test('checks a token once, then remembers it, and still honours its exp', async () => {
+    let checks = 0;
+    const server = createServer({
+      name: 'n',
+      version: '1',
+      tools: NOTE_TOOLS,
+      logger: silentLogger,
+      lintOnStart: false,
+      auth: {
+        issuer: 'https://auth.example.com',
+        resource: 'http://localhost/mcp',
+        verify: async (token) => {
+          checks++;
+          const exp = Number(token.split('.')[1]);
+          return { subject: 's', scopes: ['tools:read'], expiresAt: exp };
+        },
+      },
+    });
+    const handler = server.fetchHandler({ env: {} });
+    const call = (token: string) =>
+      handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { ...POST_HEADERS, authorization: `Bearer ${token}` },
+          body: JSON.stringify(INITIALIZE),
+        }),
+      );
+    const soon = `t.${Math.floor(Date.now() / 1000) + 2}`;
+    expect((await call(soon)).status).toBe(200);
+    expect((await call(soon)).status).toBe(200);
+    expect(checks).toBe(1);
+    // Past its exp the remembered token is checked again (and refused by verify's own expiry rule).
+    await new Promise((resolve) => setTimeout(resolve, Number(soon.split('.')[1]) * 1000 - Date.now() + 50));
+    expect((await call(soon)).status).toBe(401);
+    expect(checks).toBe(2);
+    await server.close();
   });
 });
 

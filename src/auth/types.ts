@@ -94,6 +94,14 @@ export interface AuthOptions {
   jwksCooldownMs?: number;
   /** How long fetched keys are trusted before a re-fetch, in ms. Default 10 minutes. */
   jwksMaxAgeMs?: number;
+  /**
+   * How long a token that verified is remembered (its own `exp` still
+   * applies), in ms; 0 checks every request. Default 60 000: the signature is
+   * checked once per token and minute, not per request.
+   */
+  tokenCacheMs?: number;
+  /** Most tokens remembered. Default 10 000. */
+  tokenCacheSize?: number;
   /** Opaque tokens: ask the authorization server (RFC 7662-shaped answer). */
   introspect?: (token: string) => Promise<IntrospectionResponse>;
   /**
