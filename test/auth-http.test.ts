@@ -401,6 +401,24 @@ describe('scopes derived from effects', () => {
     expect((await added.json()).result.content[0].text).toBe('added');
   });
 
+  test('a session is bound to the principal that opened it', async () => {
+    const alice = bearer(await p.as.mint({ sub: 'alice', scope: 'tools:read' }));
+    const init = await initialize(alice);
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const list = (auth: Record<string, string>) =>
+      fetch(p.url, {
+        method: 'POST',
+        headers: { ...POST_HEADERS, ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+    const bob = bearer(await p.as.mint({ sub: 'bob', scope: 'tools:read' }));
+    expect((await list(bob)).status).toBe(404);
+    // Alice with a fresh token (same subject) keeps her session.
+    const again = bearer(await p.as.mint({ sub: 'alice', scope: 'tools:read', jti: 'second' }));
+    expect((await list(again)).status).toBe(200);
+  });
+
   test('ctx.auth carries subject, client id, scopes, expiry and claims, never the token', async () => {
     const token = await p.as.mint({ scope: 'tools:read', sub: 'alice', client_id: 'notes-app' });
     const response = await modern('tools/call', bearer(token), 'whoami');

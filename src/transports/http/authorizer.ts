@@ -57,3 +57,10 @@ export interface HttpAuthorizer {
 export function isRefusal(value: Admission | HttpRefusal): value is HttpRefusal {
   return (value as HttpRefusal).status !== undefined;
 }
+
+/** Who a verified principal is, for session binding (issuer-qualified subject, else client). */
+export function principalKey(auth: AuthInfo | undefined): string {
+  if (auth === undefined) return '';
+  const issuer = typeof auth.claims?.iss === 'string' ? auth.claims.iss : '';
+  return `${issuer} ${auth.subject ?? ''} ${auth.clientId ?? ''}`;
+}

@@ -19,7 +19,7 @@ import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
 import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
-import { type HttpAuthorizer, isRefusal } from './authorizer.js';
+import { type HttpAuthorizer, isRefusal, principalKey } from './authorizer.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
@@ -71,6 +71,12 @@ export class HttpTransport {
   readonly #sessions: SessionStore;
   readonly #statelessCapabilities: ClientCapabilities;
   readonly #authorizer: HttpAuthorizer | undefined;
+  /**
+   * With an authorizer: who opened each session. A session is used only by
+   * the principal that opened it (MCP security best practices: bind session
+   * ids to the user), so a leaked id is useless with another user's token.
+   */
+  readonly #owners = new WeakMap<Session, string>();
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
   /** Modern requests in flight (ended on close). */
@@ -308,6 +314,7 @@ export class HttpTransport {
       const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
       if (answer === undefined) return;
       if (answer.value !== undefined && 'result' in answer.value) {
+        if (this.#authorizer !== undefined) this.#owners.set(session, principalKey(exchange.auth));
         this.#sessions.add(session);
         answer.channel.finish(answer.value, session.id);
       } else {
@@ -434,7 +441,11 @@ export class HttpTransport {
       return undefined;
     }
     const session = this.#sessions.get(id);
-    if (session === undefined) {
+    // Another principal's session answers as an unknown one: nothing about it is revealed.
+    if (
+      session === undefined ||
+      (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
+    ) {
       refuse(exchange, 404, SESSION_NOT_FOUND, 'Session not found: it ended or never existed; initialize a new one.');
       return undefined;
     }
