@@ -5,6 +5,7 @@
  * (status, WWW-Authenticate, body), in both protocol eras.
  */
 import { createServer as createHttpServer } from 'node:http';
+import fc from 'fast-check';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../src/engine/logger.js';
@@ -246,6 +247,36 @@ describe('401 with a challenge when the token is missing or bad', () => {
     expect(params.error).toBe('invalid_token');
     expect(params.error_description).toMatch(reason);
     expect(params.resource_metadata).toBe(metadataUrl);
+  });
+});
+
+describe('the Authorization header, fuzzed over the wire', () => {
+  test('any header value gets 400 or 401 with a challenge, never a 5xx, and the server keeps serving', async () => {
+    const good = await p.as.mint({ scope: 'tools:read' });
+    const [h, b] = good.split('.');
+    const value = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.string({ maxLength: 300 }).map((s) => `Bearer ${s}`),
+      fc.tuple(fc.base64String(), fc.base64String(), fc.base64String()).map((parts) => `Bearer ${parts.join('.')}`),
+      fc.string({ maxLength: 40 }).map((s) => `Bearer ${h}.${b}.${s}`),
+      fc.constantFrom('Bearer ', 'bearer\t', 'Basic ', 'Bearer \u0000', `Bearer ${good}, Bearer ${good}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(value, async (authorization) => {
+        // fetch refuses header values it cannot send (control characters): those never reach a server.
+        try {
+          new Headers({ authorization });
+        } catch {
+          return;
+        }
+        const response = await initialize({ authorization });
+        await response.text();
+        expect([400, 401]).toContain(response.status);
+        expect(response.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata="/);
+      }),
+      { numRuns: 300 },
+    );
+    expect((await initialize(bearer(good))).status).toBe(200);
   });
 });
 
