@@ -604,6 +604,15 @@ describe('introspection and custom verify', () => {
     expect(make({ resource: 'https://m/mcp' })).toThrow(/issuer or authorizationServers/);
     expect(make({ authorizationServers: ['https://a'], resource: 'https://m/mcp' })).toThrow(/issuer or jwks/);
     expect(make({ issuer: 'https://a', resource: 'https://m/mcp', algorithms: ['HS256'] })).toThrow(/not accepted/);
+    expect(() =>
+      createServer({
+        name: 'n',
+        version: '1',
+        logger: silentLogger,
+        auth: { issuer: 'https://a', resource: 'https://m/mcp' },
+        modern: { cache: { lists: { scope: 'public' } } },
+      }),
+    ).toThrow(/cannot be "public"/);
   });
 });
 

@@ -174,6 +174,13 @@ export function createServer(options: ServerOptions): CandorServer {
     logger,
   });
 
+  // 2026-07-28: a list that varies by authorization must not be cached for everyone.
+  if (options.auth !== undefined && options.modern?.cache?.lists?.scope === 'public') {
+    throw new DefinitionError(
+      'createServer: with auth, tools/list depends on the token\'s scopes, so modern.cache.lists.scope cannot be "public" (leave it "auto" or set "private").',
+      { fields: ['modern', 'auth'] },
+    );
+  }
   // Built now so a bad auth configuration fails at createServer, not at the first request.
   const auth =
     options.auth === undefined ? undefined : createResourceServer({ ...options.auth, tools: registry, logger });
