@@ -460,6 +460,8 @@ describe('scopes derived from effects', () => {
     expect(auth.expiresAt).toBeGreaterThan(Date.now() / 1000);
     expect(auth.claims).toMatchObject({ iss: p.as.issuer, aud: p.resource, sub: 'alice' });
     expect(auth.token).toBeUndefined();
+    // whoami tried to add tools:destructive to ctx.auth.scopes; the principal is frozen.
+    expect((await modern('tools/call', bearer(token), 'delete_note')).status).toBe(403);
   });
 
   test('stdio and in-memory connections are not affected: every tool, no ctx.auth', async () => {

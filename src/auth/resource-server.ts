@@ -22,7 +22,7 @@ import { customVerifier, introspectionVerifier } from './introspection-verifier.
 import { jwtVerifier } from './jwt-verifier.js';
 import { checkResource, metadataPaths, metadataUrl, type ProtectedResourceMetadata } from './resource-metadata.js';
 import { cachedVerifier } from './token-cache.js';
-import type { TokenVerifier } from './token-verifier.js';
+import { frozenPrincipals, type TokenVerifier } from './token-verifier.js';
 import { isScopeToken, ToolScopePolicy } from './tool-scopes.js';
 import { ToolViews } from './tool-views.js';
 import type { AuthOptions } from './types.js';
@@ -76,7 +76,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
   if (authorizationServers.length === 0) {
     throw new TypeError('auth: give issuer or authorizationServers; the metadata MUST name an authorization server.');
   }
-  const verify = cachedVerifier(verifierOf(options, audiences, logger), {
+  const verify = cachedVerifier(frozenPrincipals(verifierOf(options, audiences, logger)), {
     maxAgeMs: options.tokenCacheMs ?? 60_000,
     maxEntries: options.tokenCacheSize ?? 10_000,
   });

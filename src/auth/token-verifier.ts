@@ -32,3 +32,18 @@ export function audienceMatches(aud: unknown, accepted: readonly string[]): bool
   if (Array.isArray(aud)) return aud.some((a) => typeof a === 'string' && accepted.includes(a));
   return false;
 }
+
+/**
+ * The same verifier with its principals frozen (scopes included): a principal
+ * is shared by every request that carries the same token (token-cache.ts), so
+ * a handler that changed `ctx.auth.scopes` would otherwise widen later checks.
+ */
+export function frozenPrincipals(verify: TokenVerifier): TokenVerifier {
+  return async (token) => {
+    const verdict = await verify(token);
+    if (!verdict.ok) return verdict;
+    const { principal } = verdict;
+    const scopes = Object.freeze([...(principal.scopes ?? [])]) as string[];
+    return { ok: true, principal: Object.freeze({ ...principal, scopes }) };
+  };
+}
