@@ -2,7 +2,8 @@
  * Which scopes a tool needs, derived from its declared effect by default:
  * read-only tools `tools:read`, additive tools `tools:write`, destructive
  * tools `tools:destructive` (names configurable). A per-tool override (map
- * or function) replaces the derived scope. A caller needs every scope a tool
+ * or function, from `auth.scopes`) or the tool's own `scopes` replaces the
+ * derived scope. A caller needs every scope a tool
  * lists; scopes do not imply each other (grant `tools:read tools:write` for
  * both kinds).
  */
@@ -54,7 +55,8 @@ export class ToolScopePolicy {
   required(tool: ToolDefinition): readonly string[] {
     let scopes = this.#cache.get(tool);
     if (scopes === undefined) {
-      const override = this.#override(tool);
+      // The deployer's auth.scopes, then the author's defineTool({ scopes }), then the effect.
+      const override = this.#override(tool) ?? tool.scopes;
       scopes = Object.freeze(override === undefined ? [this.scopeOf(tool.effect)] : [...override]);
       this.#cache.set(tool, scopes);
     }

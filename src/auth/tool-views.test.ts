@@ -42,6 +42,19 @@ describe('ToolScopePolicy', () => {
     expect(policy.required(tools.get('add_note')!)).toEqual(['notes:write']);
     expect(policy.required(tools.get('delete_note')!)).toEqual(['tools:destructive']);
     expect(policy.required(tools.get('purge')!)).toEqual(['admin', 'tools:destructive']);
+    const own = defineTool({
+      name: 'audit_log',
+      description: 'Read the audit log.',
+      effect: 'read',
+      world: 'closed',
+      scopes: ['audit:read'],
+      handler: () => 'x',
+    });
+    expect(new ToolScopePolicy().required(own)).toEqual(['audit:read']);
+    expect(new ToolScopePolicy({ scopes: { audit_log: ['admin'] } }).required(own)).toEqual(['admin']);
+    expect(() =>
+      defineTool({ name: 'x', description: 'x', effect: 'read', scopes: ['a b'], handler: () => 'x' }),
+    ).toThrow(/scope tokens/);
     const fn = new ToolScopePolicy({ scopes: (tool) => (tool.name.startsWith('read') ? ['public'] : undefined) });
     expect(fn.required(tools.get('read_note')!)).toEqual(['public']);
     expect(fn.required(tools.get('add_note')!)).toEqual(['tools:write']);

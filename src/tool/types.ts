@@ -247,6 +247,8 @@ export interface ToolDefinition<Args = any> {
   readonly ui?: Readonly<ToolUi>;
   readonly rateLimit?: Readonly<RateLimit>;
   readonly timeoutMs?: number;
+  /** OAuth scopes the tool needs under `auth` (default: derived from `effect`). */
+  readonly scopes?: readonly string[];
   readonly input: CompiledSchema<Args>;
   readonly output?: CompiledSchema;
   readonly handler: ToolHandler<Args>;
