@@ -88,6 +88,17 @@ describe('scopes derived from effects', () => {
       params: { name: 'add_note', arguments: {} },
     });
     expect((await added.json()).result.content[0].text).toBe('added');
+    // A batch is refused whole when any call in it needs a scope the token lacks: nothing of it runs.
+    const batch = await fetch(p.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'read_note', arguments: {} } },
+        { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'delete_note', arguments: {} } },
+      ]),
+    });
+    expect(batch.status).toBe(403);
+    expect(challenge(batch).error).toBe('insufficient_scope');
   });
 
   test('a session is bound to the principal that opened it', async () => {
