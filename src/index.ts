@@ -3,6 +3,16 @@
  * Curated named exports only (no `export *`); Node-only parts live at subpath exports.
  */
 
+// Authorization (issue 11): the HTTP endpoint as an OAuth 2.1 resource server
+export type { BearerChallenge } from './auth/challenge.js';
+export { bearerChallenge } from './auth/challenge.js';
+export { ASYMMETRIC_ALGORITHMS } from './auth/jwt-verifier.js';
+export type { ProtectedResourceMetadata } from './auth/resource-metadata.js';
+export { metadataUrl } from './auth/resource-metadata.js';
+export type { ResourceServer, ResourceServerOptions } from './auth/resource-server.js';
+export { createResourceServer } from './auth/resource-server.js';
+export { DEFAULT_SCOPE_NAMES, ToolScopePolicy } from './auth/tool-scopes.js';
+export type { AuthOptions, IntrospectionResponse, ScopeNames, ToolScopes, VerifiedToken } from './auth/types.js';
 // The engine (issue 3): server, dispatcher, pipeline, resources, prompts
 export type {
   Channel,
@@ -171,6 +181,7 @@ export type {
 } from './tool/types.js';
 export type { CandorToolMeta } from './tool/wire.js';
 export { CANDOR_META_KEY } from './tool/wire.js';
+export type { Admission, HttpAuthorizer, HttpRefusal, WellKnownDocument } from './transports/http/authorizer.js';
 // Streamable HTTP (issue 3)
 export type { FetchHandlerExtra, HttpHandler } from './transports/http/create-http-handler.js';
 export { createHttpHandler } from './transports/http/create-http-handler.js';

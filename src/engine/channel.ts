@@ -8,6 +8,7 @@
  * client's response that arrives on another POST still finds its caller.
  */
 import type { AuthInfo, HttpInfo } from '../tool/types.js';
+import type { ToolSource } from './engine.js';
 
 export type JsonRpcId = string | number;
 
@@ -58,6 +59,11 @@ export interface Channel {
 /** Per-request facts a transport knows and the pipeline exposes on `ctx`. */
 export interface RequestInfo {
   auth?: AuthInfo;
+  /**
+   * The tools this caller may list and call, when an authorizer narrowed them
+   * (src/auth: by the token's scopes). Default: all of the server's tools.
+   */
+  tools?: ToolSource;
   http?: HttpInfo;
   /** Aborted when the transport knows the client is gone (2026 era: disconnect = cancel). */
   signal?: AbortSignal;

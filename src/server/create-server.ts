@@ -3,7 +3,8 @@
  * (and optional resources and prompts), served over stdio, Streamable HTTP or
  * an in-memory pair for tests.
  */
-
+import { createResourceServer, type ResourceServer } from '../auth/resource-server.js';
+import type { AuthOptions } from '../auth/types.js';
 import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
 import type { ServerCapabilities, ServerInfo } from '../engine/engine.js';
 import { type ServerLogger, stderrLogger } from '../engine/logger.js';
@@ -57,6 +58,14 @@ export interface ServerOptions extends PipelineOptions {
   modern?: ModernOptions;
   /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
   capabilities?: ServerCapabilities;
+  /**
+   * Make the HTTP endpoint an OAuth 2.1 resource server (MCP authorization):
+   * RFC 9728 metadata, bearer tokens verified against the issuer's JWKS (or
+   * `introspect` / `verify`), and tool scopes derived from effects. stdio and
+   * in-memory connections are not affected (the spec: stdio takes credentials
+   * from its environment). See src/auth.
+   */
+  auth?: AuthOptions;
   /** How long `close()` waits for running calls before aborting them. Default 10 000 ms. */
   shutdownTimeoutMs?: number;
   /**
@@ -92,6 +101,8 @@ export interface CandorServer {
   readonly registry: ToolRegistry;
   readonly resources: ResourceRegistry | undefined;
   readonly prompts: PromptRegistry | undefined;
+  /** The OAuth resource server made from `auth` (its metadata and scope policy), when configured. */
+  readonly auth: ResourceServer | undefined;
   /** Serve over stdio (newline-delimited JSON on stdin/stdout; logs on stderr). */
   stdio(options?: ServerStdioOptions): StdioConnection;
   /**
@@ -163,6 +174,18 @@ export function createServer(options: ServerOptions): CandorServer {
     logger,
   });
 
+  // 2026-07-28: a list that varies by authorization must not be cached for everyone.
+  if (options.auth !== undefined && options.modern?.cache?.lists?.scope === 'public') {
+    throw new DefinitionError(
+      'createServer: with auth, tools/list depends on the token\'s scopes, so modern.cache.lists.scope cannot be "public" (leave it "auto" or set "private").',
+      { fields: ['modern', 'auth'] },
+    );
+  }
+  // Built now so a bad auth configuration fails at createServer, not at the first request.
+  const auth =
+    options.auth === undefined ? undefined : createResourceServer({ ...options.auth, tools: registry, logger });
+  const httpDefaults = auth === undefined ? { logger } : { logger, authorizer: auth };
+
   const closers = new Set<() => Promise<void> | void>();
   let releaseGuard: (() => void) | undefined;
   const ownProcess = () => {
@@ -204,6 +227,7 @@ export function createServer(options: ServerOptions): CandorServer {
     registry,
     resources,
     prompts,
+    auth,
     stdio(stdioOptions = {}) {
       ownProcess();
       printLint();
@@ -219,7 +243,7 @@ export function createServer(options: ServerOptions): CandorServer {
       const { handleSignals = true, ...rest } = listenOptions;
       // Loaded on demand: node:http is Node-only, the rest of createServer is not.
       const { listenHttp } = await import('../transports/http/listen.js');
-      const listener = await listenHttp({ logger, ...rest, dispatcher });
+      const listener = await listenHttp({ ...httpDefaults, ...rest, dispatcher });
       ownProcess();
       closers.add(() => listener.close());
       if (handleSignals) onSignals();
@@ -227,7 +251,7 @@ export function createServer(options: ServerOptions): CandorServer {
     },
     httpHandler(httpOptions) {
       if (http === undefined) {
-        http = createHttpHandler({ logger, ...httpOptions, dispatcher });
+        http = createHttpHandler({ ...httpDefaults, ...httpOptions, dispatcher });
         const created = http;
         closers.add(() => created.close({ timeoutMs: options.shutdownTimeoutMs ?? 10_000 }));
       } else if (httpOptions !== undefined) {

@@ -60,6 +60,12 @@ export interface ToolConfig<S extends SchemaInput | undefined = SchemaInput | un
   rateLimit?: RateLimit;
   /** Per-tool timeout in milliseconds (the pipeline's default is 30 s). */
   timeoutMs?: number;
+  /**
+   * OAuth scopes a caller needs for this tool when the server has `auth`
+   * (all of them). Default: derived from `effect` (`tools:read`, `tools:write`,
+   * `tools:destructive`); the server's `auth.scopes` overrides this.
+   */
+  scopes?: readonly string[];
   /** Extra `_meta` for the wire tool (reverse-DNS keys). */
   meta?: Record<string, unknown>;
   /** Fill in undeclared behaviour from the name's words (marked as inferred). Off by default. */
@@ -106,6 +112,19 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
   }
   checkLimits(where, config.rateLimit, config.timeoutMs);
   checkUi(where, config.ui);
+  // RFC 6749 §3.3 scope-tokens: they go into WWW-Authenticate headers as they are.
+  if (
+    config.scopes !== undefined &&
+    (!Array.isArray(config.scopes) ||
+      !config.scopes.every((s) => typeof s === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s)))
+  ) {
+    throw new DefinitionError(
+      `${where}: scopes must be a list of OAuth scope tokens (printable, no spaces or quotes).`,
+      {
+        fields: ['scopes'],
+      },
+    );
+  }
   if (config.annotations?.title !== undefined && typeof config.annotations.title !== 'string') {
     throw new DefinitionError(`${where}: annotations.title must be a string.`, { fields: ['annotations.title'] });
   }
@@ -176,6 +195,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     ui: config.ui ? Object.freeze({ ...config.ui }) : undefined,
     rateLimit: config.rateLimit ? Object.freeze({ ...config.rateLimit }) : undefined,
     timeoutMs: config.timeoutMs,
+    scopes: config.scopes ? Object.freeze([...config.scopes]) : undefined,
     input,
     output,
     handler: config.handler,
@@ -265,6 +285,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
   readonly ui?: ToolUi;
   readonly rateLimit?: RateLimit;
   readonly timeoutMs?: number;
+  readonly scopes?: readonly string[];
 
   abstract execute(input: Args, ctx: ToolContext<Args>): HandlerReturn | Promise<HandlerReturn>;
 
@@ -285,6 +306,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
       ui: this.ui,
       rateLimit: this.rateLimit,
       timeoutMs: this.timeoutMs,
+      scopes: this.scopes,
       handler: (args, ctx) => this.execute(args as Args, ctx as unknown as ToolContext<Args>),
     }) as unknown as ToolDefinition<Args>;
   }

@@ -135,10 +135,15 @@ export interface SampleResult {
 
 /** Authentication information a transport attached to the request. */
 export interface AuthInfo {
+  /** Set by your own middleware if it wants; candor's resource server never puts the token here. */
   token?: string;
   clientId?: string;
   scopes?: string[];
   subject?: string;
+  /** When the token expires, in seconds since the epoch (JWT `exp`). */
+  expiresAt?: number;
+  /** The verified token's claims (JWT payload or introspection response). */
+  claims?: Readonly<Record<string, unknown>>;
   extra?: { [key: string]: unknown };
 }
 
@@ -242,6 +247,8 @@ export interface ToolDefinition<Args = any> {
   readonly ui?: Readonly<ToolUi>;
   readonly rateLimit?: Readonly<RateLimit>;
   readonly timeoutMs?: number;
+  /** OAuth scopes the tool needs under `auth` (default: derived from `effect`). */
+  readonly scopes?: readonly string[];
   readonly input: CompiledSchema<Args>;
   readonly output?: CompiledSchema;
   readonly handler: ToolHandler<Args>;

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { CandorServer } from '../../server/create-server.js';
+import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { demoRoot } from '../package-root.js';
 import { toolTable } from '../tool-table.js';
@@ -52,6 +53,8 @@ export interface ServeOptions {
   allowHost: string[];
   allowPrivateNetwork: boolean;
   allowShell: boolean;
+  /** `--auth-*`: serve as an OAuth 2.1 resource server (HTTP only). */
+  auth?: AuthFlags;
 }
 
 /** A server made from a module or an example, with how to describe it. */
@@ -166,15 +169,21 @@ export async function runServe(options: ServeOptions): Promise<void> {
   const tools = server.registry.list().map((tool) => tool.wire);
   for (const line of await server.startupLint()) process.stderr.write(`${line}\n`);
   if (options.http === undefined) {
+    if (options.auth !== undefined && hasAuthFlags(options.auth)) {
+      // MCP authorization: stdio SHOULD NOT use it; credentials come from the environment.
+      process.stderr.write('candor: --auth-* apply to --http only; stdio is not authenticated.\n');
+    }
     server.stdio();
     process.stderr.write(`candor: serving ${plural(tools.length, 'tool')} from ${what} over stdio\n`);
     return;
   }
+  const authorizer = await authorizerFor(server, options);
   const { listenHttp } = await import('../../transports/http/listen.js');
   const listener = await listenHttp({
     dispatcher: server.dispatcher,
     host: options.http.host,
     port: options.http.port,
+    ...(authorizer === undefined ? {} : { authorizer }),
   }).catch(async (error) => {
     await server.close();
     const hint =
@@ -208,6 +217,32 @@ export async function runServe(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * The resource server for `--auth-*` flags, else the one the served module
+ * configured with `createServer({ auth })`, else none.
+ */
+async function authorizerFor(server: CandorServer, options: ServeOptions): Promise<CandorServer['auth']> {
+  if (options.auth === undefined || !hasAuthFlags(options.auth)) return server.auth;
+  const { host, port } = options.http!;
+  const endpoint = port === 0 ? undefined : `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
+  try {
+    const auth = authOptionsFromFlags(options.auth, endpoint);
+    const { createResourceServer } = await import('../../auth/resource-server.js');
+    const authorizer = createResourceServer({ ...auth, tools: server.registry, logger: server.dispatcher.logger });
+    process.stderr.write(
+      `candor: OAuth resource server on: tokens from ${auth.issuer}, metadata at ${authorizer.metadataUrl}\n`,
+    );
+    return authorizer;
+  } catch (error) {
+    await server.close();
+    if (error instanceof CliError) throw error;
+    throw new CliError(`Cannot turn authorization on: ${(error as Error).message}`, {
+      exitCode: EXIT.usage,
+      cause: error,
+    });
+  }
 }
 
 function plural(count: number, noun: string): string {
@@ -251,6 +286,19 @@ export function registerServe(program: Command): Command {
       false,
     )
     .option('--allow-shell', 'the workspace example: let run_command take a shell script', false)
+    .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')
+    .option('--auth-jwks <url>', "HTTP: the issuer's JWKS URL (default: found through the issuer's metadata)")
+    .option(
+      '--auth-audience <aud>',
+      'HTTP: an accepted token audience (repeatable; default: the resource URL)',
+      collect,
+      [],
+    )
+    .option('--auth-resource <url>', 'HTTP: the URL clients use for this server (default: http://<host>:<port>/mcp)')
+    .option(
+      '--auth-scopes <read,write,destructive>',
+      'HTTP: rename the scopes derived from tool effects (default tools:read,tools:write,tools:destructive)',
+    )
     .addHelpText(
       'after',
       [
@@ -261,6 +309,7 @@ export function registerServe(program: Command): Command {
         '  candor serve --example workspace --http 127.0.0.1:3000',
         '  candor serve --example workspace --root . --stdio',
         '  candor serve ./my-tools.js --http 8080',
+        '  candor serve --example workspace --http 3000 --auth-issuer https://auth.example.com',
       ].join('\n'),
     )
     .action(async (module: string | undefined, opts: Record<string, unknown>) => {
@@ -279,6 +328,13 @@ export function registerServe(program: Command): Command {
         allowHost: opts.allowHost as string[],
         allowPrivateNetwork: opts.allowPrivateNetwork === true,
         allowShell: opts.allowShell === true,
+        auth: {
+          ...(typeof opts.authIssuer === 'string' ? { authIssuer: opts.authIssuer } : {}),
+          ...(typeof opts.authJwks === 'string' ? { authJwks: opts.authJwks } : {}),
+          authAudience: opts.authAudience as string[],
+          ...(typeof opts.authResource === 'string' ? { authResource: opts.authResource } : {}),
+          ...(typeof opts.authScopes === 'string' ? { authScopes: opts.authScopes } : {}),
+        },
       });
     });
 }

@@ -7,12 +7,13 @@ import type { InFlight } from '../peer.js';
 import { invalidParams, optionalCursor } from './params.js';
 
 /** `tools/list`: a page of the registry's precomputed manifest. */
-export const listTools: MethodHandler = (params, { engine }) => {
+export const listTools: MethodHandler = (params, { engine, info }) => {
   const cursor = optionalCursor(params);
   const options = cursor === undefined ? {} : { cursor };
+  const tools = info?.tools ?? engine.tools;
   // The registry caches the page as JSON text: send it as is (DESIGN.md: nothing rebuilt per request).
-  if (engine.tools.manifestJson) return new RawJson(engine.tools.manifestJson(options)) as unknown as Result;
-  return engine.tools.manifest(options) as unknown as Result;
+  if (tools.manifestJson) return new RawJson(tools.manifestJson(options)) as unknown as Result;
+  return tools.manifest(options) as unknown as Result;
 };
 
 /**
@@ -20,7 +21,7 @@ export const listTools: MethodHandler = (params, { engine }) => {
  * the pipeline, and answer its result, or nothing if the client cancelled.
  */
 export const callTool: MethodHandler = async (params, scope) => {
-  const { engine, peer, id } = scope;
+  const { engine, peer, id, info } = scope;
   const name = params.name;
   if (typeof name !== 'string') throw invalidParams('"name" must be the tool name (a string).');
   const args = params.arguments;
@@ -30,7 +31,7 @@ export const callTool: MethodHandler = async (params, scope) => {
   if (!engine.accepting) {
     throw new ProtocolError(SERVER_SHUTTING_DOWN, 'The server is shutting down and takes no new tool calls.');
   }
-  const tool = engine.tools.get(name);
+  const tool = (info?.tools ?? engine.tools).get(name);
   if (tool === undefined) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
   if (peer.inFlight.has(id))
     throw new ProtocolError(-32600, `Request id ${JSON.stringify(id)} is already in use by a running call.`);

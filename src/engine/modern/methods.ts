@@ -34,20 +34,21 @@ function withHints(result: Result | RawJson, hints: { ttlMs: number; cacheScope:
 }
 
 /**
- * Remembers the last splice of a cached JSON page: the registry hands out the
+ * Remembers the last splices of cached JSON pages: the registry hands out the
  * same string until the list changes, so a large manifest is copied once per
- * change, not once per request.
+ * change, not once per request. A few pages are kept, because with
+ * authorization each scope set has its own list (src/auth/tool-views.ts).
  */
 export class SpliceMemo {
-  #source: string | undefined;
-  #spliced = '';
+  readonly #spliced = new Map<string, string>();
 
   splice(json: string, members: object): string {
-    if (json === this.#source) return this.#spliced;
+    const known = this.#spliced.get(json);
+    if (known !== undefined) return known;
     const spliced = spliceJson(json, members);
     if (json.length > 4096) {
-      this.#source = json;
-      this.#spliced = spliced;
+      if (this.#spliced.size >= 8) this.#spliced.clear();
+      this.#spliced.set(json, spliced);
     }
     return spliced;
   }
@@ -93,9 +94,9 @@ const listTools: ModernHandler = (params, scope) => {
   const cursor = optionalCursor(params);
   const options = cursor === undefined ? {} : { cursor };
   const hints = shared.cache.hints('lists', info?.auth);
-  if (engine.tools.manifestJson)
-    return withHints(new RawJson(engine.tools.manifestJson(options)), hints) as unknown as Result;
-  return withHints(engine.tools.manifest(options) as unknown as Result, hints) as Result;
+  const tools = info?.tools ?? engine.tools;
+  if (tools.manifestJson) return withHints(new RawJson(tools.manifestJson(options)), hints) as unknown as Result;
+  return withHints(tools.manifest(options) as unknown as Result, hints) as Result;
 };
 
 /** Reuse a 2025 handler, adding caching hints of one kind. */

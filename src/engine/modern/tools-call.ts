@@ -39,7 +39,7 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   if (!engine.accepting) {
     throw new ProtocolError(SERVER_SHUTTING_DOWN, 'The server is shutting down and takes no new tool calls.');
   }
-  const tool = engine.tools.get(name);
+  const tool = (info?.tools ?? engine.tools).get(name);
   if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
   if (scope.headers !== undefined) {
     const problem = checkParamHeaders(paramHeadersOf(tool), args, scope.headers);

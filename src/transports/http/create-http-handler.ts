@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '../../tool/types.js';
+import type { HttpAuthorizer, WellKnownDocument } from './authorizer.js';
 import { FetchExchange } from './fetch-exchange.js';
 import type { HttpCloseOptions, HttpHandlerOptions } from './handler-options.js';
 import { HttpTransport } from './http-transport.js';
@@ -50,12 +51,21 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   const unreadable = errorBody(TRANSPORT_ERROR, 'Bad request: the body could not be read.');
   const notFound = errorBody(TRANSPORT_ERROR, `Not found: the MCP endpoint is ${path === false ? '' : path}.`);
 
+  const { authorizer } = options;
+
   function nodeHandler(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
-    if (path !== false) {
+    if (path !== false || authorizer !== undefined) {
       // Express keeps the mounted path in originalUrl; plain node:http has only url.
       const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
       const query = url.indexOf('?');
-      if ((query < 0 ? url : url.slice(0, query)) !== path) {
+      const requested = query < 0 ? url : url.slice(0, query);
+      const document = wellKnown(authorizer, req.method, requested);
+      if (document !== undefined) {
+        res.writeHead(document.status, document.headers as string[]);
+        res.end(document.body);
+        return Promise.resolve();
+      }
+      if (path !== false && requested !== path) {
         if (next !== undefined) next();
         else {
           res.writeHead(404, JSON_HEADERS as string[]);
@@ -68,6 +78,10 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
   }
 
   function fetchHandler(request: Request, extra?: FetchHandlerExtra): Promise<Response> {
+    if (authorizer !== undefined) {
+      const document = wellKnown(authorizer, request.method, pathOf(request.url));
+      if (document !== undefined) return Promise.resolve(documentResponse(document));
+    }
     if (path !== false && pathOf(request.url) !== path) {
       return Promise.resolve(new Response(notFound, { status: 404, headers: { 'content-type': 'application/json' } }));
     }
@@ -87,6 +101,24 @@ export function createHttpHandler(options: HttpHandlerOptions): HttpHandler {
       return transport.sessionCount;
     },
   };
+}
+
+/** The authorizer's document for a GET of a `/.well-known/` path (RFC 9728 metadata), if any. */
+function wellKnown(
+  authorizer: HttpAuthorizer | undefined,
+  method: string | undefined,
+  path: string,
+): WellKnownDocument | undefined {
+  if (authorizer === undefined || (method !== 'GET' && method !== 'HEAD') || !path.startsWith('/.well-known/')) {
+    return undefined;
+  }
+  return authorizer.wellKnown(path);
+}
+
+function documentResponse(document: WellKnownDocument): Response {
+  const headers = new Headers();
+  for (let i = 0; i < document.headers.length; i += 2) headers.append(document.headers[i]!, document.headers[i + 1]!);
+  return new Response(document.body, { status: document.status, headers });
 }
 
 /** The path of an absolute URL without parsing all of it (this runs on every request). */

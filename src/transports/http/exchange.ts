@@ -3,6 +3,7 @@
  * adapters implement it: node:http (`node-exchange.ts`) and the fetch API
  * (`fetch-exchange.ts`), so both handlers share every rule.
  */
+import type { ToolSource } from '../../engine/engine.js';
 import type { AuthInfo, HttpInfo } from '../../tool/types.js';
 import type { SseConnection } from './sse-stream.js';
 
@@ -60,8 +61,13 @@ export interface Exchange {
   readonly localAddress: string | undefined;
   /** The facts `ctx.http` shows, built on first use. */
   readonly http: HttpRequestInfo;
-  /** Authentication a framework attached (Express `req.auth`, or given to the fetch handler). */
-  readonly auth: AuthInfo | undefined;
+  /**
+   * Authentication a framework attached (Express `req.auth`, or given to the
+   * fetch handler); with an authorizer, the core sets the verified principal.
+   */
+  auth: AuthInfo | undefined;
+  /** The tools the caller may see, set by the core from the authorizer's admission. */
+  tools?: ToolSource;
   /** Headers added to every response (CORS), set by the core. */
   extraHeaders: readonly string[] | undefined;
   /** Set by the core to the POST's channel so `closeStream()` reaches it. */

@@ -3,6 +3,7 @@
  * speak `(Request) => Promise<Response>` (Hono, Bun, Deno, workers). SSE goes
  * out through a `ReadableStream`. Only web-standard globals are used.
  */
+import type { ToolSource } from '../../engine/engine.js';
 import type { AuthInfo } from '../../tool/types.js';
 import { ABORTED, type Body, type Exchange, type HttpRequestInfo, type StreamCloser, TOO_LARGE } from './exchange.js';
 import type { SseConnection } from './sse-stream.js';
@@ -121,7 +122,8 @@ function headerPairs(headers: readonly string[], extra: readonly string[] | unde
  */
 export class FetchExchange implements Exchange {
   readonly request: Request;
-  readonly auth: AuthInfo | undefined;
+  auth: AuthInfo | undefined;
+  tools: ToolSource | undefined = undefined;
   readonly response: Promise<Response>;
   extraHeaders: readonly string[] | undefined = undefined;
   closer: StreamCloser | undefined = undefined;

@@ -6,6 +6,7 @@
  * `signal` (tools/call, the hot path, uses `onGone`).
  */
 import type { RequestInfo } from '../../engine/channel.js';
+import type { ToolSource } from '../../engine/engine.js';
 import type { AuthInfo } from '../../tool/types.js';
 import type { Exchange, HttpRequestInfo } from './exchange.js';
 
@@ -20,6 +21,7 @@ const NOTHING = () => {};
  */
 export class GoneSignal implements RequestInfo {
   readonly auth: AuthInfo | undefined;
+  readonly tools: ToolSource | undefined;
   readonly #exchange: Exchange;
   #listeners: Array<() => void> = [];
   #stopExchange: (() => void) | undefined;
@@ -30,6 +32,7 @@ export class GoneSignal implements RequestInfo {
   constructor(exchange: Exchange) {
     this.#exchange = exchange;
     this.auth = exchange.auth;
+    this.tools = exchange.tools;
   }
 
   get http(): HttpRequestInfo {

@@ -2,6 +2,7 @@
 import type { Dispatcher } from '../../engine/dispatcher.js';
 import type { ServerLogger } from '../../engine/logger.js';
 import type { ClientCapabilities } from '../../engine/peer.js';
+import type { HttpAuthorizer } from './authorizer.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRateLimitOptions } from './http-rate-limit.js';
 
@@ -74,6 +75,12 @@ export interface HttpHandlerOptions {
    * roots, and lets the client refuse if it cannot. Pass `{}` to assume nothing.
    */
   statelessClientCapabilities?: ClientCapabilities;
+  /**
+   * Authorization (src/auth, `createServer({ auth })` sets it): every request
+   * but OPTIONS must carry a token it accepts (401 / 403 otherwise), and it
+   * serves its well-known documents (RFC 9728 metadata). Default: none.
+   */
+  authorizer?: HttpAuthorizer;
 }
 
 /** Options of `handler.close()`. */

@@ -19,6 +19,7 @@ import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
 import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
+import { type HttpAuthorizer, isRefusal, principalKey } from './authorizer.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
@@ -69,6 +70,13 @@ export class HttpTransport {
   readonly #channels: PostChannelConfig;
   readonly #sessions: SessionStore;
   readonly #statelessCapabilities: ClientCapabilities;
+  readonly #authorizer: HttpAuthorizer | undefined;
+  /**
+   * With an authorizer: who opened each session. A session is used only by
+   * the principal that opened it (MCP security best practices: bind session
+   * ids to the user), so a leaked id is useless with another user's token.
+   */
+  readonly #owners = new WeakMap<Session, string>();
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
   /** Modern requests in flight (ended on close). */
@@ -107,6 +115,7 @@ export class HttpTransport {
       onExpire: (session) => this.#logger.debug('an idle HTTP session expired', { session: session.id }),
     });
     this.#statelessCapabilities = options.statelessClientCapabilities ?? STATELESS_CAPABILITIES;
+    this.#authorizer = options.authorizer;
     this.#modernPeer = dispatcher.createPeer({ stateless: true });
   }
 
@@ -141,6 +150,8 @@ export class HttpTransport {
           return;
         }
       }
+      // MCP authorization: every request but a CORS preflight carries the token.
+      if (this.#authorizer !== undefined && exchange.method !== 'OPTIONS' && !(await this.#admit(exchange))) return;
       switch (exchange.method) {
         case 'POST':
           return await this.#post(exchange);
@@ -238,6 +249,13 @@ export class HttpTransport {
       );
       return;
     }
+    if (this.#authorizer !== undefined && exchange.auth !== undefined) {
+      const refused = this.#authorizer.permit(message, exchange.auth);
+      if (refused !== undefined) {
+        refuse(exchange, refused.status, TRANSPORT_ERROR, refused.message, refused.headers);
+        return;
+      }
+    }
     // 2026-07-28 (issue 4): the body picks the era; a modern message never touches sessions.
     const headers: HeaderMap = (name) => exchange.header(name);
     const route = classifyEra(message, { headers });
@@ -296,6 +314,7 @@ export class HttpTransport {
       const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
       if (answer === undefined) return;
       if (answer.value !== undefined && 'result' in answer.value) {
+        if (this.#authorizer !== undefined) this.#owners.set(session, principalKey(exchange.auth));
         this.#sessions.add(session);
         answer.channel.finish(answer.value, session.id);
       } else {
@@ -341,12 +360,27 @@ export class HttpTransport {
       const value = await this.#dispatcher.handle(message, {
         peer,
         channel,
-        info: { http: exchange.http, auth: exchange.auth },
+        info: { http: exchange.http, auth: exchange.auth, tools: exchange.tools },
       });
       return { value, channel };
     } finally {
       if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
     }
+  }
+
+  /**
+   * Authorization (src/auth): verify the request's token before anything
+   * else of it is read; the principal becomes `ctx.auth`. False once refused.
+   */
+  async #admit(exchange: Exchange): Promise<boolean> {
+    const admission = await this.#authorizer!.authenticate((name) => exchange.header(name));
+    if (isRefusal(admission)) {
+      refuse(exchange, admission.status, TRANSPORT_ERROR, admission.message, admission.headers);
+      return false;
+    }
+    exchange.auth = admission.auth;
+    exchange.tools = admission.tools;
+    return true;
   }
 
   async #get(exchange: Exchange): Promise<void> {
@@ -407,7 +441,11 @@ export class HttpTransport {
       return undefined;
     }
     const session = this.#sessions.get(id);
-    if (session === undefined) {
+    // Another principal's session answers as an unknown one: nothing about it is revealed.
+    if (
+      session === undefined ||
+      (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
+    ) {
       refuse(exchange, 404, SESSION_NOT_FOUND, 'Session not found: it ended or never existed; initialize a new one.');
       return undefined;
     }

@@ -4,6 +4,7 @@
  * `res.write`. Nothing here allocates more than the request needs.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { ToolSource } from '../../engine/engine.js';
 import type { AuthInfo } from '../../tool/types.js';
 import {
   ABORTED,
@@ -149,6 +150,8 @@ export class NodeExchange implements Exchange {
   extraHeaders: readonly string[] | undefined = undefined;
   closer: StreamCloser | undefined = undefined;
   #http: NodeHttpInfo | undefined;
+  #auth: AuthInfo | undefined;
+  tools: ToolSource | undefined = undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.req = req;
@@ -175,7 +178,11 @@ export class NodeExchange implements Exchange {
 
   get auth(): AuthInfo | undefined {
     // The convention of the MCP SDK's bearer-auth middleware (and most Express auth middleware).
-    return (this.req as { auth?: AuthInfo }).auth;
+    return this.#auth ?? (this.req as { auth?: AuthInfo }).auth;
+  }
+
+  set auth(value: AuthInfo | undefined) {
+    this.#auth = value;
   }
 
   get gone(): boolean {
