@@ -377,3 +377,52 @@ describe('policy on every call', () => {
     expect(text(over)).toContain('server "notes"');
   });
 });
+
+describe('the gateway as an OAuth resource server', () => {
+  test('needs a token, and lists and runs tools by the scopes their honest hints call for', async () => {
+    const { startAuthorizationServer } = await import('./support/test-authorization-server.js');
+    const { createServer: netServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = netServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const issuer = await startAuthorizationServer({ resource });
+    open.push({ close: () => issuer.close() });
+    const log = upstreamLog();
+    const gateway = await createGateway({
+      servers: {
+        notes: { command: process.execPath, args: [fixture], env: { GATEWAY_FIXTURE_LOG: log }, stderr: 'ignore' },
+      },
+      policy: 'yolo',
+      logger: silent,
+      auth: { issuer: issuer.issuer, jwks: issuer.jwksUri, resource },
+    });
+    const listener = await gateway.listen({ port, handleSignals: false });
+    open.push({ close: () => gateway.close() }, { close: () => listener.close() });
+
+    const anonymous = await fetch(resource, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=');
+
+    const token = await issuer.mint({ scope: 'tools:read' });
+    const client = new ClientV2({ name: 'reader', version: '1.0.0' });
+    await client.connect(
+      new TransportV2(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    open.push({ close: () => client.close() });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('notes__read_notes');
+    // The liar's write was tightened to destructive, so it needs tools:destructive, not tools:read.
+    expect(names).not.toContain('notes__write_note');
+    expect((await client.callTool({ name: 'notes__read_notes', arguments: {} })).isError).toBeFalsy();
+    await expect(client.callTool({ name: 'notes__write_note', arguments: { text: 'x' } })).rejects.toThrow();
+    expect(ranCalls(log).map((c) => c.tool)).toEqual(['read_notes']);
+  });
+});

@@ -267,6 +267,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     prompts,
     logger,
     lintOnStart: false,
+    ...(options.auth ? { auth: options.auth } : {}),
     middleware:
       Object.keys(serverLimits).length === 0
         ? []

@@ -3,6 +3,7 @@
  * approvals, command tools, rate limits and the audit log — one object, every
  * option a key (STYLE.md 3). The config file has the same shape.
  */
+import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
@@ -39,6 +40,11 @@ export interface GatewayOptions {
   confirmTimeoutMs?: number;
   /** Backoff for upstreams that fail to start or die: first and longest delay (default 1 s and 60 s). */
   reconnect?: { initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Make the gateway's HTTP endpoint an OAuth 2.1 resource server (as `createServer({ auth })`):
+   * downstream clients need a token, and tools are listed and callable by scope.
+   */
+  auth?: AuthOptions;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;
