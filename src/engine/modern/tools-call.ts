@@ -71,16 +71,13 @@ export const callToolModern: ModernHandler = async (params, scope) => {
     ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
   });
 
-  let cancel!: () => void;
-  const cancelled = new Promise<undefined>((resolve) => {
-    cancel = () => resolve(undefined);
-  });
+  let cancel: (() => void) | undefined;
   const entry: InFlight = {
     cancelled: false,
     done: Promise.resolve(),
     abort(reason) {
       ctx.abort(reason);
-      if (entry.cancelled) cancel();
+      if (entry.cancelled) cancel?.();
     },
   };
   // HTTP (2026-07-28): closing the response stream IS the cancel.
@@ -97,8 +94,14 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   const done = engine.runTool(ctx);
   (entry as { done: Promise<unknown> }).done = done;
   engine.track(done);
+  // Settles with the call, or with undefined as soon as it is cancelled (no Promise.race per call: issue 14).
+  const answer = new Promise<Awaited<typeof done> | undefined>((resolve, reject) => {
+    cancel = () => resolve(undefined);
+    if (entry.cancelled) resolve(undefined); // the client left before the call started
+    done.then(resolve, reject);
+  });
   try {
-    const result = await Promise.race([done, cancelled]);
+    const result = await answer;
     if (entry.cancelled || result === undefined) return undefined;
     if (ctx.inputRequests.size === 0) return result as unknown as Result;
     return await inputRequired(ctx, answers, { name, args, argsDigest, principal, scope });
