@@ -7,7 +7,11 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  MissingRequiredClientCapabilityError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -227,6 +231,34 @@ describe('refusals over HTTP, with the status and code the spec gives', () => {
     const { status, body } = await send(callBody(), { ...standard, 'mcp-protocol-version': '2025-11-25' });
     expect(status).toBe(400);
     expect(body.error.code).toBe(-32020);
+  });
+
+  test('a call that needs elicitation the request did not declare: 400 and -32021 with requiredCapabilities', async () => {
+    const body = {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: { name: 'delete_file', arguments: { path: 'nodecl.txt' }, _meta: envelope() },
+    };
+    const { status, body: answer } = await send(body, { ...standard, 'mcp-name': 'delete_file' });
+    expect(status).toBe(400);
+    expect(answer.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect(observed.effects).not.toContain('deleted nodecl.txt');
+  });
+
+  test('the SDK v2 client without elicitation sees MissingRequiredClientCapabilityError', async () => {
+    const client = new Client(
+      { name: 'no-elicitation', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: V } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const failure = await client.callTool({ name: 'delete_file', arguments: { path: 'sdk.txt' } }).catch((e) => e);
+    expect(failure).toBeInstanceOf(MissingRequiredClientCapabilityError);
+    expect((failure as MissingRequiredClientCapabilityError).requiredCapabilities).toEqual({
+      elicitation: { form: {} },
+    });
+    expect(observed.effects).not.toContain('deleted sdk.txt');
+    await client.close();
   });
 
   test('an unsupported version: 400 and -32022 listing the supported versions', async () => {

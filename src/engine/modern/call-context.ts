@@ -39,6 +39,7 @@ import { BaseCallContext, canElicitForm } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
 import type { Envelope } from './envelope.js';
+import { MissingCapabilityError } from './missing-capability.js';
 
 /** The reason on `ctx.signal` and the rejection of an unanswered interaction. */
 export class InputRequiredError extends ToolError {
@@ -102,11 +103,12 @@ export class ModernCallContext extends BaseCallContext {
 
   async elicit(params: ElicitParams): Promise<ElicitResult> {
     const capability = this.#options.envelope.clientCapabilities.elicitation;
-    // mrtr: a server MUST NOT put a request the client did not declare into inputRequests.
+    // mrtr: a server MUST NOT put a request the client did not declare into inputRequests;
+    // the revision's answer is -32021 naming what to declare (basic/index, "Error Codes").
     if (!canElicitForm(capability)) {
-      throw new ToolError(
-        'This tool needs to ask the user, but the request did not declare the elicitation capability (form mode), so it cannot.',
-        { code: 'elicitation_unsupported' },
+      throw new MissingCapabilityError(
+        'elicitation',
+        `The tool "${this.tool.name}" needs to ask the user, but the request did not declare the elicitation capability (form mode) in its _meta clientCapabilities.`,
       );
     }
     const answer = this.#interact('elicit', {
@@ -120,9 +122,9 @@ export class ModernCallContext extends BaseCallContext {
 
   async sample(params: SampleParams): Promise<SampleResult> {
     if (this.#options.envelope.clientCapabilities.sampling === undefined) {
-      throw new ToolError(
-        'This tool needs the client to run its model (sampling), but the request did not declare the sampling capability.',
-        { code: 'sampling_unsupported' },
+      throw new MissingCapabilityError(
+        'sampling',
+        `The tool "${this.tool.name}" needs the client to run its model, but the request did not declare the sampling capability.`,
       );
     }
     return this.#interact('sample', { method: 'sampling/createMessage', params: { ...params } }) as SampleResult;
@@ -130,9 +132,10 @@ export class ModernCallContext extends BaseCallContext {
 
   async listRoots(): Promise<Array<{ uri: string; name?: string }>> {
     if (this.#options.envelope.clientCapabilities.roots === undefined) {
-      throw new ToolError('This tool needs the client roots, but the request did not declare the roots capability.', {
-        code: 'roots_unsupported',
-      });
+      throw new MissingCapabilityError(
+        'roots',
+        `The tool "${this.tool.name}" needs the client's roots, but the request did not declare the roots capability.`,
+      );
     }
     const answer = this.#interact('roots', { method: 'roots/list', params: {} }) as {
       roots: Array<{ uri: string; name?: string }>;
