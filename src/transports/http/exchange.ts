@@ -3,6 +3,7 @@
  * adapters implement it: node:http (`node-exchange.ts`) and the fetch API
  * (`fetch-exchange.ts`), so both handlers share every rule.
  */
+import type { SerializedMessage } from '../../engine/jsonrpc.js';
 import type { AuthInfo, HttpInfo } from '../../tool/types.js';
 import type { SseConnection } from './sse-stream.js';
 
@@ -79,7 +80,7 @@ export interface Exchange {
   /** Read the whole body, up to `limit` bytes. Never rejects. */
   readBody(limit: number): Promise<Body>;
   /** Answer in full. `headers` is a flat list: name, value, name, value… */
-  reply(status: number, headers: readonly string[], body: string | undefined): void;
+  reply(status: number, headers: readonly string[], body: SerializedMessage | undefined): void;
   /** Start a 200 `text/event-stream` response. */
   stream(headers: readonly string[]): SseConnection;
 }

@@ -4,6 +4,7 @@
  * `res.write`. Nothing here allocates more than the request needs.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { SerializedMessage } from '../../engine/jsonrpc.js';
 import type { AuthInfo } from '../../tool/types.js';
 import {
   ABORTED,
@@ -220,13 +221,23 @@ export class NodeExchange implements Exchange {
     return body;
   }
 
-  reply(status: number, headers: readonly string[], body: string | undefined): void {
+  reply(status: number, headers: readonly string[], body: SerializedMessage | undefined): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
     const all = this.extraHeaders === undefined ? (headers as string[]) : headers.concat(this.extraHeaders);
     if (body === undefined) {
       res.writeHead(status, all);
       res.end();
+      return;
+    }
+    if (typeof body !== 'string') {
+      // A large cached result: its bytes go out as they are, around the envelope's text.
+      const [prefix, bytes, suffix] = body;
+      const length = Buffer.byteLength(prefix) + bytes.byteLength + Buffer.byteLength(suffix);
+      res.writeHead(status, all.concat('content-length', String(length)));
+      res.write(prefix);
+      res.write(bytes);
+      res.end(suffix);
       return;
     }
     // An explicit length lets node skip chunked encoding: one write for head and body.
