@@ -19,10 +19,9 @@ import { CancelledError } from '../methods/lifecycle.js';
 import { invalidParams } from '../methods/params.js';
 import type { InFlight } from '../peer.js';
 import { ModernCallContext } from './call-context.js';
-import { gatherAnswers } from './input-responses.js';
 import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
 import { HEADER_MISMATCH } from './protocol.js';
-import { digestOf, type StatePayload } from './request-state.js';
+import { inputRequired, openRound } from './rounds.js';
 import { type ModernHandler, refuseWith } from './scope.js';
 
 const METHOD = 'tools/call';
@@ -47,17 +46,9 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   }
 
   // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
-  const principal = principalOf(info?.auth);
-  let argsDigest: string | undefined;
-  let state: StatePayload | undefined;
-  if (params.requestState !== undefined) {
-    argsDigest = await digestOf(args);
-    const opened = await shared.sealer.open(params.requestState, { method: METHOD, name, argsDigest, principal });
-    if (!opened.ok) throw invalidParams(opened.reason);
-    state = opened.payload;
-  }
-  const answers = gatherAnswers(state, params.inputResponses);
-  if (typeof answers === 'string') throw invalidParams(answers);
+  const request = { method: METHOD, name, args } as const;
+  const round = await openRound(params, request, shared.sealer, info);
+  const { answers } = round;
 
   const meta = params._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
@@ -104,43 +95,13 @@ export const callToolModern: ModernHandler = async (params, scope) => {
     const result = await answer;
     if (entry.cancelled || result === undefined) return undefined;
     if (ctx.inputRequests.size === 0) return result as unknown as Result;
-    return await inputRequired(ctx, answers, { name, args, argsDigest, principal, scope });
+    return await inputRequired(ctx.inputRequests, round, request, shared.sealer);
   } finally {
     ctx.finish();
     stopListening();
     if (peer?.inFlight.get(id) === entry) peer.inFlight.delete(id);
   }
 };
-
-/** The `input_required` result of a round: what to ask, and the sealed state to bring back. */
-async function inputRequired(
-  ctx: ModernCallContext,
-  answers: ReadonlyMap<string, unknown>,
-  call: {
-    name: string;
-    args: unknown;
-    argsDigest: string | undefined;
-    principal: string | undefined;
-    scope: Parameters<ModernHandler>[1];
-  },
-): Promise<Result> {
-  const { sealer } = call.scope.shared;
-  const payload: StatePayload = {
-    v: 1,
-    m: METHOD,
-    n: call.name,
-    h: call.argsDigest ?? (await digestOf(call.args)),
-    x: sealer.expiry(),
-    a: Object.fromEntries(answers),
-    q: [...ctx.inputRequests.keys()],
-  };
-  if (call.principal !== undefined) payload.p = call.principal;
-  return {
-    resultType: 'input_required',
-    inputRequests: Object.fromEntries(ctx.inputRequests),
-    requestState: await sealer.seal(payload),
-  };
-}
 
 /** Call `listener` when the client goes away: the transport's cheap hook if it has one, else the signal. */
 function listenForDisconnect(info: RequestInfo | undefined, listener: () => void): () => void {
@@ -153,10 +114,4 @@ function listenForDisconnect(info: RequestInfo | undefined, listener: () => void
   }
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
-}
-
-/** Who the state is issued to: the authenticated subject or client, if the transport knows one. */
-function principalOf(auth: { subject?: string; clientId?: string } | undefined): string | undefined {
-  if (auth === undefined) return undefined;
-  return auth.subject ?? auth.clientId;
 }
