@@ -161,8 +161,17 @@ export class NodeExchange implements Exchange {
   }
 
   header(name: string): string | undefined {
-    const value = this.req.headers[name];
-    return typeof value === 'string' ? value : value === undefined ? undefined : value.join(', ');
+    // Read from the parser's raw list: touching req.headers makes node build an object of every
+    // header (issue 14: a bare node:http server never pays that; candor reads only a few).
+    const raw = this.req.rawHeaders;
+    let found: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i]!;
+      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
+      // Repeated headers are joined with ", ", as node joins them.
+      found = found === undefined ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
+    }
+    return found;
   }
 
   get localAddress(): string | undefined {
