@@ -207,15 +207,18 @@ export class Dispatcher {
 
   /** Create a peer (one per stdio connection / HTTP session / stateless request). */
   createPeer(options: PeerOptions = {}): Peer {
-    const peer = new Peer(options, {
-      onClose: (closed, reason) => {
-        this.#peers.delete(closed);
-        this.#engine.clientRequests.dropPeer(closed, reason);
-      },
-    });
+    const peer = new Peer(options, this.#peerHooks);
     this.#peers.add(peer);
     return peer;
   }
+
+  /** One hooks object for every peer (stateless HTTP makes a peer per request: issue 14). */
+  readonly #peerHooks = {
+    onClose: (closed: Peer, reason: unknown): void => {
+      this.#peers.delete(closed);
+      this.#engine.clientRequests.dropPeer(closed, reason);
+    },
+  };
 
   /**
    * Answer one parsed JSON value (a message or a batch). Never throws or

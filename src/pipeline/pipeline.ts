@@ -109,10 +109,12 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
       if (checked instanceof Promise) return runChain(ctx, plan.chain);
       const invalid = applyValidation(ctx, checked);
       if (invalid !== undefined) return Promise.resolve(invalid);
-      const startedAt = plan.limit === undefined ? 0 : performance.now();
       const answer = callHandler(ctx, logger);
       if (!(answer instanceof Promise)) return Promise.resolve(answer);
-      return plan.limit === undefined ? answer : withinDeadline(ctx, plan.limit, answer, deadlines, startedAt);
+      // The limit counts from when the handler first yields (its synchronous part cannot be interrupted anyway).
+      return plan.limit === undefined
+        ? answer
+        : withinDeadline(ctx, plan.limit, answer, deadlines, performance.now());
     } catch (error) {
       // Only a ProtocolError reaches here (callHandler masks the rest).
       return Promise.reject(error);
