@@ -246,8 +246,9 @@ export class HttpTransport {
       return;
     }
     if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, accepts.sse);
-    if (this.#stateful) await this.#postInSession(exchange, message, accepts.sse);
-    else await this.#postStateless(exchange, message, accepts.sse);
+    // The route goes along, so the dispatcher does not walk the message again (issue 14).
+    if (this.#stateful) await this.#postInSession(exchange, message, route, accepts.sse);
+    else await this.#postStateless(exchange, message, route, accepts.sse);
   }
 
   /**
@@ -283,7 +284,7 @@ export class HttpTransport {
     }
   }
 
-  async #postInSession(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+  async #postInSession(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
     if (isInitialize(message)) {
       if (this.#sessions.full) {
         refuse(exchange, 503, TRANSPORT_ERROR, 'Service unavailable: too many open sessions; try again later.', [
@@ -293,7 +294,7 @@ export class HttpTransport {
         return;
       }
       const session = this.#newSession();
-      const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+      const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
       if (answer === undefined) return;
       if (answer.value !== undefined && 'result' in answer.value) {
         this.#sessions.add(session);
@@ -306,11 +307,11 @@ export class HttpTransport {
     }
     const session = this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
-    const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+    const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
     answer?.channel.finish(answer.value);
   }
 
-  async #postStateless(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+  async #postStateless(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
     if (this.#badVersion(exchange)) return;
     const version = exchange.header('mcp-protocol-version');
     const peer = this.#dispatcher.createPeer({
@@ -319,7 +320,7 @@ export class HttpTransport {
     });
     peer.clientCapabilities = this.#statelessCapabilities;
     try {
-      const answer = await this.#dispatch(exchange, message, peer, undefined, canStream);
+      const answer = await this.#dispatch(exchange, message, route, peer, undefined, canStream);
       answer?.channel.finish(answer.value);
     } finally {
       peer.close(REQUEST_ENDED);
@@ -330,6 +331,7 @@ export class HttpTransport {
   async #dispatch(
     exchange: Exchange,
     message: unknown,
+    route: EraRoute,
     peer: Peer,
     session: Session | undefined,
     canStream: boolean,
@@ -341,6 +343,7 @@ export class HttpTransport {
       const value = await this.#dispatcher.handle(message, {
         peer,
         channel,
+        route,
         info: { http: exchange.http, auth: exchange.auth },
       });
       return { value, channel };
