@@ -112,9 +112,7 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
       const answer = callHandler(ctx, logger);
       if (!(answer instanceof Promise)) return Promise.resolve(answer);
       // The limit counts from when the handler first yields (its synchronous part cannot be interrupted anyway).
-      return plan.limit === undefined
-        ? answer
-        : withinDeadline(ctx, plan.limit, answer, deadlines, performance.now());
+      return plan.limit === undefined ? answer : withinDeadline(ctx, plan.limit, answer, deadlines, performance.now());
     } catch (error) {
       // Only a ProtocolError reaches here (callHandler masks the rest).
       return Promise.reject(error);
