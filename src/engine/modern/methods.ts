@@ -125,7 +125,8 @@ async function inRounds(
   request: RoundRequest,
   run: (scope: RequestScope) => Promise<Result | undefined>,
 ): Promise<Result | undefined> {
-  const round = await openRound(params, request, scope.shared.sealer, scope.info);
+  const opening = openRound(params, request, scope.shared.sealer, scope.info);
+  const round = opening instanceof Promise ? await opening : opening;
   const what = request.method === 'prompts/get' ? `The prompt "${request.name}"` : `Reading ${request.name}`;
   const asked = new Interactions(scope.envelope.clientCapabilities, round.answers, what, () => {});
   let result: Result | undefined;

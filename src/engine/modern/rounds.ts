@@ -31,8 +31,22 @@ export interface Round {
 /**
  * Open the round a request starts: the first (no state) or a retry. Throws a
  * -32602 error for a tampered, expired or misbound state, or malformed answers.
+ * A first round needs nothing asynchronous: it comes back without a promise.
  */
-export async function openRound(
+export function openRound(
+  params: { [key: string]: unknown },
+  request: RoundRequest,
+  sealer: RequestStateSealer,
+  info: RequestInfo | undefined,
+): Round | Promise<Round> {
+  if (params.requestState === undefined) {
+    // inputResponses without a state answer nothing this server asked: ignored (gatherAnswers).
+    return { answers: new Map(), argsDigest: undefined, principal: principalOf(info?.auth) };
+  }
+  return openRetry(params, request, sealer, info);
+}
+
+async function openRetry(
   params: { [key: string]: unknown },
   request: RoundRequest,
   sealer: RequestStateSealer,

@@ -18,13 +18,15 @@ import { INVALID_PARAMS, INVALID_REQUEST, SERVER_SHUTTING_DOWN } from '../jsonrp
 import { CancelledError } from '../methods/lifecycle.js';
 import { invalidParams } from '../methods/params.js';
 import type { InFlight } from '../peer.js';
-import { ModernCallContext } from './call-context.js';
+import { ModernCallContext, type ModernCallOptions } from './call-context.js';
 import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
 import { HEADER_MISMATCH } from './protocol.js';
 import { inputRequired, openRound } from './rounds.js';
 import { type ModernHandler, refuseWith } from './scope.js';
 
 const METHOD = 'tools/call';
+/** `done` of a call whose handler has not started yet (replaced right after). */
+const NOT_STARTED: Promise<unknown> = Promise.resolve();
 
 export const callToolModern: ModernHandler = async (params, scope) => {
   const { engine, id, info, peer, shared } = scope;
@@ -47,25 +49,22 @@ export const callToolModern: ModernHandler = async (params, scope) => {
 
   // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
   const request = { method: METHOD, name, args } as const;
-  const round = await openRound(params, request, shared.sealer, info);
+  const opening = openRound(params, request, shared.sealer, info);
+  const round = opening instanceof Promise ? await opening : opening;
   const { answers } = round;
 
   const meta = params._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
-  const ctx = new ModernCallContext(tool, args, {
-    id,
-    envelope: scope.envelope,
-    channel: scope.channel,
-    answers,
-    ...(info?.auth ? { auth: info.auth } : {}),
-    ...(info?.http ? { http: info.http } : {}),
-    ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
-  });
+  const options: ModernCallOptions = { id, envelope: scope.envelope, channel: scope.channel, answers };
+  if (info?.auth) options.auth = info.auth;
+  if (info?.http) options.http = info.http;
+  if (typeof token === 'string' || typeof token === 'number') options.progressToken = token;
+  const ctx = new ModernCallContext(tool, args, options);
 
   let cancel: (() => void) | undefined;
   const entry: InFlight = {
     cancelled: false,
-    done: Promise.resolve(),
+    done: NOT_STARTED,
     abort(reason) {
       ctx.abort(reason);
       if (entry.cancelled) cancel?.();
