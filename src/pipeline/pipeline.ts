@@ -12,7 +12,7 @@
  */
 import type { ToolRunner, ToolSource } from '../engine/engine.js';
 import { type ServerLogger, stderrLogger } from '../engine/logger.js';
-import type { CallToolResult, ToolDefinition } from '../tool/types.js';
+import type { CallToolResult, ToolDefinition, ValidationResult } from '../tool/types.js';
 import { compose } from './compose.js';
 import { Deadlines } from './deadlines.js';
 import { type AuditEvent, audit } from './middleware/audit.js';
@@ -105,18 +105,28 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
     try {
       if (!isCallable(ctx.tool.name)) return Promise.reject(disabledError(ctx.tool.name));
       const checked = ctx.tool.input.validate(ctx.args);
-      // An asynchronous validator (some Standard Schemas): the composed chain handles it.
-      if (checked instanceof Promise) return runChain(ctx, plan.chain);
-      const invalid = applyValidation(ctx, checked);
-      if (invalid !== undefined) return Promise.resolve(invalid);
-      const answer = callHandler(ctx, logger);
-      if (!(answer instanceof Promise)) return Promise.resolve(answer);
-      // The limit counts from when the handler first yields (its synchronous part cannot be interrupted anyway).
-      return plan.limit === undefined ? answer : withinDeadline(ctx, plan.limit, answer, deadlines, performance.now());
+      if (checked instanceof Promise) {
+        // An asynchronous validator (some Standard Schemas): the rest follows it; a failing
+        // validator is masked like a handler failure, as in the composed chain.
+        return checked
+          .then((c) => validated(ctx, plan, c))
+          .catch((error: unknown) => failureResult(error, ctx, logger));
+      }
+      return validated(ctx, plan, checked);
     } catch (error) {
       // Only a ProtocolError reaches here (callHandler masks the rest).
       return Promise.reject(error);
     }
+  }
+
+  /** Continue a direct call once its arguments are checked. Throws only a ProtocolError. */
+  function validated(ctx: CallContext, plan: Plan, checked: ValidationResult<unknown>): Promise<CallToolResult> {
+    const invalid = applyValidation(ctx, checked);
+    if (invalid !== undefined) return Promise.resolve(invalid);
+    const answer = callHandler(ctx, logger);
+    if (!(answer instanceof Promise)) return Promise.resolve(answer);
+    // The limit counts from when the handler first yields (its synchronous part cannot be interrupted anyway).
+    return plan.limit === undefined ? answer : withinDeadline(ctx, plan.limit, answer, deadlines, performance.now());
   }
 
   return function runTool(ctx: CallContext): Promise<CallToolResult> {
