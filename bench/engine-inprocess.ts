@@ -18,6 +18,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { createServer, defineTool, serializeMessage, silentLogger, type ToolLike } from '../dist/src/index.js';
+import { HttpTransport } from '../dist/src/transports/http/http-transport.js';
 import { processCpuMicros, record, table } from './_harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -287,6 +288,92 @@ table(
   ],
 );
 
+/**
+ * candor's own share of an HTTP tools/call: the Streamable HTTP core
+ * (`HttpTransport.handle`: checks, parse, era, dispatch, pipeline, handler,
+ * serialise) driven with a minimal in-memory exchange, no sockets and no
+ * node:http. CPU microseconds per request, one at a time. What node:http and
+ * the kernel add is the rest of the server CPU per request in engine-http.
+ */
+async function httpCoreMicros(era: '2025' | '2026'): Promise<number> {
+  const server = createServer({ name: 'b', version: '1', tools: candorEcho(), logger: silentLogger });
+  const transport = new HttpTransport({ dispatcher: server.dispatcher, sessions: 'stateless', logger: silentLogger });
+  const modern = era === '2026';
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: 'echo',
+      arguments: { text: 'hi' },
+      ...(modern
+        ? {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+            },
+          }
+        : {}),
+    },
+  });
+  const headers: Record<string, string> = {
+    host: '127.0.0.1:3000',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+    ...(modern ? { 'mcp-method': 'tools/call', 'mcp-name': 'echo' } : {}),
+  };
+  let answered = '';
+  const http = { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers, closeStream: () => false };
+  const never = () => () => {};
+  // A class, as the real NodeExchange is: one small object per request.
+  class MemoryExchange {
+    readonly method = 'POST';
+    readonly localAddress = '127.0.0.1';
+    readonly auth = undefined;
+    readonly gone = false;
+    extraHeaders: readonly string[] | undefined = undefined;
+    closer: unknown = undefined;
+    responded = false;
+    get http() {
+      return http;
+    }
+    header(name: string): string | undefined {
+      return headers[name];
+    }
+    onGone(): () => void {
+      return never();
+    }
+    readBody(): Promise<string> {
+      return Promise.resolve(body);
+    }
+    reply(_status: number, _headers: readonly string[], text: unknown): void {
+      this.responded = true;
+      answered = String(text);
+    }
+    stream(): never {
+      throw new Error('no stream expected');
+    }
+  }
+  const exchange = () => new MemoryExchange();
+  for (let i = 0; i < 20_000; i++) await transport.handle(exchange() as never); // warm-up
+  const n = 100_000;
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < n; i++) await transport.handle(exchange() as never);
+  const used = process.cpuUsage(cpu);
+  if (!answered.includes('"text":"hi"')) throw new Error(`bad answer ${answered}`);
+  await server.close();
+  return (used.user + used.system) / n;
+}
+
+const httpCore = { '2025 era': await httpCoreMicros('2025'), '2026-07-28 era': await httpCoreMicros('2026') };
+table(
+  "candor's own CPU per HTTP tools/call (the Streamable HTTP core without sockets or node:http)",
+  ['era', 'µs per request'],
+  Object.entries(httpCore).map(([era, us]) => [era, us.toFixed(2)]),
+);
+
 const inProcess = {
   'dispatcher, 2025 era': await sequentialRate('2025', 'dispatcher'),
   'dispatcher, 2026-07-28 era': await sequentialRate('2026', 'dispatcher'),
@@ -309,4 +396,5 @@ record('engine-inprocess', {
     serverCpuMicrosPerCall: { candor: candorStdio.cpu, 'SDK v1': sdkStdio.cpu },
   },
   inProcessSequentialCallsPerSecond: inProcess,
+  httpCoreCpuMicrosPerRequest: httpCore,
 });

@@ -85,6 +85,17 @@ if (modern) {
   ]);
 }
 const inproc = b['engine-inprocess'];
+const bareCpu = (http?.serverCpuMicrosPerRequest as Record<string, number> | undefined)?.['bare node:http echo'];
+const core = inproc?.httpCoreCpuMicrosPerRequest as Record<string, number> | undefined;
+if (core) {
+  rows.push([
+    "candor's own CPU per HTTP tools/call (its HTTP core, no sockets or node:http): 2025 / 2026-07-28 era",
+    `${fixed(core['2025 era'], 2)} / ${fixed(core['2026-07-28 era'], 2)} µs`,
+    `node:http and the kernel for the bare echo: ${fixed(bareCpu)} µs per request`,
+    '',
+    '',
+  ]);
+}
 if (inproc) {
   const stdio = inproc.stdio;
   const r = ratio(stdio.callsPerSecond.candor, stdio.callsPerSecond['SDK v1']);
@@ -181,6 +192,14 @@ if (workspace) {
       `Workspace server (\`bench/workspace-read-file.ts\`): \`read_file\` of a 4 KiB file over stdio with the SDK v2 client, against \`@modelcontextprotocol/server-filesystem\`'s \`read_text_file\`: ${int(candor.sequential)} vs ${int(fs.sequential)} calls/s one at a time (${times(ratio(candor.sequential, fs.sequential))}), ${int(candor.concurrent)} vs ${int(fs.concurrent)} with 16 in flight (${times(ratio(candor.concurrent, fs.concurrent))}), ${int(candor.cpu)} vs ${int(fs.cpu)} µs of server CPU per call.`,
     );
   }
+}
+
+if (core && bareCpu && http) {
+  const cpu = http.serverCpuMicrosPerRequest as Record<string, number>;
+  const budget = bareCpu / 0.85 - bareCpu;
+  extra.unshift(
+    `What bounds the HTTP ratios: a request costs the bare node:http echo ${fixed(bareCpu)} µs of server CPU (HTTP parsing, the socket write, keep-alive), so reaching 85% of it leaves candor ${fixed(budget)} µs per request for everything MCP adds. candor's own code takes ${fixed(core['2025 era'], 2)} µs in the 2025 era (${fixed(core['2026-07-28 era'], 2)} µs in 2026-07-28, whose messages carry the \`_meta\` envelope and \`serverInfo\`), measured without sockets; on the wire candor's server spends ${fixed(cpu['candor (stateless)'])} µs per request against the echo's ${fixed(bareCpu)} µs. The rest of the difference is node:http doing more for candor's request than for the echo (reading the body through a stream with its listeners, more headers and bytes each way) and garbage collection.`,
+  );
 }
 
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
