@@ -179,6 +179,15 @@ if (host) {
     `Host (\`bench/host-run.ts\`): \`host.run()\` adds ${fixed(host.runOverheadMicros.single)} µs to a single call and ${fixed(host.runOverheadMicros.perCallInBatch)} µs per call in batches of ${host.runOverheadMicros.batch}, over calling the SDK client directly.`,
   );
 }
+if (registry) {
+  const searches = Object.entries(registry)
+    .filter(([k]) => k.startsWith('search: '))
+    .map(([k, v]) => `${k.slice('search: '.length)} ${fixed(v as number, 2)} ms`);
+  const m = registry.manifestJson10000;
+  extra.push(
+    `Registry (\`bench/registry.ts\`): the tools/list JSON of 10,000 tools is built in ${fixed(m?.firstMs)} ms on the first request after a change, then served from cache (${fixed(m?.cachedMicros, 2)} µs); a page of 100 takes ${fixed(m?.pageOf100Micros, 1)} µs. Search over 100,000 tools: ${searches.join('; ')}.`,
+  );
+}
 const workspace = b['workspace-read-file'];
 if (workspace) {
   const [candor, fs] = workspace.servers as Array<{
@@ -198,7 +207,7 @@ if (core && bareCpu && http) {
   const cpu = http.serverCpuMicrosPerRequest as Record<string, number>;
   const budget = bareCpu / 0.85 - bareCpu;
   extra.unshift(
-    `What bounds the HTTP ratios: a request costs the bare node:http echo ${fixed(bareCpu)} µs of server CPU (HTTP parsing, the socket write, keep-alive), so reaching 85% of it leaves candor ${fixed(budget)} µs per request for everything MCP adds. candor's own code takes ${fixed(core['2025 era'], 2)} µs in the 2025 era (${fixed(core['2026-07-28 era'], 2)} µs in 2026-07-28, whose messages carry the \`_meta\` envelope and \`serverInfo\`), measured without sockets; on the wire candor's server spends ${fixed(cpu['candor (stateless)'])} µs per request against the echo's ${fixed(bareCpu)} µs. The rest of the difference is node:http doing more for candor's request than for the echo (reading the body through a stream with its listeners, more headers and bytes each way) and garbage collection.`,
+    `What bounds the HTTP ratios: the bare echo costs ${fixed(bareCpu)} µs of server CPU per request (HTTP parsing, the socket write, keep-alive), so at 85% of its throughput candor may add ${fixed(budget)} µs. candor's own code, measured as its HTTP core without sockets, takes ${fixed(core['2025 era'], 2)} µs in the 2025 era and ${fixed(core['2026-07-28 era'], 2)} µs in 2026-07-28 (whose messages carry the \`_meta\` envelope and \`serverInfo\`); about 1 µs of that is JSON.parse and JSON.stringify, which the echo does too. On the wire candor's server spends ${fixed(cpu['candor (stateless)'])} µs per request; the part outside candor's functions is node's stream and event handling of the request body and the response, promise scheduling and garbage collection, spread thinly over node internals in the profiles.`,
   );
 }
 
