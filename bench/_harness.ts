@@ -4,6 +4,7 @@
  * load, one after another, in one run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -124,3 +125,29 @@ export function table(title: string, header: string[], rows: string[][]): void {
 
 export const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const BENCH_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+/**
+ * Record a benchmark's figures for `npm run bench -- --json`: run.ts sets
+ * BENCH_JSON_DIR, each benchmark writes `<name>.json` there, and run.ts folds
+ * them into bench/history/<date>.json. Without the variable this does nothing.
+ */
+export function record(name: string, figures: object): void {
+  const dir = process.env.BENCH_JSON_DIR;
+  if (!dir) return;
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+/** CPU time (user + system) a process used so far, in microseconds (Linux /proc; undefined elsewhere). */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;

@@ -14,7 +14,9 @@ import {
   JSON_HEADERS,
   load,
   post,
+  processCpuMicros,
   type RunningServer,
+  record,
   startServer,
   table,
 } from './_harness.js';
@@ -54,6 +56,9 @@ async function headersFor(server: RunningServer, target: Target): Promise<Record
   return headers;
 }
 
+/** Server CPU per request under load (µs), by target label: steadier than req/s on a shared machine. */
+const cpuPerRequest = new Map<string, number>();
+
 async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
   const results = new Map<string, number>();
   const rows: string[][] = [];
@@ -66,6 +71,7 @@ async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
       if (text !== 'hello')
         throw new Error(`${target.label}: probe failed: ${probe.status} ${JSON.stringify(probe.json)}`);
       await load({ url: server.url, body: JSON.stringify(CALL), headers, seconds: 2, connections: BENCH_CONNECTIONS }); // warm-up
+      const cpuBefore = processCpuMicros(server.child.pid!);
       const r = await load({
         url: server.url,
         body: JSON.stringify(CALL),
@@ -75,12 +81,19 @@ async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
       });
       if (r.non2xx > 0 || r.errors > 0)
         throw new Error(`${target.label}: ${r.non2xx} non-2xx, ${r.errors} errors under load`);
+      const cpuAfter = processCpuMicros(server.child.pid!);
+      const cpu =
+        cpuBefore === undefined || cpuAfter === undefined
+          ? undefined
+          : (cpuAfter - cpuBefore) / (r.requestsPerSecond * BENCH_SECONDS);
       results.set(target.label, r.requestsPerSecond);
+      if (cpu !== undefined) cpuPerRequest.set(target.label, cpu);
       rows.push([
         target.label,
         Math.round(r.requestsPerSecond).toLocaleString('en'),
         `${r.latencyP50} ms`,
         `${r.latencyP99} ms`,
+        cpu === undefined ? 'n/a' : `${cpu.toFixed(1)} µs`,
       ]);
     } finally {
       await server.stop();
@@ -89,7 +102,7 @@ async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
   const bare = results.get('bare node:http echo') ?? Number.NaN;
   table(
     `tools/call over HTTP (${BENCH_CONNECTIONS} connections, ${BENCH_SECONDS} s each)`,
-    ['server', 'requests/s', 'p50', 'p99', 'vs bare'],
+    ['server', 'requests/s', 'p50', 'p99', 'server CPU/request', 'vs bare'],
     rows.map((r) => [...r, `${((results.get(r[0]!)! / bare) * 100).toFixed(0)}%`]),
   );
   return results;
@@ -152,6 +165,13 @@ table(
   ['comparison', 'ratio'],
   Object.entries(summary).map(([k, v]) => [k, `${v.toFixed(2)}×`]),
 );
+record('engine-http', {
+  connections: BENCH_CONNECTIONS,
+  seconds: BENCH_SECONDS,
+  callsPerSecond: Object.fromEntries(calls),
+  serverCpuMicrosPerRequest: Object.fromEntries(cpuPerRequest),
+  listLatencyMs: Object.fromEntries(lists),
+});
 writeFileSync(
   new URL('./results-engine-http.json', import.meta.url),
   `${JSON.stringify({ date: new Date().toISOString(), calls: Object.fromEntries(calls), lists: Object.fromEntries(lists), summary }, null, 2)}\n`,

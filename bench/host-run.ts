@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { createHost } from '../src/host/index.js';
 import { createServer } from '../src/server/create-server.js';
 import { defineTool } from '../src/tool/define.js';
+import { record } from './_harness.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -100,6 +101,10 @@ const [direct, , single, directBatch, hostBatch] = variants.map(median) as [numb
 console.log(
   `\nrun() overhead: ${(single - direct).toFixed(1)} µs per single call, ${(hostBatch - directBatch).toFixed(1)} µs per call in batches of ${BATCH}`,
 );
+record('host-run', {
+  microsPerCall: Object.fromEntries(variants.map((v) => [v.label, median(v)])),
+  runOverheadMicros: { single: single - direct, perCallInBatch: hostBatch - directBatch, batch: BATCH },
+});
 await host.close();
 await bare.close();
 await listed.close();

@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { record } from './_harness.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'src', 'cli', 'main.js');
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
     console.log(`| ${row.name} | ${fmt(row.sequential)} | ${fmt(row.concurrent)} | ${cpu} |`);
   }
   const [candor, filesystem] = rows as [(typeof rows)[0], (typeof rows)[0]];
+  record('workspace-read-file', { rounds, seconds, servers: rows });
   console.log(
     `\ncandor / server-filesystem: ${(candor.sequential / filesystem.sequential).toFixed(2)}× (1 in flight), ${(candor.concurrent / filesystem.concurrent).toFixed(2)}× (16 in flight)`,
   );

@@ -11,6 +11,7 @@
 #   SUITE=active|all|pending   which scenarios (default: active)
 #   SCENARIO=<name>            run one scenario only
 #   OUTPUT_DIR=<dir>           keep the suite's JSON results there
+#   CONFORMANCE_VERSION=<v>    the suite version to install (default 0.1.16)
 # Exit status: the suite's (non-zero when a scenario fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +34,19 @@ case "$version" in
   *) echo "conformance: expected Node 22 at $node22, got $version" >&2; exit 2 ;;
 esac
 
-suite_bin="node_modules/@modelcontextprotocol/conformance/dist/index.js"
-[ -f "$suite_bin" ] || { echo "conformance: run npm install first ($suite_bin is missing)" >&2; exit 2; }
+# The suite is installed here on demand, not as a devDependency: it needs Node 22 (its
+# @octokit dependencies require content-type@3, engines node >= 22), so as a
+# devDependency it made every `npm install` on Node 20 warn EBADENGINE (issue 14).
+suite_version="${CONFORMANCE_VERSION:-0.1.16}"
+suite_dir=".cache/conformance"
+suite_bin="$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+installed="$(cat "$suite_dir/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null | grep -o '"version": *"[^"]*"' | grep -o '[0-9][^"]*' || true)"
+if [ "$installed" != "$suite_version" ]; then
+  echo "conformance: installing @modelcontextprotocol/conformance@$suite_version into $suite_dir" >&2
+  # Run npm on the Node 22 binary, so the suite's engine requirements are met and nothing warns.
+  PATH="$(dirname "$node22"):$PATH" npm install --no-save --no-audit --no-fund --no-package-lock \
+    --prefix "$suite_dir" "@modelcontextprotocol/conformance@$suite_version" >&2
+fi
 
 # Start the example on a free port; it prints its endpoint URL on stdout.
 url_file="$(mktemp)"

@@ -48,9 +48,12 @@ describe('candor serve --example workspace --http', () => {
       const url = served.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       expect(out).toMatch(/serving 14 tools from the workspace example \(root: .*examples\/workspace\/demo-root\)/);
-      expect(out).toContain(`claude mcp add --transport http workspace ${url}`);
-      expect(out).toContain(`code --add-mcp '{"name":"workspace","type":"http","url":"${url}"}'`);
-      expect(out).toContain(`{"mcpServers":{"workspace":{"url":"${url}"}}}`);
+      // "workspace" is reserved in Claude Code (`claude mcp add` refuses it): issue 14.
+      expect(out).toContain(`claude mcp add --transport http candor-workspace ${url}`);
+      expect(out).toContain(`gemini mcp add --transport http candor-workspace ${url}`);
+      expect(out).toContain(`code --add-mcp '{"name":"candor-workspace","type":"http","url":"${url}"}'`);
+      expect(out).toContain(`{"mcpServers":{"candor-workspace":{"url":"${url}"}}}`);
+      expect(out).not.toMatch(/ workspace http/);
       expect(out).toMatch(/NAME\s+TITLE\s+READ-ONLY\s+DESTRUCTIVE\s+IDEMPOTENT\s+OPEN-WORLD\s+TAGS\s+UI/);
       expect(out).toMatch(/\nread_file\s+Read File\s+yes\s+no\s+yes\s+no\s+files, read\s+—\n/);
       expect(out).toMatch(/\nrun_command\s+Run Command\s+no\s+yes\s+no\s+yes\s+shell\s+—\n/);

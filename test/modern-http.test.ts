@@ -7,9 +7,14 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  MissingRequiredClientCapabilityError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema as ElicitRequestSchemaV1 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../src/transports/http/create-http-handler.js';
 import { buildModernServer, type Observed } from './support/modern-fixture.js';
@@ -166,6 +171,105 @@ describe.each(['pin', 'auto'] as const)('SDK v2 client in %s mode over HTTP', (m
   });
 });
 
+describe('prompts/get and resources/read that ask the user (issue 14)', () => {
+  test('2026-07-28: the SDK v2 client answers the input_required round and gets the prompt', async () => {
+    const { client, wire } = await modernClient('pin');
+    const prompt = await client.getPrompt({ name: 'release_notes', arguments: { version: '2.0' } });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Write the notes for 2.0, internal changes included.',
+    });
+    const rounds = wire.resultsOf('prompts/get');
+    expect(rounds.map((r) => r.resultType)).toEqual(['input_required', 'complete']);
+    expect(Object.values(rounds[0].inputRequests)).toEqual([
+      expect.objectContaining({ method: 'elicitation/create', params: expect.objectContaining({ mode: 'form' }) }),
+    ]);
+    expect(observed.effects).toContain('notes 2.0 internal=true');
+    await client.close();
+    wire.assertClean();
+  });
+
+  test('2026-07-28: resources/read answers input_required, then the read, with caching hints only on the read', async () => {
+    const { client, wire } = await modernClient('pin');
+    const read = await client.readResource({ uri: 'vault://secret' });
+    expect(read.contents).toEqual([{ uri: 'vault://secret', mimeType: 'text/plain', text: 'the secret' }]);
+    const rounds = wire.resultsOf('resources/read');
+    expect(rounds.map((r) => r.resultType)).toEqual(['input_required', 'complete']);
+    expect(rounds[0].ttlMs).toBeUndefined();
+    expect(rounds[1].ttlMs).toBeTypeOf('number');
+    await client.close();
+    wire.assertClean();
+  });
+
+  test('2026-07-28: a tampered requestState is refused before the prompt runs again', async () => {
+    const post = async (params: Record<string, unknown>) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': V,
+          'mcp-method': 'prompts/get',
+          'mcp-name': 'release_notes',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'prompts/get',
+          params: {
+            name: 'release_notes',
+            arguments: { version: '3.0' },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': V,
+              'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+            },
+            ...params,
+          },
+        }),
+      });
+      return (await res.json()) as any;
+    };
+    const first = await post({});
+    expect(first.result.resultType).toBe('input_required');
+    const key = Object.keys(first.result.inputRequests)[0]!;
+    const state = first.result.requestState as string;
+    const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+    const refused = await post({
+      requestState: tampered,
+      inputResponses: { [key]: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(refused.error.code).toBe(-32602);
+    expect(observed.effects).not.toContain('notes 3.0 internal=true');
+    const answered = await post({
+      requestState: state,
+      inputResponses: { [key]: { action: 'decline' } },
+    });
+    expect(answered.result.messages[0].content.text).toBe('Write the notes for 3.0.');
+  });
+
+  test('2026-07-28: without the elicitation capability, prompts/get answers -32021', async () => {
+    const client = new Client(
+      { name: 'no-elicitation', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: V } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const failure = await client.getPrompt({ name: 'release_notes', arguments: { version: '4.0' } }).catch((e) => e);
+    expect(failure).toBeInstanceOf(MissingRequiredClientCapabilityError);
+    await client.close();
+  });
+
+  test('2025 era: the prompt asks with elicitation/create on the request (SDK v1 client)', async () => {
+    const client = new ClientV1({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchemaV1, async () => ({ action: 'accept', content: { confirm: false } }));
+    await client.connect(new HttpTransportV1(new URL(url)));
+    const prompt = await client.getPrompt({ name: 'release_notes', arguments: { version: '1.9' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Write the notes for 1.9.' });
+    const read = await client.readResource({ uri: 'vault://secret' });
+    expect(read.contents[0]).toMatchObject({ text: 'withheld' });
+    await client.close();
+  });
+});
+
 describe('2025-era clients on the same endpoint, in the same run', () => {
   test('the SDK v2 client in legacy mode initializes, lists and calls', async () => {
     const client = new Client({ name: 'legacy-v2', version: '1.0.0' });
@@ -227,6 +331,34 @@ describe('refusals over HTTP, with the status and code the spec gives', () => {
     const { status, body } = await send(callBody(), { ...standard, 'mcp-protocol-version': '2025-11-25' });
     expect(status).toBe(400);
     expect(body.error.code).toBe(-32020);
+  });
+
+  test('a call that needs elicitation the request did not declare: 400 and -32021 with requiredCapabilities', async () => {
+    const body = {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'tools/call',
+      params: { name: 'delete_file', arguments: { path: 'nodecl.txt' }, _meta: envelope() },
+    };
+    const { status, body: answer } = await send(body, { ...standard, 'mcp-name': 'delete_file' });
+    expect(status).toBe(400);
+    expect(answer.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } });
+    expect(observed.effects).not.toContain('deleted nodecl.txt');
+  });
+
+  test('the SDK v2 client without elicitation sees MissingRequiredClientCapabilityError', async () => {
+    const client = new Client(
+      { name: 'no-elicitation', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: V } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const failure = await client.callTool({ name: 'delete_file', arguments: { path: 'sdk.txt' } }).catch((e) => e);
+    expect(failure).toBeInstanceOf(MissingRequiredClientCapabilityError);
+    expect((failure as MissingRequiredClientCapabilityError).requiredCapabilities).toEqual({
+      elicitation: { form: {} },
+    });
+    expect(observed.effects).not.toContain('deleted sdk.txt');
+    await client.close();
   });
 
   test('an unsupported version: 400 and -32022 listing the supported versions', async () => {

@@ -76,8 +76,8 @@ describe.each(['pin', 'auto'] as const)('SDK v2 client in %s mode over stdio', (
       });
       client.setNotificationHandler('notifications/tools/list_changed', () => changed());
       const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true });
-      // The fixture has no prompts: only the tools list is honoured.
-      expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
+      // The fixture serves tools and prompts: both lists are honoured.
+      expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, promptsListChanged: true });
       await client.callTool({ name: 'toggle_echo', arguments: {} });
       await arrived;
       const note = wire.serverMessages.find((m: any) => m.method === 'notifications/tools/list_changed') as any;

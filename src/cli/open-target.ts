@@ -79,6 +79,8 @@ export interface TargetWords {
   command: string[];
   config?: string;
   server?: string;
+  /** `--env` / `--env-file` for a `--` command. */
+  commandEnv?: TargetInput['commandEnv'];
 }
 
 /**
@@ -92,6 +94,7 @@ export function openTargetWords(words: TargetWords, timeoutMs: number): Promise<
       ...(words.command.length > 0 ? { command: words.command } : {}),
       ...(words.config !== undefined ? { config: words.config } : {}),
       ...(words.server !== undefined ? { server: words.server } : {}),
+      ...(words.commandEnv !== undefined ? { commandEnv: words.commandEnv } : {}),
     },
     { timeoutMs },
   );

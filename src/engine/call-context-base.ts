@@ -31,6 +31,18 @@ export function canElicitForm(capability: { form?: object; url?: object } | unde
   return capability.form !== undefined || capability.url === undefined;
 }
 
+/**
+ * A yes/no question as a one-checkbox elicitation: true only if the user
+ * accepted AND ticked the box; decline, cancel and unchecked are a no.
+ */
+export async function confirmBy(
+  elicit: (params: ElicitParams) => Promise<ElicitResult>,
+  message: string,
+): Promise<boolean> {
+  const answer = await elicit({ message, requestedSchema: CONFIRM_SCHEMA });
+  return answer.action === 'accept' && answer.content?.confirm === true;
+}
+
 /** The parts of {@link CallContext} both eras share. */
 export abstract class BaseCallContext implements CallContext {
   readonly tool: ToolDefinition;
@@ -110,10 +122,8 @@ export abstract class BaseCallContext implements CallContext {
     return Promise.resolve();
   }
 
-  async confirm(message: string): Promise<boolean> {
-    const answer = await this.elicit({ message, requestedSchema: CONFIRM_SCHEMA });
-    // True only if the user accepted AND ticked the box; decline/cancel/unchecked are a no.
-    return answer.action === 'accept' && answer.content?.confirm === true;
+  confirm(message: string): Promise<boolean> {
+    return confirmBy((params) => this.elicit(params), message);
   }
 
   /** Whether a notification about this call may still be sent. */

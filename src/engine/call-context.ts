@@ -12,9 +12,9 @@ import type {
   SampleResult,
   ToolDefinition,
 } from '../tool/types.js';
-import { BaseCallContext, canElicitForm } from './call-context-base.js';
+import { elicitOnRequest } from './ask.js';
+import { BaseCallContext } from './call-context-base.js';
 import type { RequestScope } from './engine.js';
-import { elicitationHasMode } from './era.js';
 import { shouldSend } from './log-levels.js';
 
 /** The 2025-era implementation of {@link CallContext}. */
@@ -42,26 +42,8 @@ export class EngineCallContext extends BaseCallContext {
     return Promise.resolve();
   }
 
-  async elicit(params: ElicitParams): Promise<ElicitResult> {
-    const { peer } = this.#scope;
-    if (!canElicitForm(peer.clientCapabilities.elicitation)) {
-      throw new ToolError(
-        'This tool needs to ask the user, but the client did not declare the elicitation capability (form mode), so it cannot.',
-        { code: 'elicitation_unsupported' },
-      );
-    }
-    const request: { [key: string]: unknown } = { message: params.message, requestedSchema: params.requestedSchema };
-    if (elicitationHasMode(peer.protocolVersion)) request.mode = 'form';
-    const result = await this.#request('elicitation/create', request);
-    const action = result.action;
-    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
-      throw new ToolError(`The client answered elicitation/create with an unknown action ${JSON.stringify(action)}.`);
-    }
-    const out: ElicitResult = { action };
-    if (action === 'accept' && typeof result.content === 'object' && result.content !== null) {
-      out.content = result.content as { [key: string]: unknown };
-    }
-    return out;
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    return elicitOnRequest(this.#scope, params, this.signal);
   }
 
   async sample(params: SampleParams): Promise<SampleResult> {

@@ -136,7 +136,12 @@ export interface DrainOptions {
 export class Dispatcher {
   readonly #engine: Engine;
   readonly #peers = new Set<Peer>();
-  readonly #running = new Set<Promise<unknown>>();
+  /** Tool calls running now; a count, not a Set of promises (issue 14: hashing a promise per call showed in profiles). */
+  #running = 0;
+  readonly #whenIdle: Array<() => void> = [];
+  readonly #settled = (): void => {
+    if (--this.#running === 0) for (const wake of this.#whenIdle.splice(0)) wake();
+  };
   readonly #maxBatch: number;
   readonly #modern: ModernEngine;
   readonly #unsubscribe: Array<() => void> = [];
@@ -159,9 +164,8 @@ export class Dispatcher {
         return self.#accepting;
       },
       track: (done) => {
-        this.#running.add(done);
-        const forget = () => this.#running.delete(done);
-        done.then(forget, forget); // also handles a rejection, so none is ever unhandled
+        this.#running++;
+        done.then(this.#settled, this.#settled); // also handles a rejection, so none is ever unhandled
       },
     };
     this.#maxBatch = options.maxBatchSize ?? 32;
@@ -193,7 +197,7 @@ export class Dispatcher {
 
   /** Number of tool calls running now. */
   get inFlight(): number {
-    return this.#running.size;
+    return this.#running;
   }
 
   /** The server logger (transports log their own problems here too). */
@@ -203,15 +207,18 @@ export class Dispatcher {
 
   /** Create a peer (one per stdio connection / HTTP session / stateless request). */
   createPeer(options: PeerOptions = {}): Peer {
-    const peer = new Peer(options, {
-      onClose: (closed, reason) => {
-        this.#peers.delete(closed);
-        this.#engine.clientRequests.dropPeer(closed, reason);
-      },
-    });
+    const peer = new Peer(options, this.#peerHooks);
     this.#peers.add(peer);
     return peer;
   }
+
+  /** One hooks object for every peer (stateless HTTP makes a peer per request: issue 14). */
+  readonly #peerHooks = {
+    onClose: (closed: Peer, reason: unknown): void => {
+      this.#peers.delete(closed);
+      this.#engine.clientRequests.dropPeer(closed, reason);
+    },
+  };
 
   /**
    * Answer one parsed JSON value (a message or a batch). Never throws or
@@ -256,22 +263,27 @@ export class Dispatcher {
     for (const stop of this.#unsubscribe.splice(0)) stop();
     // Open subscriptions/listen streams end gracefully, with their closing result.
     this.#modern.close();
-    if (this.#running.size === 0) return;
+    if (this.#running === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), timeoutMs);
       timer.unref?.();
     });
     try {
-      const outcome = await Promise.race([Promise.allSettled([...this.#running]), expired]);
+      const outcome = await Promise.race([this.#idle(), expired]);
       if (outcome === 'expired') {
         const reason = new Error('The server is shutting down.');
         for (const peer of this.#peers) for (const call of peer.inFlight.values()) call.abort(reason);
-        await Promise.allSettled([...this.#running]);
+        await this.#idle();
       }
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Resolves once no tool call runs. */
+  #idle(): Promise<void> {
+    return this.#running === 0 ? Promise.resolve() : new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
   async #batch(batch: unknown[], ctx: DispatchContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

@@ -3,10 +3,12 @@
  * state, built once by the dispatcher. Method handlers are plain functions in
  * a table (src/engine/methods/), so a new era or method is a new entry.
  */
+
 import type { CallContext } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { CallToolResult, ToolDefinition, WireTool } from '../tool/types.js';
+import type { Ask } from './ask.js';
 import type { Channel, JsonRpcId, RequestInfo } from './channel.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ServerLogger } from './logger.js';
@@ -75,6 +77,11 @@ export interface RequestScope {
   readonly channel: Channel;
   readonly info: RequestInfo | undefined;
   readonly engine: Engine;
+  /**
+   * 2026-07-28 prompts/get and resources/read: how their handlers ask the
+   * client (an input_required round). Absent: they ask on the request (2025).
+   */
+  readonly ask?: Ask;
 }
 
 /**

@@ -142,6 +142,58 @@ export class RawJson {
   toJSON(): unknown {
     return JSON.parse(this.json);
   }
+
+  /** The JSON as UTF-8, encoded once per distinct text (a cached page is the same string until it changes). */
+  get bytes(): Uint8Array {
+    return utf8Of(this.json);
+  }
+}
+
+/**
+ * An outgoing message as written: text, or, for a large cached result, the
+ * text around the result and the result's cached UTF-8 bytes (written as they
+ * are, never copied into one string and encoded again per request).
+ */
+export type SerializedMessage = string | readonly [prefix: string, result: Uint8Array, suffix: string];
+
+/** Results from this many characters on are written from cached bytes (issue 14: 10,000 tools are 3.6 MB). */
+const BYTES_FROM = 64 * 1024;
+const utf8Cache = new Map<string, Uint8Array>();
+const UTF8_CACHE_SIZE = 8;
+
+function utf8Of(json: string): Uint8Array {
+  let bytes = utf8Cache.get(json);
+  if (bytes === undefined) {
+    bytes = Buffer.from(json, 'utf8');
+    if (json.length >= BYTES_FROM) {
+      // A few live pages (one per list, era and cache-hint variant); the oldest goes first.
+      if (utf8Cache.size >= UTF8_CACHE_SIZE) utf8Cache.delete(utf8Cache.keys().next().value!);
+      utf8Cache.set(json, bytes);
+    }
+  }
+  return bytes;
+}
+
+/**
+ * {@link serializeMessage}, but a large cached result comes back as parts
+ * around its cached bytes. Transports that can write several chunks use this
+ * for answers; `serializeMessage` stays right everywhere else.
+ *
+ * @example
+ * ```ts
+ * const parts = serializeMessageParts(answer);
+ * if (typeof parts === 'string') socket.end(parts); else for (const p of parts) socket.write(p);
+ * ```
+ */
+export function serializeMessageParts(message: JsonRpcMessage | readonly JsonRpcMessage[]): SerializedMessage {
+  if (!Array.isArray(message)) {
+    const m = message as JsonRpcMessage;
+    const result = 'result' in m ? (m.result as unknown) : undefined;
+    if (result instanceof RawJson && result.json.length >= BYTES_FROM) {
+      return [`{"jsonrpc":"2.0","id":${JSON.stringify((m as JsonRpcResult).id)},"result":`, result.bytes, '}'];
+    }
+  }
+  return serializeMessage(message);
 }
 
 /**

@@ -130,4 +130,47 @@ describe('the tool pipeline', () => {
     expect(result.isError).toBe(true);
     expect(signal?.aborted).toBe(true);
   });
+
+  test('a tool with an asynchronous validator runs it once, then the handler; a failing one is masked', async () => {
+    let validations = 0;
+    let calls = 0;
+    const asyncSchema = (fail: boolean) => ({
+      '~standard': {
+        version: 1 as const,
+        vendor: 'test',
+        validate: async (value: unknown) => {
+          validations++;
+          if (fail) throw new Error('validator crashed');
+          const v = value as { n?: unknown };
+          return typeof v.n === 'number' ? { value: v } : { issues: [{ message: 'n must be a number', path: ['n'] }] };
+        },
+        jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+      },
+    });
+    const tool = (name: string, fail = false) =>
+      defineTool({
+        name,
+        description: 'Count.',
+        effect: 'read',
+        world: 'closed',
+        input: asyncSchema(fail) as never,
+        handler: () => {
+          calls++;
+          return 'ran';
+        },
+      });
+    const good = tool('good');
+    const bad = tool('bad', true);
+    const { logger, errors } = recordingLogger();
+    const run = setup([good, bad], { logger });
+    expect((await run(makeCallContext(good, { n: 1 }))).content).toEqual([{ type: 'text', text: 'ran' }]);
+    expect([validations, calls]).toEqual([1, 1]);
+    const invalid = await run(makeCallContext(good, { n: 'x' }));
+    expect(invalid.isError).toBe(true);
+    expect(calls).toBe(1);
+    const crashed = await run(makeCallContext(bad, { n: 1 }));
+    expect(crashed.isError).toBe(true);
+    expect(errors.some((e) => e.message.includes('"bad" failed'))).toBe(true);
+    expect(calls).toBe(1);
+  });
 });

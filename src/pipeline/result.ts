@@ -112,10 +112,33 @@ export function failureResult(error: unknown, ctx: CallContext, logger: ServerLo
  * `ProtocolError`. A synchronous throw is caught like a rejection.
  */
 export async function invokeHandler(ctx: CallContext, logger: ServerLogger): Promise<CallToolResult> {
+  return callHandler(ctx, logger);
+}
+
+/**
+ * {@link invokeHandler} without a promise when the handler answers
+ * synchronously (issue 14: most of a fast call's cost was promise layers). It
+ * throws (synchronously) or rejects only with a `ProtocolError`.
+ */
+export function callHandler(ctx: CallContext, logger: ServerLogger): CallToolResult | Promise<CallToolResult> {
+  const fail = (error: unknown) => failureResult(error, ctx, logger);
   try {
-    const value = await ctx.tool.handler(ctx.args, ctx);
-    return await normaliseResult(value, ctx.tool);
+    const value: unknown = ctx.tool.handler(ctx.args, ctx);
+    if (isThenable(value))
+      return Promise.resolve(value)
+        .then((v) => normaliseResult(v, ctx.tool))
+        .catch(fail);
+    const result = normaliseResult(value, ctx.tool);
+    return result instanceof Promise ? result.catch(fail) : result;
   } catch (error) {
-    return failureResult(error, ctx, logger);
+    return fail(error);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -1,7 +1,7 @@
 /** Prompt types: plain-data definitions with one `get` function. */
 
 import type { Completer, Icon } from '../resources/types.js';
-import type { AuthInfo, HttpInfo } from '../tool/types.js';
+import type { AuthInfo, ElicitParams, ElicitResult, HttpInfo } from '../tool/types.js';
 
 /** One declared prompt argument (prompt arguments are strings on the wire). */
 export interface PromptArgument {
@@ -40,6 +40,14 @@ export interface PromptContext {
   readonly auth?: AuthInfo;
   readonly http?: HttpInfo;
   readonly session?: { readonly id: string };
+  /**
+   * Ask the user (form elicitation), as a tool's `ctx.elicit`. In the
+   * 2026-07-28 era the answer arrives on a retry (`input_required`): the
+   * handler runs again from the start, so ask before doing anything else.
+   */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** A yes/no question (one checkbox); false on decline or cancel. */
+  confirm(message: string): Promise<boolean>;
 }
 
 /** The `prompts/list` entry of a prompt. */

@@ -284,7 +284,7 @@ export class ToolRegistry {
   manifestJson(options: { cursor?: string; limit?: number } = {}): string {
     const listed = this.#listedTools();
     if (options.cursor === undefined && (options.limit === undefined || options.limit >= listed.length)) {
-      this.#fullJson ??= `{"tools":[${listed.map((d) => this.#json(d)).join(',')}]}`;
+      this.#fullJson ??= this.#buildFullJson(listed);
       return this.#fullJson;
     }
     const { start, end } = this.#page(listed, options);
@@ -390,6 +390,24 @@ export class ToolRegistry {
     }
     const limit = options.limit === undefined ? listed.length : Math.max(1, Math.floor(options.limit));
     return { start, end: Math.min(listed.length, start + limit) };
+  }
+
+  /**
+   * The one-page manifest. Each tool's cached JSON then becomes a slice of it
+   * (V8 keeps a slice as a view into the page), so the text of 10,000 tools is
+   * held once, not twice (issue 14).
+   */
+  #buildFullJson(listed: readonly ToolDefinition[]): string {
+    const parts = listed.map((d) => this.#json(d));
+    const head = '{"tools":[';
+    const full = `${head}${parts.join(',')}]}`;
+    let offset = head.length;
+    for (let i = 0; i < listed.length; i++) {
+      const length = parts[i]!.length;
+      this.#wireJson.set(listed[i]!, full.slice(offset, offset + length));
+      offset += length + 1;
+    }
+    return full;
   }
 
   #json(def: ToolDefinition): string {

@@ -5,7 +5,7 @@
  */
 
 import { Emitter } from '../engine/emitter.js';
-import { DefinitionError, ProtocolError } from '../errors.js';
+import { DefinitionError, ProtocolError, ToolError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../registry/cursor.js';
 import { toReadResult } from './contents.js';
 import type {
@@ -122,11 +122,16 @@ export class ResourceRegistry {
     return nextCursor === undefined ? { resourceTemplates: items } : { resourceTemplates: items, nextCursor };
   }
 
-  /** Read a URI: a fixed resource first, then the first template that matches. -32002 when none does. */
+  /**
+   * Read a URI: a fixed resource first, then the first template that matches.
+   * -32002 when none does. Without `elicit`/`confirm` (a read outside any
+   * client request) a handler that asks gets a clear refusal.
+   */
   async read(
     uri: string,
-    ctx: Omit<ResourceContext, 'uri'>,
+    options: Omit<ResourceContext, 'uri' | 'elicit' | 'confirm'> & Partial<Pick<ResourceContext, 'elicit' | 'confirm'>>,
   ): Promise<{ contents: ResourceContents[]; _meta?: { [key: string]: unknown } }> {
+    const ctx = { elicit: cannotAsk, confirm: cannotAsk, ...options };
     const fixed = this.#resources.get(uri);
     if (fixed) {
       const value = await fixed.read({ ...ctx, uri });
@@ -157,4 +162,9 @@ export class ResourceRegistry {
     const next = offset + items.length;
     return next < all.length ? { items, nextCursor: encodeCursor({ o: next }) } : { items };
   }
+}
+
+/** `elicit`/`confirm` of a read made outside any client request: there is nobody to ask. */
+function cannotAsk(): Promise<never> {
+  return Promise.reject(new ToolError('This read cannot ask the user: it is not part of a client request.'));
 }

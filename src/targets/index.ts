@@ -2,6 +2,8 @@
  * Targets: what the CLI points at (a URL, `-- command`, a module, a client config file),
  * how to read them and how to connect. Shared by `candor lint`, `inspect` and `call`.
  */
+export type { CommandEnvInput } from './command-env.js';
+export { commandEnv } from './command-env.js';
 export { readConfigTargets, stripJsonComments } from './config-file.js';
 export type { Connection, ConnectOptions } from './connect.js';
 export { connectTarget } from './connect.js';

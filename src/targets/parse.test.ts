@@ -11,9 +11,15 @@ describe('parseTargets', () => {
     ]);
   });
 
-  it('reads the words after -- as a stdio command', async () => {
+  it("reads the words after -- as a stdio command, which gets the caller's environment (issue 14)", async () => {
     expect(await parseTargets({ command: ['npx', '-y', 'server', '/tmp'] })).toEqual([
-      { kind: 'stdio', command: 'npx', args: ['-y', 'server', '/tmp'], label: 'npx -y server /tmp' },
+      {
+        kind: 'stdio',
+        command: 'npx',
+        args: ['-y', 'server', '/tmp'],
+        env: { ...process.env },
+        label: 'npx -y server /tmp',
+      },
     ]);
   });
 

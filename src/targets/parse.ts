@@ -9,6 +9,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
+import { type CommandEnvInput, commandEnv } from './command-env.js';
 import { readConfigTargets } from './config-file.js';
 import type { Target } from './types.js';
 
@@ -24,6 +25,12 @@ export interface TargetInput {
   server?: string;
   /** Base for relative paths (default: process.cwd()). */
   cwd?: string;
+  /**
+   * `--env` / `--env-file` for the `--` command (issue 14). The command gets
+   * the caller's environment with these laid over it; config file entries are
+   * never changed (see command-env.ts).
+   */
+  commandEnv?: Omit<CommandEnvInput, 'cwd'>;
 }
 
 const MODULE_EXTENSIONS = /\.(?:[cm]?js|[cm]?ts|tsx|jsx)$/i;
@@ -51,9 +58,16 @@ export async function parseTargets(input: TargetInput): Promise<Target[]> {
     out.push(...(await readConfigTargets({ file: config, ...(input.server ? { server: input.server } : {}) })));
   }
   for (const word of input.targets ?? []) out.push(...(await parseWord(word, cwd)));
+  const wantsEnv = (input.commandEnv?.pairs?.length ?? 0) + (input.commandEnv?.files?.length ?? 0) > 0;
   if (input.command && input.command.length > 0) {
     const [command, ...args] = input.command;
-    out.push({ kind: 'stdio', command: command!, args, label: commandLabel(command!, args) });
+    const env = await commandEnv({ ...input.commandEnv, cwd });
+    out.push({ kind: 'stdio', command: command!, args, env, label: commandLabel(command!, args) });
+  } else if (wantsEnv) {
+    throw new CandorError(
+      '--env and --env-file apply to a server started with -- <command> [args…]; servers from a config file run with their own "env", as clients run them.',
+      { code: 'invalid_target' },
+    );
   }
   if (out.length === 0) {
     throw new CandorError(

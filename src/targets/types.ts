@@ -15,7 +15,12 @@ export interface StdioTarget extends TargetBase {
   kind: 'stdio';
   command: string;
   args: string[];
-  /** Extra environment variables (added to a safe default environment, as MCP clients do). */
+  /**
+   * Environment variables, laid over the SDK's safe default environment (HOME,
+   * LOGNAME, PATH, SHELL, TERM, USER), as MCP clients do. A `--` command
+   * target carries the caller's whole environment here (see command-env.ts);
+   * a config file entry carries its own `env`.
+   */
   env?: Record<string, string>;
   cwd?: string;
 }

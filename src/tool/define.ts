@@ -8,6 +8,7 @@ import { resolveBehaviour } from './effects.js';
 import { inferEffects } from './infer.js';
 import { assertToolName } from './name.js';
 import { compileSchema, type SchemaInput } from './schema.js';
+import { intern } from './schema-cache.js';
 import { resolveTitle } from './title.js';
 import type {
   Declaration,
@@ -181,13 +182,14 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     effect: behaviour.effect,
     world: behaviour.world,
     idempotent: behaviour.idempotent,
-    hints: Object.freeze({
+    // Interned: a handful of combinations exist, so 10,000 tools share them (issue 14).
+    hints: intern({
       readOnlyHint: behaviour.hints.readOnlyHint,
       destructiveHint: behaviour.hints.destructiveHint,
       idempotentHint: behaviour.hints.idempotentHint,
       openWorldHint: behaviour.hints.openWorldHint,
-    }),
-    hintSources: Object.freeze({ ...behaviour.sources }),
+    }) as ToolDefinition['hints'],
+    hintSources: intern({ ...behaviour.sources }) as ToolDefinition['hintSources'],
     declaration,
     inference,
     tags,
@@ -205,8 +207,10 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
   return Object.freeze(definition);
 }
 
+const NO_TAGS: readonly string[] = Object.freeze([]);
+
 function normaliseTags(where: string, tags: readonly string[] | undefined): readonly string[] {
-  if (tags === undefined) return Object.freeze([]);
+  if (tags === undefined) return NO_TAGS;
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' || t.trim() === '')) {
     throw new DefinitionError(`${where}: tags must be an array of non-empty strings.`, { fields: ['tags'] });
   }

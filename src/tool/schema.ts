@@ -6,6 +6,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { DefinitionError } from '../errors.js';
+import { cachedJsonSchema, intern } from './schema-cache.js';
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from './types.js';
 
 /** A schema candor accepts: Standard Schema + Standard JSON Schema (zod 4, …) or raw JSON Schema. */
@@ -48,7 +49,10 @@ export function compileSchema<T>(
     }
     let jsonSchema: JsonSchema;
     try {
-      jsonSchema = converter[role]({ target: 'draft-2020-12' }) as JsonSchema;
+      // Once per schema object, shared and interned (schema-cache.ts; issue 14).
+      jsonSchema = cachedJsonSchema(schema, role, () =>
+        stripDialect(converter[role]({ target: 'draft-2020-12' }) as JsonSchema),
+      );
     } catch (error) {
       throw new DefinitionError(
         `tool "${toolName}": the ${field} schema cannot be represented as JSON Schema (${(error as Error).message}). Replace transforms, custom refinements, dates, bigints or functions with JSON-representable types (strings with a format, numbers), or describe the wire shape with z.pipe/z.codec.`,
@@ -58,7 +62,7 @@ export function compileSchema<T>(
     checkRoot(toolName, role, jsonSchema);
     const standard = schema['~standard'];
     return {
-      jsonSchema: stripDialect(jsonSchema),
+      jsonSchema,
       validate(value) {
         const out = standard.validate(value);
         return out instanceof Promise ? out.then(fromStandard<T>) : fromStandard<T>(out);
@@ -76,24 +80,33 @@ export function compileSchema<T>(
 
 function compileJsonSchema<T>(toolName: string, role: 'input' | 'output', schema: JsonSchema): CompiledSchema<T> {
   checkRoot(toolName, role, schema);
-  let validateFn: ReturnType<Ajv2020['compile']>;
-  try {
-    validateFn = sharedAjv().compile(schema);
-  } catch (error) {
-    throw new DefinitionError(
-      `tool "${toolName}": the ${role} JSON Schema does not compile: ${(error as Error).message}. Check $ref targets and keyword spelling.`,
-      { fields: [role], cause: error },
-    );
+  // A frozen copy, its sub-schemas shared with equal ones of other tools (schema-cache.ts): equal
+  // schemas are one object, so Ajv compiles each distinct schema once (issue 14: 180 µs per tool).
+  const jsonSchema = intern(schema) as JsonSchema;
+  let validateFn = compiled.get(jsonSchema);
+  if (validateFn === undefined) {
+    try {
+      validateFn = sharedAjv().compile(jsonSchema);
+    } catch (error) {
+      throw new DefinitionError(
+        `tool "${toolName}": the ${role} JSON Schema does not compile: ${(error as Error).message}. Check $ref targets and keyword spelling.`,
+        { fields: [role], cause: error },
+      );
+    }
+    compiled.set(jsonSchema, validateFn);
   }
-  const jsonSchema = structuredClone(schema);
+  const validate = validateFn;
   return {
     jsonSchema,
     validate(value) {
-      if (validateFn(value)) return { ok: true, value: value as T };
-      return { ok: false, issues: (validateFn.errors ?? []).map(fromAjv) };
+      if (validate(value)) return { ok: true, value: value as T };
+      return { ok: false, issues: (validate.errors ?? []).map(fromAjv) };
     },
   };
 }
+
+/** Compiled validators by (interned) schema object. */
+const compiled = new WeakMap<object, ReturnType<Ajv2020['compile']>>();
 
 function checkRoot(toolName: string, role: 'input' | 'output', schema: JsonSchema): void {
   // 2025-era outputSchema is an object schema too; 2026-07-28 allows any root, but a

@@ -7,7 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Channel, JsonRpcMessage } from '../engine/channel.js';
 import type { Dispatcher } from '../engine/dispatcher.js';
-import { errorResponse, INVALID_REQUEST, parseError, serializeMessage } from '../engine/jsonrpc.js';
+import { errorResponse, INVALID_REQUEST, parseError, serializeMessageParts } from '../engine/jsonrpc.js';
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -41,7 +41,14 @@ export function serveStdio(dispatcher: Dispatcher, options: StdioOptions = {}): 
   let writable = true;
   const write = (message: JsonRpcMessage | readonly JsonRpcMessage[]) => {
     if (!writable) return;
-    stdout.write(`${serializeMessage(message)}\n`);
+    const parts = serializeMessageParts(message);
+    if (typeof parts === 'string') stdout.write(`${parts}\n`);
+    else {
+      // A large cached result (tools/list of many tools): its bytes as they are.
+      stdout.write(parts[0]);
+      stdout.write(parts[1]);
+      stdout.write(`${parts[2]}\n`);
+    }
   };
   const channel: Channel = {
     get open() {

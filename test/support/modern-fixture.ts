@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import { silentLogger } from '../../src/engine/logger.js';
+import { definePrompt } from '../../src/prompts/define.js';
+import { defineResource } from '../../src/resources/define.js';
 import { type CandorServer, createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
 
@@ -98,6 +100,37 @@ export function buildModernServer(): { server: CandorServer; observed: Observed 
       handler: () => ({ ...observed }),
     }),
   ];
-  server = createServer({ name: 'modern-interop', version: '0.4.0', tools, logger: silentLogger, timeoutMs: 0 });
+  // A prompt and a resource that ask the user first (issue 14): input_required rounds in 2026-07-28,
+  // elicitation/create on the request in the 2025 era.
+  const prompts = [
+    definePrompt({
+      name: 'release_notes',
+      description: 'Draft release notes, asking whether to include internal changes.',
+      arguments: z.object({ version: z.string() }),
+      get: async ({ version }, ctx) => {
+        const internal = await ctx.confirm(`Include internal changes in ${version}?`);
+        observed.effects.push(`notes ${version} internal=${internal}`);
+        return `Write the notes for ${version}${internal ? ', internal changes included' : ''}.`;
+      },
+    }),
+  ];
+  const resources = [
+    defineResource({
+      uri: 'vault://secret',
+      name: 'secret',
+      description: 'A value shown only after the user agrees.',
+      mimeType: 'text/plain',
+      read: async (ctx) => ((await ctx.confirm('Reveal the secret?')) ? 'the secret' : 'withheld'),
+    }),
+  ];
+  server = createServer({
+    name: 'modern-interop',
+    version: '0.4.0',
+    tools,
+    prompts,
+    resources,
+    logger: silentLogger,
+    timeoutMs: 0,
+  });
   return { server, observed };
 }

@@ -10,10 +10,12 @@
  * ```
  */
 import type { Command } from 'commander';
+import type { TargetInput } from '../../targets/parse.js';
 import { parseArgPairs, parseJsonArguments, type ToolArguments } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { askYesNo, canAsk, type PromptIo } from '../confirm.js';
 import { closestNames } from '../edit-distance.js';
+import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { formatResult } from '../print-result.js';
 import { describeRequestError } from '../request-errors.js';
@@ -28,6 +30,8 @@ export interface CallOptions {
   command: string[];
   config?: string;
   server?: string;
+  /** `--env` / `--env-file` for a `--` command. */
+  commandEnv?: TargetInput['commandEnv'];
   tool: string;
   /** The JSON-object argument, unparsed. */
   json?: string;
@@ -135,7 +139,7 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
  * ```
  */
 export function registerCall(program: Command): Command {
-  return program
+  const command = program
     .command('call')
     .description('Call one tool on an MCP server and print the result. Destructive tools ask first (or need --yes).')
     .usage('<target> <tool> [json-args] [options]  |  <tool> [json-args] [options] -- <command> [args…]')
@@ -148,7 +152,8 @@ export function registerCall(program: Command): Command {
     .option('--json', 'print the whole result as JSON', false)
     .option('--config <file>', 'client config file with an mcpServers map')
     .option('--server <name>', 'the server of --config to use')
-    .option('--timeout <ms>', 'handshake and call timeout in milliseconds', parseTimeout, 60_000)
+    .option('--timeout <ms>', 'handshake and call timeout in milliseconds', parseTimeout, 60_000);
+  return addEnvOptions(command)
     .addHelpText(
       'after',
       [
@@ -158,6 +163,7 @@ export function registerCall(program: Command): Command {
         `  candor call http://127.0.0.1:3000/mcp grep_search '{"pattern": "TODO", "include": ["**/*.md"]}'`,
         '  candor call list_directory --arg path=. -- npx -y @modelcontextprotocol/server-filesystem .',
         '  candor call --config .cursor/mcp.json --server files read_text_file --arg path=README.md',
+        '  candor call --env-file .env search_issues --arg q=bug -- npx -y some-github-server',
       ].join('\n'),
     )
     .action(async function (this: Command, operands: string[], opts: Record<string, unknown>) {
@@ -188,6 +194,7 @@ export function registerCall(program: Command): Command {
           command,
           ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
           ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+          ...commandEnvOf(opts as EnvOptions),
           tool: rest[0]!,
           ...(rest[1] !== undefined ? { json: rest[1] } : {}),
           args: opts.arg as string[],

@@ -8,8 +8,11 @@
  * candor inspect --json -- npx -y @modelcontextprotocol/server-filesystem .
  * ```
  */
+
 import { type Command, InvalidArgumentError } from 'commander';
+import type { TargetInput } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { HINT_NAMES, type ListedTool, summarizeTool } from '../tool-summary.js';
 import { defaultsNote, toolTable } from '../tool-table.js';
@@ -20,6 +23,8 @@ export interface InspectOptions {
   command: string[];
   config?: string;
   server?: string;
+  /** `--env` / `--env-file` for a `--` command. */
+  commandEnv?: TargetInput['commandEnv'];
   asJson: boolean;
   timeoutMs: number;
   colour?: boolean;
@@ -113,7 +118,7 @@ export function parseTimeout(value: string): number {
  * ```
  */
 export function registerInspect(program: Command): Command {
-  return program
+  const command = program
     .command('inspect')
     .description('Show the tools of an MCP server: title, the four hints (and which are spec defaults), tags, UI link.')
     .usage('<target> [options]  |  [options] -- <command> [args…]')
@@ -121,7 +126,8 @@ export function registerInspect(program: Command): Command {
     .option('--json', 'print the report as JSON', false)
     .option('--config <file>', 'client config file with an mcpServers map')
     .option('--server <name>', 'the server of --config to inspect')
-    .option('--timeout <ms>', 'handshake and request timeout in milliseconds', parseTimeout, 30_000)
+    .option('--timeout <ms>', 'handshake and request timeout in milliseconds', parseTimeout, 30_000);
+  return addEnvOptions(command)
     .addHelpText(
       'after',
       [
@@ -131,6 +137,8 @@ export function registerInspect(program: Command): Command {
         '  candor inspect ./my-tools.js',
         '  candor inspect --json -- npx -y @modelcontextprotocol/server-filesystem .',
         '  candor inspect ~/.cursor/mcp.json#github',
+        '  GITHUB_TOKEN=… candor inspect -- npx -y @modelcontextprotocol/server-github',
+        '  candor inspect --env-file .env --env LOG_LEVEL=debug -- node server.js',
       ].join('\n'),
     )
     .action(async function (this: Command, words: string[], opts: Record<string, unknown>) {
@@ -143,6 +151,7 @@ export function registerInspect(program: Command): Command {
         command,
         ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
         ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+        ...commandEnvOf(opts as EnvOptions),
         asJson: opts.json === true,
         timeoutMs: opts.timeout as number,
       });

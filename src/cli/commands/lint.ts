@@ -17,8 +17,9 @@ import { formatSarif } from '../../lint/reporters/sarif.js';
 import { exitCode, summarise } from '../../lint/reporters/summary.js';
 import { type LintProgress, lintTargets } from '../../lint/run.js';
 import type { LintConfig, ProfileName } from '../../lint/types.js';
-import { parseTargets } from '../../targets/parse.js';
+import { parseTargets, type TargetInput } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 
 /** Parsed options of `candor lint`. */
 export interface LintCommandOptions {
@@ -27,6 +28,8 @@ export interface LintCommandOptions {
   command?: string[];
   config?: string;
   server?: string;
+  /** `--env` / `--env-file` for the `--` command. */
+  commandEnv?: TargetInput['commandEnv'];
   profile?: ProfileName;
   format?: 'pretty' | 'json' | 'sarif';
   maxWarnings?: number;
@@ -67,6 +70,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
       ...(options.command ? { command: options.command } : {}),
       ...(options.config ? { config: options.config } : {}),
       ...(options.server ? { server: options.server } : {}),
+      ...(options.commandEnv ? { commandEnv: options.commandEnv } : {}),
       cwd,
     });
   } catch (error) {
@@ -152,7 +156,7 @@ function positiveInteger(name: string, { allowZero = false } = {}) {
  * ```
  */
 export function registerLint(program: Command): Command {
-  return program
+  const command = program
     .command('lint')
     .description('Audit the tool annotations of MCP servers: a URL, a module, a client config file, or -- <command>.')
     .argument('[targets...]', 'http(s):// URL, module file (.js/.ts), config file (mcp.json, mcp.json#name)')
@@ -171,10 +175,11 @@ export function registerLint(program: Command): Command {
       '--lint-config <file>',
       'candor config with a "lint" section (default: candor.config.json or package.json "candor", found upwards)',
     )
-    .option('-o, --output <file>', 'write the report to a file')
+    .option('-o, --output <file>', 'write the report to a file');
+  return addEnvOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp\n  candor lint http://127.0.0.1:3000/mcp --format sarif -o candor.sarif\n  candor lint ~/.cursor/mcp.json --profile openai --max-warnings 0',
+      '\nExamples:\n  candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp\n  GITHUB_TOKEN=… candor lint -- npx -y @modelcontextprotocol/server-github\n  candor lint http://127.0.0.1:3000/mcp --format sarif -o candor.sarif\n  candor lint ~/.cursor/mcp.json --profile openai --max-warnings 0',
     )
     .action(async function (this: Command, words: string[], opts: Record<string, unknown>) {
       // Everything after `--` is a command to run over stdio; commander hands it over as
@@ -194,6 +199,7 @@ export function registerLint(program: Command): Command {
           ...(tail.length > 0 ? { command: tail } : {}),
           ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
           ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+          ...commandEnvOf(opts as EnvOptions),
           ...(opts.profile ? { profile: opts.profile as ProfileName } : {}),
           format: opts.format as LintCommandOptions['format'],
           ...(typeof opts.maxWarnings === 'number' ? { maxWarnings: opts.maxWarnings } : {}),

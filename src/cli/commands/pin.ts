@@ -10,9 +10,10 @@ import { comparePins, formatReport, hasDrift } from '../../host/pins/compare.js'
 import { LOCKFILE_NAME } from '../../host/pins/lockfile.js';
 import { connectTarget, listAllTools, loadModuleTarget, parseTargets, type Target } from '../../targets/index.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 
 /** Options shared by `pin` and `verify`. */
-export interface PinCommandOptions {
+export interface PinCommandOptions extends EnvOptions {
   lock?: string;
   config?: string;
   server?: string;
@@ -52,6 +53,7 @@ export async function listTargetTools(
   if (words.command.length > 0) input.command = words.command;
   if (options.config !== undefined) input.config = options.config;
   if (options.server !== undefined) input.server = options.server;
+  Object.assign(input, commandEnvOf(options));
   const targets = await parseTargets(input);
   if (options.name !== undefined && targets.length !== 1) {
     throw new CliError(`--name names one server, but ${targets.length} targets were given.`, { exitCode: EXIT.usage });
@@ -142,7 +144,7 @@ export async function pinCommand(
  * ```
  */
 export function registerPin(program: Command, output: CommandOutput = defaultOutput): Command {
-  return program
+  const command = program
     .command('pin')
     .description('Write the tool definitions of a server to candor.lock.json (a hash and the pinned fields per tool).')
     .argument('[targets...]', 'a URL, a config file (mcp.json, mcp.json#name), a module, or -- <command> [args…]')
@@ -151,8 +153,8 @@ export function registerPin(program: Command, output: CommandOutput = defaultOut
     .option('--server <name>', 'only this entry of --config')
     .option('--name <server>', 'the server name to pin under (default: the config entry name or the target)')
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
-    .option('--json', 'print a JSON summary')
-    .action(async (operands: string[], options: PinCommandOptions, command: Command) => {
-      await pinCommand(splitOperands(command, operands), options, output);
-    });
+    .option('--json', 'print a JSON summary');
+  return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
+    await pinCommand(splitOperands(command, operands), options, output);
+  });
 }

@@ -96,7 +96,7 @@ async function buildServer(options: ServeOptions): Promise<Served> {
         cause: error,
       });
     }
-    return { server, name: 'workspace', what: `the workspace example (root: ${path.resolve(root)})` };
+    return { server, name: 'candor-workspace', what: `the workspace example (root: ${path.resolve(root)})` };
   }
   if (options.module === undefined) {
     throw new CliError('What should be served? Pass a module (candor serve ./tools.js) or --example workspace.', {
@@ -116,9 +116,30 @@ async function buildServer(options: ServeOptions): Promise<Served> {
   return { server, name, what: `${options.module} (export ${exportName})` };
 }
 
-/** A name safe to paste into a shell command and a JSON key. */
-function clientName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'candor';
+/**
+ * Server names Claude Code keeps for its own servers: `claude mcp add` refuses
+ * them ("Cannot add MCP server "workspace": this name is reserved", Claude Code
+ * 2.1.330; issue 14). A served module with one of these names is printed as
+ * `candor-<name>`.
+ */
+const RESERVED_CLIENT_NAMES: ReadonlySet<string> = new Set([
+  'workspace',
+  'terminal',
+  'office',
+  'visualize',
+  'window_halo',
+  'dev_debug',
+  'ccd_session',
+  'ccd_session_mgmt',
+]);
+
+/**
+ * A name safe to paste into a shell command and a JSON key, and one the
+ * clients' own `mcp add` commands accept (letters, digits, `-`, `_`; not reserved).
+ */
+export function clientName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'candor';
+  return RESERVED_CLIENT_NAMES.has(safe.toLowerCase()) ? `candor-${safe}` : safe;
 }
 
 /**
@@ -146,6 +167,7 @@ export function httpBanner(options: {
     '',
     'Add it to a client:',
     `  Claude Code  claude mcp add --transport http ${name} ${options.url}`,
+    `  Gemini CLI   gemini mcp add --transport http ${name} ${options.url}`,
     `  VS Code      code --add-mcp '${vscode}'`,
     `  Cursor       in ~/.cursor/mcp.json (or .cursor/mcp.json): ${cursor}`,
     '',

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { comparePins, formatReport, hasDrift, type PinReport } from '../../host/pins/compare.js';
 import { LOCKFILE_NAME, readLockfile } from '../../host/pins/lockfile.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { addEnvOptions } from '../env-options.js';
 import { type CommandOutput, listTargetTools, type PinCommandOptions, splitOperands } from './pin.js';
 
 const defaultOutput: CommandOutput = { out: (line) => process.stdout.write(`${line}\n`) };
@@ -82,7 +83,7 @@ export async function verifyCommand(
  * ```
  */
 export function registerVerify(program: Command, output: CommandOutput = defaultOutput): Command {
-  return program
+  const command = program
     .command('verify')
     .description('Compare a server with candor.lock.json; exit 1 and print what changed when anything drifted.')
     .argument('[targets...]', 'a URL, a config file (mcp.json, mcp.json#name), a module, or -- <command> [args…]')
@@ -91,8 +92,8 @@ export function registerVerify(program: Command, output: CommandOutput = default
     .option('--server <name>', 'only this entry of --config')
     .option('--name <server>', 'the server name it was pinned under')
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
-    .option('--json', 'print a JSON report')
-    .action(async (operands: string[], options: PinCommandOptions, command: Command) => {
-      await verifyCommand(splitOperands(command, operands), options, output);
-    });
+    .option('--json', 'print a JSON report');
+  return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
+    await verifyCommand(splitOperands(command, operands), options, output);
+  });
 }

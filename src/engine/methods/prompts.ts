@@ -1,9 +1,12 @@
 /** `prompts/list` and `prompts/get`. */
 import { isProtocolError, isToolError, ProtocolError } from '../../errors.js';
 import { toPromptResult } from '../../prompts/messages.js';
+import type { PromptContext } from '../../prompts/types.js';
 import { formatIssues } from '../../tool/schema.js';
+import { askOnRequest } from '../ask.js';
 import type { MethodHandler, RequestScope, Result } from '../engine.js';
 import { INTERNAL_ERROR, METHOD_NOT_FOUND } from '../jsonrpc.js';
+import { isInputRequiredError } from '../modern/input-required-error.js';
 import { invalidParams, optionalCursor, optionalObject, requireString } from './params.js';
 
 function registry(scope: RequestScope) {
@@ -27,17 +30,23 @@ export const getPrompt: MethodHandler = async (params, scope) => {
   const checked = await prompt.validate(args);
   if (!checked.ok) throw invalidParams(`Invalid arguments for prompt "${name}":\n${formatIssues(checked.issues)}`);
   const controller = new AbortController();
-  const ctx = {
+  const signal = scope.info?.signal ?? controller.signal;
+  // 2026-07-28: an input_required round (modern/methods.ts); 2025: elicitation/create on this request.
+  const ask = scope.ask ?? askOnRequest(scope, signal, `The prompt "${name}"`);
+  const ctx: PromptContext = {
     name,
-    signal: scope.info?.signal ?? controller.signal,
+    signal,
     ...(scope.info?.auth ? { auth: scope.info.auth } : {}),
     ...(scope.info?.http ? { http: scope.info.http } : {}),
     ...(scope.peer.sessionId ? { session: { id: scope.peer.sessionId } } : {}),
+    elicit: ask.elicit,
+    confirm: ask.confirm,
   };
   try {
     return toPromptResult(await prompt.get(checked.value, ctx), prompt.wire.description) as unknown as Result;
   } catch (error) {
-    if (isProtocolError(error)) throw error;
+    // The round asked something: the modern engine answers input_required.
+    if (isProtocolError(error) || isInputRequiredError(error)) throw error;
     if (isToolError(error)) throw new ProtocolError(INTERNAL_ERROR, error.message);
     scope.engine.logger.error(`prompt "${name}" failed`, { requestId: scope.id, error });
     throw new ProtocolError(

@@ -1,7 +1,9 @@
 /** `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe|unsubscribe`. */
 import { isProtocolError, isToolError, ProtocolError } from '../../errors.js';
+import { askOnRequest } from '../ask.js';
 import type { MethodHandler, RequestScope, Result } from '../engine.js';
 import { INTERNAL_ERROR, METHOD_NOT_FOUND } from '../jsonrpc.js';
+import { isInputRequiredError } from '../modern/input-required-error.js';
 import { optionalCursor, requireString } from './params.js';
 
 function registry(scope: RequestScope) {
@@ -26,16 +28,22 @@ export const readResource: MethodHandler = async (params, scope) => {
   const uri = requireString(params, 'uri');
   const resources = registry(scope);
   const controller = new AbortController();
+  const signal = scope.info?.signal ?? controller.signal;
+  // 2026-07-28: an input_required round (modern/methods.ts); 2025: elicitation/create on this request.
+  const ask = scope.ask ?? askOnRequest(scope, signal, `Reading ${uri}`);
   const ctx = {
-    signal: scope.info?.signal ?? controller.signal,
+    signal,
     ...(scope.info?.auth ? { auth: scope.info.auth } : {}),
     ...(scope.info?.http ? { http: scope.info.http } : {}),
     ...(scope.peer.sessionId ? { session: { id: scope.peer.sessionId } } : {}),
+    elicit: ask.elicit,
+    confirm: ask.confirm,
   };
   try {
     return (await resources.read(uri, ctx)) as unknown as Result;
   } catch (error) {
-    if (isProtocolError(error)) throw error;
+    // The round asked something: the modern engine answers input_required.
+    if (isProtocolError(error) || isInputRequiredError(error)) throw error;
     if (isToolError(error)) throw new ProtocolError(INTERNAL_ERROR, error.message, { uri });
     scope.engine.logger.error(`reading resource ${uri} failed`, { requestId: scope.id, error });
     throw new ProtocolError(

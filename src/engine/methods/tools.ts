@@ -43,13 +43,16 @@ export const callTool: MethodHandler = async (params, scope) => {
     scope,
     typeof token === 'string' || typeof token === 'number' ? token : undefined,
   );
-  let onCancel!: () => void;
-  const cancelled = new Promise<undefined>((resolve) => {
-    onCancel = () => resolve(undefined);
-  });
   // 2025 era: a dropped connection is not a cancellation (spec, cancellation), so
   // info.signal is deliberately not wired to the call; notifications/cancelled is.
   const done = engine.runTool(ctx);
+  // Settles with the call, or with undefined as soon as the client cancels it
+  // (one promise instead of a second one and a Promise.race per call: issue 14).
+  let onCancel!: () => void;
+  const answer = new Promise<Awaited<typeof done> | undefined>((resolve, reject) => {
+    onCancel = () => resolve(undefined);
+    done.then(resolve, reject);
+  });
   const entry: InFlight = {
     cancelled: false,
     done,
@@ -61,7 +64,7 @@ export const callTool: MethodHandler = async (params, scope) => {
   peer.inFlight.set(id, entry);
   engine.track(done);
   try {
-    const result = await Promise.race([done, cancelled]);
+    const result = await answer;
     return entry.cancelled ? undefined : result;
   } finally {
     peer.inFlight.delete(id);

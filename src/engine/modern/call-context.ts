@@ -24,7 +24,6 @@
  * interaction rejects with an `InputRequiredError`; let it propagate (a
  * `finally` still runs). Whatever the handler returns after that is ignored.
  */
-import { ToolError } from '../../errors.js';
 import type {
   AuthInfo,
   ElicitParams,
@@ -35,26 +34,15 @@ import type {
   SampleResult,
   ToolDefinition,
 } from '../../tool/types.js';
-import { BaseCallContext, canElicitForm } from '../call-context-base.js';
+import { BaseCallContext } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
 import type { Envelope } from './envelope.js';
+import { type InputRequest, Interactions } from './interactions.js';
 
-/** The reason on `ctx.signal` and the rejection of an unanswered interaction. */
-export class InputRequiredError extends ToolError {
-  constructor() {
-    // A ToolError, so the pipeline neither masks nor logs it; the engine answers input_required instead.
-    super('This call needs input from the client; it is answered with an input_required result.', {
-      code: 'input_required',
-    });
-  }
-}
-
-/** One embedded request of an `input_required` result. */
-export interface InputRequest {
-  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-  params: { [key: string]: unknown };
-}
+// Where they were defined first; kept importable from here.
+export { InputRequiredError } from './input-required-error.js';
+export type { InputRequest } from './interactions.js';
 
 /** What a modern call context is built from. */
 export interface ModernCallOptions {
@@ -72,14 +60,23 @@ export interface ModernCallOptions {
 export class ModernCallContext extends BaseCallContext {
   readonly era = '2026' as const;
   readonly session = undefined;
-  /** Interactions asked in this round and not answered yet, by input key. */
-  readonly inputRequests = new Map<string, InputRequest>();
   readonly #options: ModernCallOptions;
-  #sequence = 0;
+  readonly #asked: Interactions;
 
   constructor(tool: ToolDefinition, args: unknown, options: ModernCallOptions) {
     super(tool, args, options);
     this.#options = options;
+    this.#asked = new Interactions(
+      options.envelope.clientCapabilities,
+      options.answers,
+      `The tool "${tool.name}"`,
+      (r) => this.abort(r),
+    );
+  }
+
+  /** Interactions asked in this round and not answered yet, by input key. */
+  get inputRequests(): Map<string, InputRequest> {
+    return this.#asked.requests;
   }
 
   protected canNotify(): boolean {
@@ -101,53 +98,14 @@ export class ModernCallContext extends BaseCallContext {
   }
 
   async elicit(params: ElicitParams): Promise<ElicitResult> {
-    const capability = this.#options.envelope.clientCapabilities.elicitation;
-    // mrtr: a server MUST NOT put a request the client did not declare into inputRequests.
-    if (!canElicitForm(capability)) {
-      throw new ToolError(
-        'This tool needs to ask the user, but the request did not declare the elicitation capability (form mode), so it cannot.',
-        { code: 'elicitation_unsupported' },
-      );
-    }
-    const answer = this.#interact('elicit', {
-      method: 'elicitation/create',
-      params: { mode: 'form', message: params.message, requestedSchema: params.requestedSchema },
-    }) as { action: ElicitResult['action']; content?: { [key: string]: unknown } };
-    const out: ElicitResult = { action: answer.action };
-    if (answer.action === 'accept' && answer.content !== undefined) out.content = answer.content;
-    return out;
+    return this.#asked.elicit(params);
   }
 
   async sample(params: SampleParams): Promise<SampleResult> {
-    if (this.#options.envelope.clientCapabilities.sampling === undefined) {
-      throw new ToolError(
-        'This tool needs the client to run its model (sampling), but the request did not declare the sampling capability.',
-        { code: 'sampling_unsupported' },
-      );
-    }
-    return this.#interact('sample', { method: 'sampling/createMessage', params: { ...params } }) as SampleResult;
+    return this.#asked.sample(params);
   }
 
   async listRoots(): Promise<Array<{ uri: string; name?: string }>> {
-    if (this.#options.envelope.clientCapabilities.roots === undefined) {
-      throw new ToolError('This tool needs the client roots, but the request did not declare the roots capability.', {
-        code: 'roots_unsupported',
-      });
-    }
-    const answer = this.#interact('roots', { method: 'roots/list', params: {} }) as {
-      roots: Array<{ uri: string; name?: string }>;
-    };
-    return answer.roots;
-  }
-
-  /** The known answer for the next interaction, or record it as asked and end the round. */
-  #interact(kind: 'elicit' | 'sample' | 'roots', request: InputRequest): unknown {
-    const key = `${kind}-${this.#sequence++}`;
-    const answers = this.#options.answers;
-    if (answers.has(key)) return answers.get(key);
-    this.inputRequests.set(key, request);
-    const reason = new InputRequiredError();
-    this.abort(reason);
-    throw reason;
+    return this.#asked.listRoots();
   }
 }

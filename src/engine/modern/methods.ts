@@ -6,14 +6,18 @@
  * exist in this era: they are unknown methods (404, -32601).
  */
 import { isProtocolError, ProtocolError } from '../../errors.js';
+import { askInRound } from '../ask.js';
 import type { RequestScope, Result } from '../engine.js';
 import { INVALID_PARAMS, RawJson } from '../jsonrpc.js';
 import { complete } from '../methods/completion.js';
-import { optionalCursor } from '../methods/params.js';
+import { optionalCursor, optionalObject, requireString } from '../methods/params.js';
 import { getPrompt, listPrompts } from '../methods/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../methods/resources.js';
 import { Peer } from '../peer.js';
+import { isInputRequiredError } from './input-required-error.js';
+import { Interactions } from './interactions.js';
 import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
+import { inputRequired, openRound, type RoundRequest } from './rounds.js';
 import type { ModernHandler, ModernScope } from './scope.js';
 import { callToolModern } from './tools-call.js';
 
@@ -109,9 +113,49 @@ function cached(handler: typeof listPrompts, kind: 'lists' | 'reads'): ModernHan
   };
 }
 
-const readResourceModern: ModernHandler = async (params, scope) => {
+/**
+ * Run a 2025 handler as one round of a request that may ask the client
+ * (prompts/get, resources/read: the requests besides tools/call that the
+ * revision lets answer `input_required`, basic/patterns/mrtr). A retry's
+ * sealed state is verified first; when the handler asks something unanswered,
+ * the answer is `input_required` with the questions and a new sealed state.
+ */
+async function inRounds(
+  params: { [key: string]: unknown },
+  scope: ModernScope,
+  request: RoundRequest,
+  run: (scope: RequestScope) => Promise<Result | undefined>,
+): Promise<Result | undefined> {
+  const opening = openRound(params, request, scope.shared.sealer, scope.info);
+  const round = opening instanceof Promise ? await opening : opening;
+  const what = request.method === 'prompts/get' ? `The prompt "${request.name}"` : `Reading ${request.name}`;
+  const asked = new Interactions(scope.envelope.clientCapabilities, round.answers, what, () => {});
+  let result: Result | undefined;
   try {
-    return await cached(readResource, 'reads')(params, scope);
+    result = await run({ ...legacyScope(scope), ask: askInRound(asked) });
+  } catch (error) {
+    if (!(isInputRequiredError(error) && asked.requests.size > 0)) throw error;
+  }
+  if (asked.requests.size > 0) return inputRequired(asked.requests, round, request, scope.shared.sealer);
+  return result;
+}
+
+const getPromptModern: ModernHandler = (params, scope) => {
+  const name = requireString(params, 'name');
+  const args = optionalObject(params, 'arguments') ?? {};
+  return inRounds(params, scope, { method: 'prompts/get', name, args }, async (legacy) => getPrompt(params, legacy));
+};
+
+const readResourceModern: ModernHandler = async (params, scope) => {
+  const uri = requireString(params, 'uri');
+  try {
+    return await inRounds(params, scope, { method: 'resources/read', name: uri, args: {} }, async (legacy) => {
+      const result = await readResource(params, legacy);
+      // Caching hints belong to a complete read, not to a round that asks.
+      return result === undefined
+        ? undefined
+        : (withHints(result, scope.shared.cache.hints('reads', scope.info?.auth)) as Result);
+    });
   } catch (error) {
     if (isProtocolError(error) && error.rpcCode === LEGACY_RESOURCE_NOT_FOUND) {
       throw new ProtocolError(INVALID_PARAMS, error.message, error.data);
@@ -161,7 +205,7 @@ export const modernMethods: ReadonlyMap<string, ModernHandler> = new Map<string,
   ['resources/templates/list', cached(listResourceTemplates, 'lists')],
   ['resources/read', readResourceModern],
   ['prompts/list', cached(listPrompts, 'lists')],
-  ['prompts/get', reuse(getPrompt)],
+  ['prompts/get', getPromptModern],
   ['completion/complete', reuse(complete)],
   ['subscriptions/listen', listen],
 ]);

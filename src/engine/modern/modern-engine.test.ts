@@ -309,15 +309,24 @@ describe('the modern engine', () => {
     expect(effects).toEqual([]);
   });
 
-  test('a client without the elicitation capability gets an isError result, not an input request', async () => {
-    const { request } = setup();
-    const { answer } = await request(
+  test('a request that did not declare elicitation gets -32021 naming it (HTTP 400), not an input request', async () => {
+    const { request, effects } = setup();
+    const before = effects.length;
+    const { answer, raw } = await request(
       'tools/call',
       { name: 'delete_file', arguments: { path: 'a' } },
       { meta: { 'io.modelcontextprotocol/clientCapabilities': {} } },
     );
-    expect(answer!.result).toMatchObject({ resultType: 'complete', isError: true });
-    expect(answer!.result.inputRequests).toBeUndefined();
+    // basic/index, "Error Codes": MissingRequiredClientCapability, data.requiredCapabilities in the ClientCapabilities shape.
+    expect(answer!.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    });
+    expect(answer!.error.message).toContain('did not declare the elicitation capability');
+    expect(answer!.result).toBeUndefined();
+    expect(httpStatusOf(raw)).toBe(400);
+    // The handler ran up to its question (as it does on every round) and no further.
+    expect(effects.slice(before)).toEqual(['before:a']);
   });
 
   test('progress goes to the request channel; logs only when the request set a log level', async () => {

@@ -65,6 +65,8 @@ export class ModernEngine {
   readonly #shared: ModernShared;
   readonly #resultMeta: { [key: string]: unknown };
   readonly #completeMembers: { [key: string]: unknown };
+  /** `#completeMembers` as JSON members without the opening brace: `"resultType":"complete",…}`. */
+  readonly #completeTail: string;
   readonly #memo = new SpliceMemo();
   readonly #stopPublishing: () => void;
 
@@ -75,6 +77,7 @@ export class ModernEngine {
       options.announceServerInfo === false
         ? { resultType: 'complete' }
         : { resultType: 'complete', _meta: this.#resultMeta };
+    this.#completeTail = JSON.stringify(this.#completeMembers).slice(1);
     // The registries publish to the source; with a shared source (e.g. Redis) every instance hears every change.
     const source: ChangeSource =
       options.subscriptions?.source ??
@@ -159,6 +162,13 @@ export class ModernEngine {
   #complete(result: Result): Result {
     if (result instanceof RawJson)
       return new RawJson(this.#memo.splice(result.json, this.#completeMembers)) as unknown as Result;
+    if (result.resultType === undefined && result._meta === undefined) {
+      // The common answer (a tool result): splice the members in as text rather than copying the
+      // object and serialising the server's _meta again on every call (issue 14).
+      const json = JSON.stringify(result);
+      const spliced = json === '{}' ? `{${this.#completeTail}` : `${json.slice(0, -1)},${this.#completeTail}`;
+      return new RawJson(spliced) as unknown as Result;
+    }
     const meta = result._meta as { [key: string]: unknown } | undefined;
     return {
       ...result,

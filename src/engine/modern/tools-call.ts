@@ -18,14 +18,15 @@ import { INVALID_PARAMS, INVALID_REQUEST, SERVER_SHUTTING_DOWN } from '../jsonrp
 import { CancelledError } from '../methods/lifecycle.js';
 import { invalidParams } from '../methods/params.js';
 import type { InFlight } from '../peer.js';
-import { ModernCallContext } from './call-context.js';
-import { gatherAnswers } from './input-responses.js';
+import { ModernCallContext, type ModernCallOptions } from './call-context.js';
 import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
 import { HEADER_MISMATCH } from './protocol.js';
-import { digestOf, type StatePayload } from './request-state.js';
+import { inputRequired, openRound } from './rounds.js';
 import { type ModernHandler, refuseWith } from './scope.js';
 
 const METHOD = 'tools/call';
+/** `done` of a call whose handler has not started yet (replaced right after). */
+const NOT_STARTED: Promise<unknown> = Promise.resolve();
 
 export const callToolModern: ModernHandler = async (params, scope) => {
   const { engine, id, info, peer, shared } = scope;
@@ -47,40 +48,26 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   }
 
   // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
-  const principal = principalOf(info?.auth);
-  let argsDigest: string | undefined;
-  let state: StatePayload | undefined;
-  if (params.requestState !== undefined) {
-    argsDigest = await digestOf(args);
-    const opened = await shared.sealer.open(params.requestState, { method: METHOD, name, argsDigest, principal });
-    if (!opened.ok) throw invalidParams(opened.reason);
-    state = opened.payload;
-  }
-  const answers = gatherAnswers(state, params.inputResponses);
-  if (typeof answers === 'string') throw invalidParams(answers);
+  const request = { method: METHOD, name, args } as const;
+  const opening = openRound(params, request, shared.sealer, info);
+  const round = opening instanceof Promise ? await opening : opening;
+  const { answers } = round;
 
   const meta = params._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
-  const ctx = new ModernCallContext(tool, args, {
-    id,
-    envelope: scope.envelope,
-    channel: scope.channel,
-    answers,
-    ...(info?.auth ? { auth: info.auth } : {}),
-    ...(info?.http ? { http: info.http } : {}),
-    ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
-  });
+  const options: ModernCallOptions = { id, envelope: scope.envelope, channel: scope.channel, answers };
+  if (info?.auth) options.auth = info.auth;
+  if (info?.http) options.http = info.http;
+  if (typeof token === 'string' || typeof token === 'number') options.progressToken = token;
+  const ctx = new ModernCallContext(tool, args, options);
 
-  let cancel!: () => void;
-  const cancelled = new Promise<undefined>((resolve) => {
-    cancel = () => resolve(undefined);
-  });
+  let cancel: (() => void) | undefined;
   const entry: InFlight = {
     cancelled: false,
-    done: Promise.resolve(),
+    done: NOT_STARTED,
     abort(reason) {
       ctx.abort(reason);
-      if (entry.cancelled) cancel();
+      if (entry.cancelled) cancel?.();
     },
   };
   // HTTP (2026-07-28): closing the response stream IS the cancel.
@@ -97,47 +84,23 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   const done = engine.runTool(ctx);
   (entry as { done: Promise<unknown> }).done = done;
   engine.track(done);
+  // Settles with the call, or with undefined as soon as it is cancelled (no Promise.race per call: issue 14).
+  const answer = new Promise<Awaited<typeof done> | undefined>((resolve, reject) => {
+    cancel = () => resolve(undefined);
+    if (entry.cancelled) resolve(undefined); // the client left before the call started
+    done.then(resolve, reject);
+  });
   try {
-    const result = await Promise.race([done, cancelled]);
+    const result = await answer;
     if (entry.cancelled || result === undefined) return undefined;
     if (ctx.inputRequests.size === 0) return result as unknown as Result;
-    return await inputRequired(ctx, answers, { name, args, argsDigest, principal, scope });
+    return await inputRequired(ctx.inputRequests, round, request, shared.sealer);
   } finally {
     ctx.finish();
     stopListening();
     if (peer?.inFlight.get(id) === entry) peer.inFlight.delete(id);
   }
 };
-
-/** The `input_required` result of a round: what to ask, and the sealed state to bring back. */
-async function inputRequired(
-  ctx: ModernCallContext,
-  answers: ReadonlyMap<string, unknown>,
-  call: {
-    name: string;
-    args: unknown;
-    argsDigest: string | undefined;
-    principal: string | undefined;
-    scope: Parameters<ModernHandler>[1];
-  },
-): Promise<Result> {
-  const { sealer } = call.scope.shared;
-  const payload: StatePayload = {
-    v: 1,
-    m: METHOD,
-    n: call.name,
-    h: call.argsDigest ?? (await digestOf(call.args)),
-    x: sealer.expiry(),
-    a: Object.fromEntries(answers),
-    q: [...ctx.inputRequests.keys()],
-  };
-  if (call.principal !== undefined) payload.p = call.principal;
-  return {
-    resultType: 'input_required',
-    inputRequests: Object.fromEntries(ctx.inputRequests),
-    requestState: await sealer.seal(payload),
-  };
-}
 
 /** Call `listener` when the client goes away: the transport's cheap hook if it has one, else the signal. */
 function listenForDisconnect(info: RequestInfo | undefined, listener: () => void): () => void {
@@ -150,10 +113,4 @@ function listenForDisconnect(info: RequestInfo | undefined, listener: () => void
   }
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
-}
-
-/** Who the state is issued to: the authenticated subject or client, if the transport knows one. */
-function principalOf(auth: { subject?: string; clientId?: string } | undefined): string | undefined {
-  if (auth === undefined) return undefined;
-  return auth.subject ?? auth.clientId;
 }

@@ -25,9 +25,12 @@ export interface AvailabilityOptions {
 export function availability(options: AvailabilityOptions): Middleware {
   const { isCallable } = options;
   return async function availabilityMiddleware(ctx, next) {
-    if (!isCallable(ctx.tool.name)) {
-      throw new ProtocolError(-32602, `Tool "${ctx.tool.name}" is disabled on this server; it cannot be called.`);
-    }
+    if (!isCallable(ctx.tool.name)) throw disabledError(ctx.tool.name);
     return next();
   };
+}
+
+/** The -32602 error for a call to a disabled tool. */
+export function disabledError(name: string): ProtocolError {
+  return new ProtocolError(-32602, `Tool "${name}" is disabled on this server; it cannot be called.`);
 }

@@ -5,6 +5,7 @@
  * `ctx.confirm` (elicitation). A decline is an `isError` result, so the model
  * learns the user said no.
  */
+import { isMissingCapabilityError } from '../../engine/modern/missing-capability.js';
 import { isToolError } from '../../errors.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
@@ -37,6 +38,11 @@ export function confirmDestructive(options: ConfirmDestructiveOptions = {}): Mid
     try {
       confirmed = await ctx.confirm(message(ctx));
     } catch (error) {
+      // 2026-07-28: the client did not declare elicitation; answered -32021 (unless allowed).
+      if (isMissingCapabilityError(error)) {
+        if (whenUnsupported === 'allow') return next();
+        throw error;
+      }
       if (isToolError(error) && error.code === 'elicitation_unsupported') {
         if (whenUnsupported === 'allow') return next();
         return toolErrorResult(

@@ -4,8 +4,9 @@
  * fix its arguments and retry), not a protocol error.
  */
 import { formatIssues } from '../../tool/schema.js';
+import type { CallToolResult, ValidationResult } from '../../tool/types.js';
 import { toolErrorResult } from '../result.js';
-import type { Middleware } from '../types.js';
+import type { CallContext, Middleware } from '../types.js';
 
 /**
  * Validate `ctx.args` against `ctx.tool.input`; on success `ctx.args` becomes
@@ -20,10 +21,18 @@ export function validateInput(): Middleware {
   return async function validateInputMiddleware(ctx, next) {
     let checked = ctx.tool.input.validate(ctx.args);
     if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok) {
-      return toolErrorResult(`Invalid arguments for tool "${ctx.tool.name}":\n${formatIssues(checked.issues)}`);
-    }
-    ctx.args = checked.value;
-    return next();
+    return applyValidation(ctx, checked) ?? next();
   };
+}
+
+/**
+ * Apply a validation outcome to the call: on success `ctx.args` becomes the
+ * parsed value and the answer is undefined; otherwise the `isError` result.
+ */
+export function applyValidation(ctx: CallContext, checked: ValidationResult<unknown>): CallToolResult | undefined {
+  if (!checked.ok) {
+    return toolErrorResult(`Invalid arguments for tool "${ctx.tool.name}":\n${formatIssues(checked.issues)}`);
+  }
+  ctx.args = checked.value;
+  return undefined;
 }

@@ -4,6 +4,7 @@
  * (`fetch-exchange.ts`), so both handlers share every rule.
  */
 import type { ToolSource } from '../../engine/engine.js';
+import type { SerializedMessage } from '../../engine/jsonrpc.js';
 import type { AuthInfo, HttpInfo } from '../../tool/types.js';
 import type { SseConnection } from './sse-stream.js';
 
@@ -85,7 +86,7 @@ export interface Exchange {
   /** Read the whole body, up to `limit` bytes. Never rejects. */
   readBody(limit: number): Promise<Body>;
   /** Answer in full. `headers` is a flat list: name, value, name, value… */
-  reply(status: number, headers: readonly string[], body: string | undefined): void;
+  reply(status: number, headers: readonly string[], body: SerializedMessage | undefined): void;
   /** Start a 200 `text/event-stream` response. */
   stream(headers: readonly string[]): SseConnection;
 }

@@ -4,6 +4,7 @@
  * out through a `ReadableStream`. Only web-standard globals are used.
  */
 import type { ToolSource } from '../../engine/engine.js';
+import type { SerializedMessage } from '../../engine/jsonrpc.js';
 import type { AuthInfo } from '../../tool/types.js';
 import { ABORTED, type Body, type Exchange, type HttpRequestInfo, type StreamCloser, TOO_LARGE } from './exchange.js';
 import type { SseConnection } from './sse-stream.js';
@@ -201,10 +202,12 @@ export class FetchExchange implements Exchange {
     return new TextDecoder().decode(whole);
   }
 
-  reply(status: number, headers: readonly string[], body: string | undefined): void {
+  reply(status: number, headers: readonly string[], body: SerializedMessage | undefined): void {
     if (this.#responded) return;
     this.#responded = true;
-    this.#resolve(new Response(body ?? null, { status, headers: headerPairs(headers, this.extraHeaders) }));
+    // A large cached result arrives as parts around its bytes: a Blob joins them without re-encoding.
+    const content = body === undefined ? null : typeof body === 'string' ? body : new Blob([...body] as BlobPart[]);
+    this.#resolve(new Response(content, { status, headers: headerPairs(headers, this.extraHeaders) }));
   }
 
   stream(headers: readonly string[]): SseConnection {

@@ -28,6 +28,8 @@ export class GoneSignal implements RequestInfo {
   #controller: AbortController | undefined;
   #gone = false;
   #reason: unknown;
+  #deferred = false;
+  #released = false;
 
   constructor(exchange: Exchange) {
     this.#exchange = exchange;
@@ -72,11 +74,43 @@ export class GoneSignal implements RequestInfo {
 
   /** Stop listening to the connection (the request was answered). */
   release(): void {
+    this.#released = true;
     this.#stopExchange?.();
     this.#listeners.length = 0;
   }
 
   #hook(): void {
-    this.#stopExchange ??= this.#exchange.onGone(() => this.end());
+    if (this.#stopExchange !== undefined || this.#deferred) return;
+    // Most calls are answered within the turn they started in; listening to the connection costs
+    // a 'close' listener added and removed per request (issue 14). So the listener is attached
+    // at the end of the turn, for the requests still running then; a client that left meanwhile
+    // is noticed at that point (exchange.gone).
+    this.#deferred = true;
+    deferHook(this);
   }
+
+  /** Called at the end of the turn (see #hook). */
+  attachNow(): void {
+    this.#deferred = false;
+    if (this.#released || this.#gone || this.#stopExchange !== undefined) return;
+    if (this.#exchange.gone) {
+      this.end();
+      return;
+    }
+    this.#stopExchange = this.#exchange.onGone(() => this.end());
+  }
+}
+
+/** Signals waiting for the end of the turn to listen to their connection. */
+let waiting: GoneSignal[] = [];
+
+function deferHook(signal: GoneSignal): void {
+  waiting.push(signal);
+  if (waiting.length === 1) setImmediate(attachWaiting);
+}
+
+function attachWaiting(): void {
+  const now = waiting;
+  waiting = [];
+  for (const signal of now) signal.attachNow();
 }

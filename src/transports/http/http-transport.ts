@@ -264,8 +264,9 @@ export class HttpTransport {
       return;
     }
     if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, accepts.sse);
-    if (this.#stateful) await this.#postInSession(exchange, message, accepts.sse);
-    else await this.#postStateless(exchange, message, accepts.sse);
+    // The route goes along, so the dispatcher does not walk the message again (issue 14).
+    if (this.#stateful) await this.#postInSession(exchange, message, route, accepts.sse);
+    else await this.#postStateless(exchange, message, route, accepts.sse);
   }
 
   /**
@@ -301,7 +302,7 @@ export class HttpTransport {
     }
   }
 
-  async #postInSession(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+  async #postInSession(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
     if (isInitialize(message)) {
       if (this.#sessions.full) {
         refuse(exchange, 503, TRANSPORT_ERROR, 'Service unavailable: too many open sessions; try again later.', [
@@ -311,7 +312,7 @@ export class HttpTransport {
         return;
       }
       const session = this.#newSession();
-      const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+      const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
       if (answer === undefined) return;
       if (answer.value !== undefined && 'result' in answer.value) {
         if (this.#authorizer !== undefined) this.#owners.set(session, principalKey(exchange.auth));
@@ -325,11 +326,11 @@ export class HttpTransport {
     }
     const session = this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
-    const answer = await this.#dispatch(exchange, message, session.peer, session, canStream);
+    const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
     answer?.channel.finish(answer.value);
   }
 
-  async #postStateless(exchange: Exchange, message: unknown, canStream: boolean): Promise<void> {
+  async #postStateless(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
     if (this.#badVersion(exchange)) return;
     const version = exchange.header('mcp-protocol-version');
     const peer = this.#dispatcher.createPeer({
@@ -338,7 +339,7 @@ export class HttpTransport {
     });
     peer.clientCapabilities = this.#statelessCapabilities;
     try {
-      const answer = await this.#dispatch(exchange, message, peer, undefined, canStream);
+      const answer = await this.#dispatch(exchange, message, route, peer, undefined, canStream);
       answer?.channel.finish(answer.value);
     } finally {
       peer.close(REQUEST_ENDED);
@@ -349,6 +350,7 @@ export class HttpTransport {
   async #dispatch(
     exchange: Exchange,
     message: unknown,
+    route: EraRoute,
     peer: Peer,
     session: Session | undefined,
     canStream: boolean,
@@ -360,6 +362,7 @@ export class HttpTransport {
       const value = await this.#dispatcher.handle(message, {
         peer,
         channel,
+        route,
         info: { http: exchange.http, auth: exchange.auth, tools: exchange.tools },
       });
       return { value, channel };

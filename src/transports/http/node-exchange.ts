@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolSource } from '../../engine/engine.js';
+import type { SerializedMessage } from '../../engine/jsonrpc.js';
 import type { AuthInfo } from '../../tool/types.js';
 import {
   ABORTED,
@@ -163,8 +164,17 @@ export class NodeExchange implements Exchange {
   }
 
   header(name: string): string | undefined {
-    const value = this.req.headers[name];
-    return typeof value === 'string' ? value : value === undefined ? undefined : value.join(', ');
+    // Read from the parser's raw list: touching req.headers makes node build an object of every
+    // header (issue 14: a bare node:http server never pays that; candor reads only a few).
+    const raw = this.req.rawHeaders;
+    let found: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = raw[i]!;
+      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
+      // Repeated headers are joined with ", ", as node joins them.
+      found = found === undefined ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
+    }
+    return found;
   }
 
   get localAddress(): string | undefined {
@@ -227,13 +237,23 @@ export class NodeExchange implements Exchange {
     return body;
   }
 
-  reply(status: number, headers: readonly string[], body: string | undefined): void {
+  reply(status: number, headers: readonly string[], body: SerializedMessage | undefined): void {
     const res = this.res;
     if (res.headersSent || res.destroyed) return;
     const all = this.extraHeaders === undefined ? (headers as string[]) : headers.concat(this.extraHeaders);
     if (body === undefined) {
       res.writeHead(status, all);
       res.end();
+      return;
+    }
+    if (typeof body !== 'string') {
+      // A large cached result: its bytes go out as they are, around the envelope's text.
+      const [prefix, bytes, suffix] = body;
+      const length = Buffer.byteLength(prefix) + bytes.byteLength + Buffer.byteLength(suffix);
+      res.writeHead(status, all.concat('content-length', String(length)));
+      res.write(prefix);
+      res.write(bytes);
+      res.end(suffix);
       return;
     }
     // An explicit length lets node skip chunked encoding: one write for head and body.

@@ -6,7 +6,7 @@
  * response to `text/event-stream`, and the answer then ends the stream.
  */
 import type { Channel, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../engine/channel.js';
-import { serializeMessage } from '../../engine/jsonrpc.js';
+import { serializeMessage, serializeMessageParts } from '../../engine/jsonrpc.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { Exchange, StreamCloser } from './exchange.js';
 import { JSON_HEADERS, sseHeaders } from './responses.js';
@@ -107,7 +107,7 @@ export class PostChannel implements Channel, StreamCloser {
     const whole = !Array.isArray(answer) && 'error' in answer && (answer.id === undefined || answer.id === null);
     const headers = newSessionId === undefined ? JSON_HEADERS : JSON_HEADERS.concat('mcp-session-id', newSessionId);
     // 2026-07-28 refusals carry their status (400 header/envelope/version, 404 unknown method).
-    this.#exchange.reply(whole ? 400 : httpStatusOf(answer), headers, serializeMessage(answer));
+    this.#exchange.reply(whole ? 400 : httpStatusOf(answer), headers, serializeMessageParts(answer));
   }
 
   #upgrade(): SseStream {

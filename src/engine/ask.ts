@@ -1,0 +1,77 @@
+/**
+ * How a prompt or resource handler asks the client (issue 14): `ctx.elicit()`
+ * and `ctx.confirm()`, as tools have them, in both eras. In the 2025 era the
+ * question is an `elicitation/create` request sent while the client's request
+ * is open (on its channel: the POST's SSE stream, or stdout); in the
+ * 2026-07-28 era it ends the round with `input_required` and the retry brings
+ * the answer (modern/interactions.ts). Tools' call contexts use the same
+ * functions, so both ask the same way.
+ */
+import { ToolError } from '../errors.js';
+import type { ElicitParams, ElicitResult } from '../tool/types.js';
+import { canElicitForm, confirmBy } from './call-context-base.js';
+import type { RequestScope } from './engine.js';
+import { elicitationHasMode } from './era.js';
+import type { Interactions } from './modern/interactions.js';
+
+/** What a prompt or resource handler can ask. */
+export interface Ask {
+  /** Ask the user through the client (form elicitation). */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** A yes/no question: true when the user accepted and ticked the box. */
+  confirm(message: string): Promise<boolean>;
+}
+
+/**
+ * 2025 era: send `elicitation/create` for the request in `scope` and wait for
+ * the answer. Refuses (a `ToolError`, `elicitation_unsupported`) when the
+ * client did not declare form elicitation.
+ *
+ * @example
+ * ```ts
+ * const answer = await elicitOnRequest(scope, { message: 'Which branch?', requestedSchema }, signal);
+ * ```
+ */
+export async function elicitOnRequest(
+  scope: RequestScope,
+  params: ElicitParams,
+  signal: AbortSignal,
+  who = 'This tool',
+): Promise<ElicitResult> {
+  const { peer, channel, engine } = scope;
+  if (!canElicitForm(peer.clientCapabilities.elicitation)) {
+    throw new ToolError(
+      `${who} needs to ask the user, but the client did not declare the elicitation capability (form mode), so it cannot.`,
+      { code: 'elicitation_unsupported' },
+    );
+  }
+  const request: { [key: string]: unknown } = { message: params.message, requestedSchema: params.requestedSchema };
+  if (elicitationHasMode(peer.protocolVersion)) request.mode = 'form';
+  // Related to the request: on its channel while it is open, else the session's own.
+  const target = channel.open ? channel : peer.channel;
+  if (target === undefined) {
+    throw new ToolError('Cannot send elicitation/create: the connection to the client is closed.');
+  }
+  const result = await engine.clientRequests.request(peer, target, 'elicitation/create', request, { signal });
+  const action = result.action;
+  if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+    throw new ToolError(`The client answered elicitation/create with an unknown action ${JSON.stringify(action)}.`);
+  }
+  const out: ElicitResult = { action };
+  if (action === 'accept' && typeof result.content === 'object' && result.content !== null) {
+    out.content = result.content as { [key: string]: unknown };
+  }
+  return out;
+}
+
+/** The 2025-era {@link Ask} of one request. */
+export function askOnRequest(scope: RequestScope, signal: AbortSignal, who: string): Ask {
+  const elicit = (params: ElicitParams) => elicitOnRequest(scope, params, signal, who);
+  return { elicit, confirm: (message) => confirmBy(elicit, message) };
+}
+
+/** The 2026-07-28 {@link Ask} of one round. */
+export function askInRound(asked: Interactions): Ask {
+  const elicit = async (params: ElicitParams) => asked.elicit(params);
+  return { elicit, confirm: (message) => confirmBy(elicit, message) };
+}
