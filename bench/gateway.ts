@@ -20,14 +20,14 @@
  *   npm run build && node --import tsx bench/gateway.ts [rounds] [seconds-per-round]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import autocannon from 'autocannon';
-import { JSON_HEADERS, table } from './_harness.js';
+import { JSON_HEADERS, processCpuMicros, record, table } from './_harness.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'src', 'cli', 'main.js');
@@ -68,14 +68,6 @@ function freePort(): Promise<number> {
     });
     server.on('error', reject);
   });
-}
-
-/** CPU time (user + system) of a process in microseconds, from /proc (Linux). */
-function cpuMicros(pid: number | undefined): number | undefined {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1_000_000) / 100; // USER_HZ is 100 on Linux
 }
 
 async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
@@ -124,7 +116,7 @@ async function stdioOverhead(): Promise<void> {
   const samples = { direct: [] as number[], gateway: [] as number[], cpu: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     samples.direct.push(await drive(direct, 'read_notes', 1, seconds * 1000));
-    const before = cpuMicros(gatewayTransport.pid ?? undefined);
+    const before = gatewayTransport.pid ? processCpuMicros(gatewayTransport.pid) : undefined;
     const started = performance.now();
     let calls = 0;
     const end = started + seconds * 1000;
@@ -133,7 +125,7 @@ async function stdioOverhead(): Promise<void> {
       calls++;
     }
     samples.gateway.push((calls * 1000) / (performance.now() - started));
-    const after = cpuMicros(gatewayTransport.pid ?? undefined);
+    const after = gatewayTransport.pid ? processCpuMicros(gatewayTransport.pid) : undefined;
     if (before !== undefined && after !== undefined) samples.cpu.push((after - before) / calls);
   }
   const directRate = median(samples.direct);
@@ -153,6 +145,12 @@ async function stdioOverhead(): Promise<void> {
       ['added by the gateway', '', added.toFixed(0), ''],
     ],
   );
+  figures.stdio = {
+    directCallsPerSecond: Math.round(directRate),
+    gatewayCallsPerSecond: Math.round(gatewayRate),
+    addedLatencyMicros: Math.round(added),
+    gatewayCpuMicrosPerCall: samples.cpu.length > 0 ? Math.round(median(samples.cpu)) : null,
+  };
   await direct.close();
   await gateway.close();
 }
@@ -332,8 +330,17 @@ async function httpThroughput(): Promise<void> {
       (candor / median(samples)).toFixed(1),
     ]),
   );
+  figures.http = Object.fromEntries(
+    running.map(({ bridge, samples, bad }) => [
+      bridge.name,
+      { callsPerSecond: Math.round(median(samples)), failed: bad },
+    ]),
+  );
   for (const { child } of running) child.kill('SIGTERM');
 }
 
+const figures: { stdio?: object; http?: object } = {};
+
 await stdioOverhead();
 await httpThroughput();
+record('gateway', { rounds, seconds, inFlight: IN_FLIGHT, ...figures });
