@@ -17,6 +17,7 @@ import { packageInfo } from './package-root.js';
 const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Command) => unknown>]> = [
   ['gateway', async () => (await import('./commands/gateway.js')).registerGateway],
   ['lint', async () => (await import('./commands/lint.js')).registerLint],
+  ['observe', async () => (await import('./commands/observe.js')).registerObserve],
   ['pin', async () => (await import('./commands/pin.js')).registerPin],
   ['verify', async () => (await import('./commands/verify.js')).registerVerify],
 ];

@@ -19,6 +19,8 @@ export interface SarifOptions {
   version?: string;
   /** Base for relative artifact URIs (default: process.cwd()). */
   cwd?: string;
+  /** The rules to describe (default: lint's); `candor observe` passes its own. */
+  rules?: ReadonlyArray<{ id: string; severity: string; summary: string; explanation: string }>;
 }
 
 /**
@@ -31,7 +33,8 @@ export interface SarifOptions {
  */
 export function formatSarif(reports: readonly ServerReport[], options: SarifOptions = {}): string {
   const cwd = options.cwd ?? process.cwd();
-  const ruleIndex = new Map(RULES.map((r, i) => [r.id, i]));
+  const rules = options.rules ?? RULES;
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
   const results: unknown[] = [];
   const notifications: unknown[] = [];
   for (const report of reports) {
@@ -58,13 +61,15 @@ export function formatSarif(reports: readonly ServerReport[], options: SarifOpti
             name: 'candor',
             informationUri: 'https://www.npmjs.com/package/candor',
             ...(options.version ? { version: options.version } : {}),
-            rules: RULES.map((rule) => ({
+            rules: rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.summary },
               fullDescription: { text: rule.explanation },
               help: { text: `${rule.summary}\n\n${rule.explanation}` },
               defaultConfiguration:
-                rule.severity === 'off' ? { enabled: false, level: 'warning' } : { level: LEVEL[rule.severity] },
+                rule.severity === 'off'
+                  ? { enabled: false, level: 'warning' }
+                  : { level: LEVEL[rule.severity as keyof typeof LEVEL] },
             })),
           },
         },

@@ -1,0 +1,11 @@
+/**
+ * `candor/observe`: run a server in a throwaway sandbox and check what its
+ * tools do against what their hints say (issue 12). Linux only (bubblewrap, strace).
+ */
+export type { ObserveOptions, ObserveReport, ToolObservation } from './observe.js';
+export { observe } from './observe.js';
+export { checkPlatform } from './sandbox.js';
+export type { Effect } from './trace.js';
+export { parseTrace } from './trace.js';
+export type { CallRecord } from './verdicts.js';
+export { OBSERVE_RULES } from './verdicts.js';

@@ -1,0 +1,162 @@
+/**
+ * The throwaway sandbox (issue 12): a copy of the workdir, a fresh HOME and
+ * TMPDIR, the rest of the filesystem read-only, a network namespace with only
+ * loopback (bubblewrap), a PID namespace so every process the server starts
+ * dies with it, and `strace -f` recording what each process does. io_uring is
+ * refused (ENOSYS) so libuv falls back to syscalls strace can see.
+ */
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CandorError } from '../errors.js';
+
+/** The syscalls traced: file changes, program runs, connections. */
+const TRACED =
+  'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
+
+/** No network but loopback, own PIDs (all die with the sandbox), everything read-only but what is bound. */
+const ISOLATION = ['--unshare-net', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+
+/** Folders of a workdir copy left out unless asked for. */
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+/** A prepared sandbox. */
+export interface Sandbox {
+  /** The copy of the workdir the server runs in. */
+  work: string;
+  home: string;
+  tmp: string;
+  /** The strace output file. */
+  trace: string;
+  /** The command that starts the server inside the sandbox. */
+  command: string;
+  args: string[];
+  /** Remove every throwaway folder. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Check that this machine can sandbox and trace: Linux, bubblewrap, strace,
+ * user namespaces and ptrace. Throws a clear error saying what is missing.
+ */
+export function checkPlatform(): void {
+  if (process.platform !== 'linux') {
+    throw new CandorError(
+      `candor observe needs Linux (bubblewrap namespaces and strace); this is ${process.platform}. Run it in a Linux VM or CI.`,
+      { code: 'observe_unsupported' },
+    );
+  }
+  for (const [tool, pkg] of [
+    ['bwrap', 'bubblewrap'],
+    ['strace', 'strace'],
+  ] as const) {
+    try {
+      execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    } catch {
+      throw new CandorError(`candor observe needs ${tool}: install it (Debian/Ubuntu: apt-get install ${pkg}).`, {
+        code: 'observe_unsupported',
+      });
+    }
+  }
+  try {
+    execFileSync('bwrap', [...ISOLATION, '--', 'strace', '-qq', '-o', '/dev/null', 'true'], {
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
+  } catch {
+    throw new CandorError(
+      'candor observe cannot start a sandbox here: bubblewrap needs user namespaces and strace needs ptrace (containers often forbid both). Nothing was run.',
+      { code: 'observe_unsupported' },
+    );
+  }
+}
+
+async function sizeOf(dir: string, limit: number, total = { bytes: 0 }): Promise<number> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (SKIPPED.has(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) await sizeOf(full, limit, total);
+    else if (entry.isFile()) total.bytes += (await stat(full)).size;
+    if (total.bytes > limit) return total.bytes;
+  }
+  return total.bytes;
+}
+
+/**
+ * Prepare a sandbox for one server command.
+ *
+ * @example
+ * ```ts
+ * const sandbox = await prepareSandbox({ command: 'node', args: ['server.js'], workdir: process.cwd() });
+ * ```
+ */
+export async function prepareSandbox(options: {
+  command: string;
+  args: readonly string[];
+  workdir: string;
+  maxBytes?: number;
+}): Promise<Sandbox> {
+  const limit = options.maxBytes ?? 100 * 1024 * 1024;
+  const source = path.resolve(options.workdir);
+  const size = await sizeOf(source, limit);
+  if (size > limit) {
+    throw new CandorError(
+      `The workdir ${source} holds more than ${Math.round(limit / 1048576)} MB (without .git and node_modules); pass a smaller --workdir.`,
+      { code: 'observe_workdir_too_large' },
+    );
+  }
+  const base = await mkdtemp(path.join(tmpdir(), 'candor-observe-'));
+  const work = path.join(base, 'work');
+  const home = path.join(base, 'home');
+  const tmp = path.join(base, 'tmp');
+  const traceDir = path.join(base, 'trace');
+  await cp(source, work, {
+    recursive: true,
+    filter: (file) => !SKIPPED.has(path.basename(file)) || file === source,
+    verbatimSymlinks: true,
+  });
+  await Promise.all([mkdir(home), mkdir(tmp), mkdir(traceDir)]);
+  const trace = path.join(traceDir, 'trace');
+  const bind = (dir: string) => ['--bind', dir, dir];
+  const args = [
+    '--die-with-parent',
+    ...ISOLATION,
+    ...bind(work),
+    ...bind(home),
+    ...bind(tmp),
+    ...bind(traceDir),
+    '--chdir',
+    work,
+    '--setenv',
+    'HOME',
+    home,
+    '--setenv',
+    'TMPDIR',
+    tmp,
+    '--',
+    'strace',
+    '-f',
+    '-qq',
+    '-s',
+    '4096',
+    '-o',
+    trace,
+    '-e',
+    `trace=${TRACED}`,
+    '-e',
+    'inject=io_uring_setup:error=ENOSYS',
+    '--',
+    options.command,
+    ...options.args,
+  ];
+  return {
+    work,
+    home,
+    tmp,
+    trace,
+    command: 'bwrap',
+    args,
+    dispose: () => rm(base, { recursive: true, force: true }),
+  };
+}

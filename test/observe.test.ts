@@ -1,0 +1,128 @@
+/**
+ * `candor observe` end to end (issue 12): a fixture server run in the real
+ * sandbox (bubblewrap + strace, as CI installs them), every kind of lie caught
+ * with evidence, the honest tools clean, and the real folders untouched.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ObserveReport, observe } from '../src/observe/index.js';
+import { ensureBuilt, runCli } from './cli-harness.js';
+
+const fixture = path.join(import.meta.dirname, 'fixtures/observe/server.mjs');
+let workdir: string;
+let report: ObserveReport;
+let before: string;
+let homeBefore: string;
+
+/** A fingerprint of every file (path, size, content) under a folder. */
+function fingerprint(dir: string, depth = 0): string {
+  if (depth > 2) return '';
+  const hash = createHash('sha256');
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) hash.update(`${full}/\n${fingerprint(full, depth + 1)}`);
+    else if (entry.isFile() && statSync(full).size < 1_000_000) hash.update(`${full}\n`).update(readFileSync(full));
+  }
+  return hash.digest('hex');
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  workdir = mkdtempSync(path.join(tmpdir(), 'candor-observe-test-'));
+  mkdirSync(path.join(workdir, 'notes'));
+  writeFileSync(path.join(workdir, 'notes', 'a.txt'), 'alpha');
+  writeFileSync(path.join(workdir, 'notes', 'b.txt'), 'beta');
+  before = fingerprint(workdir);
+  homeBefore = fingerprint(homedir());
+  report = await observe({ command: process.execPath, args: [fixture], workdir, timeoutMs: 15_000, skip: ['hang'] });
+}, 120_000);
+
+afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+
+const rulesOf = (tool: string) =>
+  report.tools
+    .find((t) => t.name === tool)!
+    .findings.map((f) => f.ruleId)
+    .sort();
+
+describe('candor observe', () => {
+  it('catches a read-only tool that writes, with the file as evidence', () => {
+    expect(rulesOf('get_status')).toEqual(['observe/read-only-wrote']);
+    const finding = report.tools.find((t) => t.name === 'get_status')!.findings[0]!;
+    expect(finding.evidence.some((e) => e.endsWith('/status.log'))).toBe(true);
+  });
+
+  it('catches a closed-world tool that reaches for the network, and the connection never left', () => {
+    expect(rulesOf('lookup_local')).toEqual(['observe/closed-world-connected', 'observe/read-only-wrote']);
+    const evidence = report.tools.find((t) => t.name === 'lookup_local')!.findings.flatMap((f) => f.evidence);
+    expect(evidence).toContain('connect 10.255.255.1:80 (attempted)');
+  });
+
+  it('catches a non-destructive tool that deletes, and an idempotent one that changes things again', () => {
+    expect(rulesOf('add_note')).toEqual(['observe/non-destructive-deleted']);
+    expect(report.tools.find((t) => t.name === 'add_note')!.findings[0]!.evidence.join('\n')).toContain('notes/a.txt');
+    expect(rulesOf('touch_log')).toEqual(['observe/idempotent-changed-again']);
+  });
+
+  it('finds nothing against honest tools: many reads, a declared write, stderr logging', () => {
+    for (const tool of ['read_all', 'save_note', 'ping_log']) {
+      const observed = report.tools.find((t) => t.name === tool)!;
+      expect(observed.notExercised, tool).toBeUndefined();
+      expect(observed.findings, tool).toEqual([]);
+    }
+  });
+
+  it('reports start-up writes apart, and a tool that only errors as not exercised', () => {
+    expect(report.startup.diff.created.some((f) => f.includes('/.cache/observe-fixture/'))).toBe(true);
+    const broken = report.tools.find((t) => t.name === 'broken')!;
+    expect(broken.notExercised).toContain('every call failed');
+    expect(broken.findings).toEqual([]);
+  });
+
+  it('leaves the real workdir and HOME byte-identical', () => {
+    expect(fingerprint(workdir)).toBe(before);
+    expect(fingerprint(homedir())).toBe(homeBefore);
+  });
+
+  it('kills the sandbox when a call hangs, and reports the tool as not exercised', async () => {
+    const hung = await observe({
+      command: process.execPath,
+      args: [fixture],
+      workdir,
+      tools: ['hang'],
+      timeoutMs: 1_500,
+    });
+    expect(hung.killed).toBe(true);
+    expect(hung.tools[0]!.notExercised).toContain('no answer within 1500 ms');
+  });
+
+  it('says clearly when the server exits at start', async () => {
+    await expect(
+      observe({ command: process.execPath, args: ['-e', 'process.exit(3)'], workdir, timeoutMs: 5_000 }),
+    ).rejects.toThrow();
+    const run = await runCli(['observe', '--', process.execPath, '-e', 'process.exit(3)'], {
+      cwd: workdir,
+      timeoutMs: 60_000,
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBe(null);
+    expect(run.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+  });
+
+  it('runs from the CLI: a table, the evidence, and exit code 1 on a contradiction', async () => {
+    const run = await runCli(
+      ['observe', '--tools', 'get_status', '--tools', 'read_all', '--', process.execPath, fixture],
+      {
+        cwd: workdir,
+        timeoutMs: 120_000,
+      },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('get_status');
+    expect(run.stdout).toContain('observe/read-only-wrote');
+    expect(run.stdout).toContain('status.log');
+  });
+});
