@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ObserveReport, observe } from '../src/observe/index.js';
 import { ensureBuilt, runCli } from './cli-harness.js';
+import { sarifValidator } from './fixtures/sarif-validator.js';
 
 const fixture = path.join(import.meta.dirname, 'fixtures/observe/server.mjs');
 let workdir: string;
@@ -110,6 +111,75 @@ describe('candor observe', () => {
     expect(run.code).not.toBe(0);
     expect(run.code).not.toBe(null);
     expect(run.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+  });
+
+  it('observes a server in another language (Python, standard library only)', async () => {
+    const python = await observe({
+      command: 'python3',
+      args: [path.join(import.meta.dirname, 'fixtures/observe/server.py')],
+      workdir,
+      timeoutMs: 15_000,
+    });
+    expect(python.tools.find((t) => t.name === 'get_info')!.findings.map((f) => f.ruleId)).toEqual([
+      'observe/read-only-wrote',
+    ]);
+    expect(python.tools.find((t) => t.name === 'list_files')!.findings).toEqual([]);
+    expect(python.tools.find((t) => t.name === 'list_files')!.notExercised).toBeUndefined();
+  });
+
+  it('takes exact arguments from --args and writes a SARIF log that validates', async () => {
+    const argsFile = path.join(workdir, '..', `observe-args-${process.pid}.json`);
+    writeFileSync(argsFile, JSON.stringify({ touch_log: { line: 'exact-argument' } }));
+    const run = await runCli(
+      [
+        'observe',
+        '--tools',
+        'touch_log',
+        '--tools',
+        'get_status',
+        '--args',
+        argsFile,
+        '--format',
+        'sarif',
+        '--',
+        process.execPath,
+        fixture,
+      ],
+      { cwd: workdir, timeoutMs: 120_000 },
+    );
+    rmSync(argsFile, { force: true });
+    expect(run.code, run.stderr).toBe(1);
+    const log = JSON.parse(run.stdout);
+    const validate = sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const rules = log.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort();
+    expect(rules).toEqual(['observe/idempotent-changed-again', 'observe/read-only-wrote']);
+    expect(log.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toContain('observe/closed-world-connected');
+    const exact = await observe({
+      command: process.execPath,
+      args: [fixture],
+      workdir,
+      tools: ['touch_log'],
+      arguments: { touch_log: { line: 'exact-argument' } },
+    });
+    expect(exact.tools[0]!.calls.map((c) => c.args)).toEqual([{ line: 'exact-argument' }, { line: 'exact-argument' }]);
+    const json = await runCli(
+      [
+        'observe',
+        '--tools',
+        'touch_log',
+        '--args',
+        argsFile.replace('.json', '-2.json'),
+        '--format',
+        'json',
+        '--',
+        process.execPath,
+        fixture,
+      ],
+      { cwd: workdir, timeoutMs: 60_000 },
+    );
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain('--args');
   });
 
   it('runs from the CLI: a table, the evidence, and exit code 1 on a contradiction', async () => {

@@ -12,7 +12,7 @@ import { normaliseTool, type WireToolLike } from '../host/annotations.js';
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
-import { checkPlatform, prepareSandbox } from './sandbox.js';
+import { checkPlatform, inCopy, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type SnapshotDiff, snapshot } from './snapshot.js';
 import { type Effect, parseTrace } from './trace.js';
 import { type CallRecord, judge } from './verdicts.js';
@@ -133,7 +133,13 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   const transport = new StdioClientTransport({
     command: sandbox.command,
     args: sandbox.args,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: process.env.LANG ?? 'C.UTF-8', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      ...Object.fromEntries(
+        Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
+      ),
+    },
     stderr: 'ignore',
   });
   const report: ObserveReport = {

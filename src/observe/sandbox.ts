@@ -21,8 +21,16 @@ const ISOLATION = ['--unshare-net', '--unshare-pid', '--ro-bind', '/', '/', '--d
 /** Folders of a workdir copy left out unless asked for. */
 const SKIPPED = new Set(['.git', 'node_modules']);
 
+/** `value` with the real workdir replaced by its copy, when it names a path inside it. */
+export function inCopy(value: string, source: string, work: string): string {
+  if (value === source) return work;
+  return value.startsWith(`${source}${path.sep}`) ? `${work}${value.slice(source.length)}` : value;
+}
+
 /** A prepared sandbox. */
 export interface Sandbox {
+  /** The real workdir (never touched). */
+  source: string;
   /** The copy of the workdir the server runs in. */
   work: string;
   home: string;
@@ -148,9 +156,11 @@ export async function prepareSandbox(options: {
     'inject=io_uring_setup:error=ENOSYS',
     '--',
     options.command,
-    ...options.args,
+    // A server given the real workdir (a root folder argument, say) gets the copy instead.
+    ...options.args.map((arg) => inCopy(arg, source, work)),
   ];
   return {
+    source,
     work,
     home,
     tmp,
