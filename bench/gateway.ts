@@ -170,9 +170,7 @@ const bridges: Bridge[] = [
       child: spawn(
         process.execPath,
         [cli, 'gateway', '--http', `127.0.0.1:${port}`, '--policy', 'yolo', '--', process.execPath, upstream],
-        {
-          stdio: 'ignore',
-        },
+        { stdio: 'ignore', detached: true },
       ),
     }),
   },
@@ -184,7 +182,7 @@ const bridges: Bridge[] = [
       child: spawn(
         join(peers, 'node_modules', '.bin', 'mcp-proxy'),
         ['--host', '127.0.0.1', '--port', String(port), '--', process.execPath, upstream],
-        { stdio: 'ignore' },
+        { stdio: 'ignore', detached: true },
       ),
     }),
   },
@@ -206,7 +204,7 @@ const bridges: Bridge[] = [
           '--logLevel',
           'none',
         ],
-        { stdio: 'ignore' },
+        { stdio: 'ignore', detached: true },
       ),
     }),
   },
@@ -336,7 +334,8 @@ async function httpThroughput(): Promise<void> {
       { callsPerSecond: Math.round(median(samples)), failed: bad },
     ]),
   );
-  for (const { child } of running) child.kill('SIGTERM');
+  // Each bridge runs in its own process group: stop it and the stdio server it started.
+  for (const { child } of running) if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
 }
 
 const figures: { stdio?: object; http?: object } = {};

@@ -127,8 +127,9 @@ export class ServerConnection {
       },
     });
     this.#options.onClient?.(client);
+    const transport = this.#transport();
     try {
-      const connecting = client.connect(this.#transport());
+      const connecting = client.connect(transport);
       const limit = this.config.connectTimeoutMs;
       if (limit === undefined) await connecting;
       else {
@@ -149,6 +150,9 @@ export class ServerConnection {
       this.#status = 'failed';
       this.#error = error as Error;
       await client.close().catch(() => {});
+      // A handshake given up on may leave the client unattached: close the transport
+      // itself, so a stdio server that never answered is stopped, not orphaned.
+      await transport.close().catch(() => {});
       throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
         code: 'connect_failed',
         cause: error,

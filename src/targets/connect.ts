@@ -68,9 +68,23 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
     if (closed) return;
     closed = true;
     await client.close().catch(() => {});
+    // After a failed handshake the client may not own the transport yet: close it too,
+    // so a server that never answered is stopped rather than left running.
+    await transport.close().catch(() => {});
     await stopServer?.().catch(() => {});
   };
 
+  // The child's pid, remembered once it starts: on a failed handshake the SDK may already
+  // have dropped its handle to the process by the time we get to stop it.
+  let pid: number | null | undefined;
+  if (target.kind === 'stdio') {
+    const stdio = transport as Transport & { pid?: number | null };
+    const start = stdio.start.bind(stdio);
+    stdio.start = async () => {
+      await start();
+      pid = stdio.pid;
+    };
+  }
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -80,6 +94,15 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
   try {
     await client.connect(transport, { timeout: timeoutMs, signal: controller.signal });
   } catch (error) {
+    // A server that never finished the handshake is stopped now: the SDK's close waits on
+    // unref'd timers, so a CLI that exits right after would leave it running, orphaned.
+    if (pid !== null && pid !== undefined) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
     await close();
     // Let the child's last stderr chunk arrive before quoting it.
     if (target.kind === 'stdio') await new Promise((r) => setTimeout(r, 50));
