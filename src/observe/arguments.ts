@@ -23,6 +23,26 @@ export function random(seed: number): () => number {
 }
 
 const PATHISH = /(^|_)(path|file|filename|dir|directory|folder|source|destination|dest|target)s?$/i;
+const FOLDERISH = /(^|_)(dir|directory|folder)s?$/i;
+
+/**
+ * How path-like strings point into the workdir: at a file that exists (so
+ * readers have something to read), at a new file (so writers create), or at the
+ * workdir itself (so listers list). observe() tries them in that order until a
+ * call succeeds.
+ */
+export type PathStyle = 'existing' | 'new' | 'folder';
+
+/** Options of {@link generateArguments}. */
+export interface GenerateOptions {
+  seed: number;
+  /** The sandbox's copy of the workdir: every generated path lies inside it. */
+  workdir: string;
+  /** Default `new`. */
+  pathStyle?: PathStyle;
+  /** A file inside `workdir` that exists, for the `existing` style. */
+  existingFile?: string;
+}
 
 /**
  * Generate one argument object for a tool's input schema.
@@ -33,12 +53,10 @@ const PATHISH = /(^|_)(path|file|filename|dir|directory|folder|source|destinatio
  * // { path: '/tmp/w/observe-1.txt' }
  * ```
  */
-export function generateArguments(
-  schema: Schema,
-  options: { seed: number; workdir: string },
-): Record<string, unknown> | undefined {
+export function generateArguments(schema: Schema, options: GenerateOptions): Record<string, unknown> | undefined {
   const next = random(options.seed);
-  const value = generate(schema, '', next, options.workdir, schema, 0);
+  const paths = { style: options.pathStyle ?? 'new', workdir: options.workdir, existing: options.existingFile };
+  const value = generate(schema, '', next, paths, schema, 0);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
@@ -48,7 +66,7 @@ function generate(
   schema: unknown,
   key: string,
   next: () => number,
-  workdir: string,
+  paths: Paths,
   root: Schema,
   depth: number,
 ): unknown {
@@ -56,17 +74,17 @@ function generate(
   const s = schema as Schema;
   if (typeof s.$ref === 'string') {
     const target = resolveRef(root, s.$ref);
-    return target ? generate(target, key, next, workdir, root, depth + 1) : undefined;
+    return target ? generate(target, key, next, paths, root, depth + 1) : undefined;
   }
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[Math.floor(next() * s.enum.length)];
   if ('default' in s) return s.default;
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const options = s[keyword];
-    if (Array.isArray(options) && options.length > 0) return generate(options[0], key, next, workdir, root, depth + 1);
+    if (Array.isArray(options) && options.length > 0) return generate(options[0], key, next, paths, root, depth + 1);
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
-    return generate(Object.assign({}, ...(s.allOf as Schema[])), key, next, workdir, root, depth + 1);
+    return generate(Object.assign({}, ...(s.allOf as Schema[])), key, next, paths, root, depth + 1);
   }
   const type = Array.isArray(s.type)
     ? s.type.find((t) => t !== 'null')
@@ -79,7 +97,7 @@ function generate(
       for (const [name, sub] of Object.entries(properties)) {
         // Required properties always; optional ones only when they name a path (to keep calls inside the workdir).
         if (!required.has(name) && !PATHISH.test(name)) continue;
-        const value = generate(sub, name, next, workdir, root, depth + 1);
+        const value = generate(sub, name, next, paths, root, depth + 1);
         if (value === undefined) {
           if (required.has(name)) return undefined;
           continue;
@@ -92,15 +110,14 @@ function generate(
       const min = typeof s.minItems === 'number' ? s.minItems : 1;
       const items: unknown[] = [];
       for (let i = 0; i < Math.max(1, min); i++) {
-        const value = generate(s.items ?? { type: 'string' }, key, next, workdir, root, depth + 1);
+        const value = generate(s.items ?? { type: 'string' }, key, next, paths, root, depth + 1);
         if (value === undefined) return min === 0 ? [] : undefined;
         items.push(value);
       }
       return items;
     }
     case 'string': {
-      if (PATHISH.test(key) || s.format === 'uri-reference')
-        return `${workdir}/observe-${Math.floor(next() * 1000)}.txt`;
+      if (PATHISH.test(key) || s.format === 'uri-reference') return pathFor(key, paths, next);
       if (s.format === 'uri') return 'file:///observe';
       if (s.format === 'email') return 'observe@example.com';
       if (s.format === 'date-time') return '2026-01-01T00:00:00Z';
@@ -127,6 +144,19 @@ function generate(
     default:
       return type === undefined ? 'observe' : undefined;
   }
+}
+
+interface Paths {
+  style: PathStyle;
+  workdir: string;
+  existing: string | undefined;
+}
+
+function pathFor(key: string, paths: Paths, next: () => number): string {
+  const fresh = `${paths.workdir}/observe-${Math.floor(next() * 1000)}`;
+  if (paths.style === 'folder') return paths.workdir;
+  if (paths.style === 'existing') return FOLDERISH.test(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
+  return FOLDERISH.test(key) ? fresh : `${fresh}.txt`;
 }
 
 function resolveRef(root: Schema, ref: string): unknown {
