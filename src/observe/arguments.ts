@@ -117,16 +117,22 @@ function generate(
       return items;
     }
     case 'string': {
-      if (PATHISH.test(key) || s.format === 'uri-reference') return pathFor(key, paths, next);
-      if (s.format === 'uri') return 'file:///observe';
-      if (s.format === 'email') return 'observe@example.com';
-      if (s.format === 'date-time') return '2026-01-01T00:00:00Z';
-      if (s.format === 'date') return '2026-01-01';
-      if (typeof s.pattern === 'string') return undefined;
+      const fits = (text: string) =>
+        text.length >= (typeof s.minLength === 'number' ? s.minLength : 0) &&
+        text.length <= (typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY) &&
+        (typeof s.pattern !== 'string' || matches(s.pattern, text));
+      if (PATHISH.test(key) || s.format === 'uri-reference') {
+        const file = pathFor(key, paths, next);
+        if (fits(file)) return file;
+      }
+      const formatted = typeof s.format === 'string' ? FORMATS[s.format] : undefined;
+      if (formatted !== undefined) return fits(formatted) ? formatted : undefined;
       const min = typeof s.minLength === 'number' ? s.minLength : 1;
       const max = typeof s.maxLength === 'number' ? s.maxLength : Math.max(min, 12);
-      const text = `observe-${Math.floor(next() * 1e6)}`;
-      return text.length < min ? text.padEnd(min, 'x') : text.slice(0, Math.max(min, Math.min(max, text.length)));
+      const base = `observe-${Math.floor(next() * 1e6)}`;
+      const text = base.length < min ? base.padEnd(min, 'x') : base.slice(0, Math.max(min, Math.min(max, base.length)));
+      // Patterns: only a plain word that happens to match; anything else is reported, not guessed.
+      return fits(text) ? text : undefined;
     }
     case 'integer':
     case 'number': {
@@ -146,6 +152,18 @@ function generate(
   }
 }
 
+/** Values for the string formats tools use most. */
+const FORMATS: Record<string, string> = {
+  uri: 'file:///observe',
+  email: 'observe@example.com',
+  'date-time': '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  time: '00:00:00Z',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  hostname: 'localhost',
+  ipv4: '127.0.0.1',
+};
+
 interface Paths {
   style: PathStyle;
   workdir: string;
@@ -157,6 +175,15 @@ function pathFor(key: string, paths: Paths, next: () => number): string {
   if (paths.style === 'folder') return paths.workdir;
   if (paths.style === 'existing') return FOLDERISH.test(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
   return FOLDERISH.test(key) ? fresh : `${fresh}.txt`;
+}
+
+/** Whether `text` matches a schema pattern (ECMA-262, unanchored); a pattern JS cannot compile matches nothing. */
+function matches(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return false;
+  }
 }
 
 function resolveRef(root: Schema, ref: string): unknown {
