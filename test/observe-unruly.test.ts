@@ -78,4 +78,13 @@ describe('candor observe on an unruly server', () => {
     expect(outbound.length).toBeGreaterThan(0);
     expect(outbound.filter((e) => e.kind === 'connect' && e.succeeded)).toEqual([]);
   });
+
+  it('says plainly when a server never finishes the handshake, or exits before it', async () => {
+    await expect(
+      observe({ command: process.execPath, args: ['-e', 'setInterval(() => {}, 1e6)'], workdir, timeoutMs: 1_500 }),
+    ).rejects.toThrow(/did not finish the MCP handshake within 1500 ms in the sandbox\. It has no network there/);
+    await expect(
+      observe({ command: process.execPath, args: ['-e', 'process.exit(3)'], workdir, timeoutMs: 5_000 }),
+    ).rejects.toThrow(/stopped before finishing the MCP handshake/);
+  });
 });

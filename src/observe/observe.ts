@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from '../host/annotations.js';
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
@@ -96,6 +97,17 @@ class TraceReader {
 
 const LOOSE = z.looseObject({});
 
+/** A start-up failure, said plainly: the usual cause of a silent server here is the missing network. */
+function startFailure(error: Error, timeoutMs: number): CandorError {
+  const timedOut = /timed out|timeout/i.test(error.message);
+  return new CandorError(
+    timedOut
+      ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
+      : `The server stopped before finishing the MCP handshake in the sandbox (${error.message}). Run the same command outside candor observe to see why.`,
+    { code: 'observe_start_failed' },
+  );
+}
+
 const PATH_STYLES: readonly PathStyle[] = ['existing', 'new', 'folder'];
 
 /** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
@@ -162,7 +174,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   };
   try {
     const startSnapshot = await snapshot(roots);
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs }).catch((error: Error) => {
+      throw startFailure(error, timeoutMs);
+    });
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
     const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
       tools?: WireToolLike[];
