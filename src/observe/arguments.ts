@@ -23,6 +23,26 @@ export function random(seed: number): () => number {
 }
 
 const PATHISH = /(^|_)(path|file|filename|dir|directory|folder|source|destination|dest|target)s?$/i;
+const FOLDERISH = /(^|_)(dir|directory|folder)s?$/i;
+
+/**
+ * How path-like strings point into the workdir: at a file that exists (so
+ * readers have something to read), at a new file (so writers create), or at the
+ * workdir itself (so listers list). observe() tries them in that order until a
+ * call succeeds.
+ */
+export type PathStyle = 'existing' | 'new' | 'folder';
+
+/** Options of {@link generateArguments}. */
+export interface GenerateOptions {
+  seed: number;
+  /** The sandbox's copy of the workdir: every generated path lies inside it. */
+  workdir: string;
+  /** Default `new`. */
+  pathStyle?: PathStyle;
+  /** A file inside `workdir` that exists, for the `existing` style. */
+  existingFile?: string;
+}
 
 /**
  * Generate one argument object for a tool's input schema.
@@ -33,12 +53,10 @@ const PATHISH = /(^|_)(path|file|filename|dir|directory|folder|source|destinatio
  * // { path: '/tmp/w/observe-1.txt' }
  * ```
  */
-export function generateArguments(
-  schema: Schema,
-  options: { seed: number; workdir: string },
-): Record<string, unknown> | undefined {
+export function generateArguments(schema: Schema, options: GenerateOptions): Record<string, unknown> | undefined {
   const next = random(options.seed);
-  const value = generate(schema, '', next, options.workdir, schema, 0);
+  const paths = { style: options.pathStyle ?? 'new', workdir: options.workdir, existing: options.existingFile };
+  const value = generate(schema, '', next, paths, schema, 0);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
@@ -48,7 +66,7 @@ function generate(
   schema: unknown,
   key: string,
   next: () => number,
-  workdir: string,
+  paths: Paths,
   root: Schema,
   depth: number,
 ): unknown {
@@ -56,17 +74,17 @@ function generate(
   const s = schema as Schema;
   if (typeof s.$ref === 'string') {
     const target = resolveRef(root, s.$ref);
-    return target ? generate(target, key, next, workdir, root, depth + 1) : undefined;
+    return target ? generate(target, key, next, paths, root, depth + 1) : undefined;
   }
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[Math.floor(next() * s.enum.length)];
   if ('default' in s) return s.default;
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const options = s[keyword];
-    if (Array.isArray(options) && options.length > 0) return generate(options[0], key, next, workdir, root, depth + 1);
+    if (Array.isArray(options) && options.length > 0) return generate(options[0], key, next, paths, root, depth + 1);
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
-    return generate(Object.assign({}, ...(s.allOf as Schema[])), key, next, workdir, root, depth + 1);
+    return generate(Object.assign({}, ...(s.allOf as Schema[])), key, next, paths, root, depth + 1);
   }
   const type = Array.isArray(s.type)
     ? s.type.find((t) => t !== 'null')
@@ -79,7 +97,7 @@ function generate(
       for (const [name, sub] of Object.entries(properties)) {
         // Required properties always; optional ones only when they name a path (to keep calls inside the workdir).
         if (!required.has(name) && !PATHISH.test(name)) continue;
-        const value = generate(sub, name, next, workdir, root, depth + 1);
+        const value = generate(sub, name, next, paths, root, depth + 1);
         if (value === undefined) {
           if (required.has(name)) return undefined;
           continue;
@@ -92,24 +110,29 @@ function generate(
       const min = typeof s.minItems === 'number' ? s.minItems : 1;
       const items: unknown[] = [];
       for (let i = 0; i < Math.max(1, min); i++) {
-        const value = generate(s.items ?? { type: 'string' }, key, next, workdir, root, depth + 1);
+        const value = generate(s.items ?? { type: 'string' }, key, next, paths, root, depth + 1);
         if (value === undefined) return min === 0 ? [] : undefined;
         items.push(value);
       }
       return items;
     }
     case 'string': {
-      if (PATHISH.test(key) || s.format === 'uri-reference')
-        return `${workdir}/observe-${Math.floor(next() * 1000)}.txt`;
-      if (s.format === 'uri') return 'file:///observe';
-      if (s.format === 'email') return 'observe@example.com';
-      if (s.format === 'date-time') return '2026-01-01T00:00:00Z';
-      if (s.format === 'date') return '2026-01-01';
-      if (typeof s.pattern === 'string') return undefined;
+      const fits = (text: string) =>
+        text.length >= (typeof s.minLength === 'number' ? s.minLength : 0) &&
+        text.length <= (typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY) &&
+        (typeof s.pattern !== 'string' || matches(s.pattern, text));
+      if (PATHISH.test(key) || s.format === 'uri-reference') {
+        const file = pathFor(key, paths, next);
+        if (fits(file)) return file;
+      }
+      const formatted = typeof s.format === 'string' ? FORMATS[s.format] : undefined;
+      if (formatted !== undefined) return fits(formatted) ? formatted : undefined;
       const min = typeof s.minLength === 'number' ? s.minLength : 1;
       const max = typeof s.maxLength === 'number' ? s.maxLength : Math.max(min, 12);
-      const text = `observe-${Math.floor(next() * 1e6)}`;
-      return text.length < min ? text.padEnd(min, 'x') : text.slice(0, Math.max(min, Math.min(max, text.length)));
+      const base = `observe-${Math.floor(next() * 1e6)}`;
+      const text = base.length < min ? base.padEnd(min, 'x') : base.slice(0, Math.max(min, Math.min(max, base.length)));
+      // Patterns: only a plain word that happens to match; anything else is reported, not guessed.
+      return fits(text) ? text : undefined;
     }
     case 'integer':
     case 'number': {
@@ -126,6 +149,40 @@ function generate(
       return null;
     default:
       return type === undefined ? 'observe' : undefined;
+  }
+}
+
+/** Values for the string formats tools use most. */
+const FORMATS: Record<string, string> = {
+  uri: 'file:///observe',
+  email: 'observe@example.com',
+  'date-time': '2026-01-01T00:00:00Z',
+  date: '2026-01-01',
+  time: '00:00:00Z',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  hostname: 'localhost',
+  ipv4: '127.0.0.1',
+};
+
+interface Paths {
+  style: PathStyle;
+  workdir: string;
+  existing: string | undefined;
+}
+
+function pathFor(key: string, paths: Paths, next: () => number): string {
+  const fresh = `${paths.workdir}/observe-${Math.floor(next() * 1000)}`;
+  if (paths.style === 'folder') return paths.workdir;
+  if (paths.style === 'existing') return FOLDERISH.test(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
+  return FOLDERISH.test(key) ? fresh : `${fresh}.txt`;
+}
+
+/** Whether `text` matches a schema pattern (ECMA-262, unanchored); a pattern JS cannot compile matches nothing. */
+function matches(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return false;
   }
 }
 

@@ -8,12 +8,13 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from '../host/annotations.js';
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
-import { generateArguments } from './arguments.js';
+import { generateArguments, type PathStyle } from './arguments.js';
 import { checkPlatform, inCopy, prepareSandbox } from './sandbox.js';
-import { diffSnapshots, type SnapshotDiff, snapshot } from './snapshot.js';
+import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { type Effect, parseTrace } from './trace.js';
 import { type CallRecord, judge } from './verdicts.js';
 
@@ -96,6 +97,29 @@ class TraceReader {
 
 const LOOSE = z.looseObject({});
 
+/** A start-up failure, said plainly: the usual cause of a silent server here is the missing network. */
+function startFailure(error: Error, timeoutMs: number): CandorError {
+  const timedOut = /timed out|timeout/i.test(error.message);
+  return new CandorError(
+    timedOut
+      ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
+      : `The server stopped before finishing the MCP handshake in the sandbox (${error.message}). Run the same command outside candor observe to see why.`,
+    { code: 'observe_start_failed' },
+  );
+}
+
+const PATH_STYLES: readonly PathStyle[] = ['existing', 'new', 'folder'];
+
+/** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
+function firstFile(shot: Snapshot, work: string): string | undefined {
+  return [...shot.entries()]
+    .filter(
+      ([file, value]) => file.startsWith(`${work}/`) && /^\d+:/.test(value) && !file.slice(work.length).includes('/.'),
+    )
+    .map(([file]) => file)
+    .sort()[0];
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function errorText(result: { content?: unknown }): string {
@@ -150,7 +174,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   };
   try {
     const startSnapshot = await snapshot(roots);
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs }).catch((error: Error) => {
+      throw startFailure(error, timeoutMs);
+    });
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
     const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
       tools?: WireToolLike[];
@@ -160,6 +186,32 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
+    };
+    const existingFile = firstFile(startSnapshot, sandbox.work);
+    /** One call: snapshot, call, fence with a ping, wait out the quiet period, cut the trace. */
+    const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
+      const before = await snapshot(roots);
+      await reader.read();
+      const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
+      try {
+        const result = (await client.callTool({ name, arguments: args }, { timeout: timeoutMs })) as {
+          isError?: boolean;
+          content?: unknown;
+        };
+        record.ok = result.isError !== true;
+        if (!record.ok) record.error = errorText(result);
+        await client.ping({ timeout: timeoutMs });
+      } catch (error) {
+        record.error = (error as Error).message;
+        if (/timed out|timeout/i.test(record.error)) {
+          report.killed = true;
+          record.error = `no answer within ${timeoutMs} ms; the sandbox and every process in it were killed`;
+        }
+      }
+      await sleep(quietMs);
+      record.effects = parseTrace(await reader.read(), sandbox.work);
+      record.diff = diffSnapshots(before, await snapshot(roots));
+      return record;
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
     const skip = options.skip?.length ? picomatch(options.skip) : undefined;
@@ -173,48 +225,35 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         continue;
       }
       const given = options.arguments?.[wire.name];
-      const argumentList: Array<Record<string, unknown> | undefined> = [];
-      for (let i = 0; i < callsPerTool; i++) {
-        if (Array.isArray(given)) argumentList.push(given[i % given.length]);
-        else if (given) argumentList.push(given);
-        // Calls come in pairs with the same arguments, so a repeat can be compared with the first.
-        else
-          argumentList.push(
-            generateArguments((wire.inputSchema ?? {}) as Record<string, unknown>, {
-              seed: (options.seed ?? 1) + Math.floor(i / 2),
-              workdir: sandbox.work,
-            }),
-          );
-      }
-      if (argumentList.every((a) => a === undefined)) {
+      const schema = (wire.inputSchema ?? {}) as Record<string, unknown>;
+      // Calls come in pairs with the same arguments, so a repeat can be compared with the first.
+      const argumentsFor = (i: number, pathStyle: PathStyle): Record<string, unknown> | undefined => {
+        if (Array.isArray(given)) return given[i % given.length];
+        if (given) return given;
+        const seed = (options.seed ?? 1) + Math.floor(i / 2);
+        return generateArguments(schema, { seed, workdir: sandbox.work, pathStyle, existingFile });
+      };
+      // Generated paths point at an existing file first, then a new one, then the workdir:
+      // the first way a call succeeds with is kept for the rest of the tool's calls.
+      const styles = given ? (['new'] as const) : PATH_STYLES;
+      const distinct = styles.filter(
+        (style, i) =>
+          styles.findIndex((s) => JSON.stringify(argumentsFor(0, s)) === JSON.stringify(argumentsFor(0, style))) === i,
+      );
+      if (distinct.every((style) => argumentsFor(0, style) === undefined)) {
         observation.notExercised = 'no arguments could be generated from its input schema (pass them with --args)';
         continue;
       }
-      for (const args of argumentList) {
-        if (args === undefined) continue;
-        const before = await snapshot(roots);
-        await reader.read();
-        const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
-        try {
-          const result = (await client.callTool({ name: wire.name, arguments: args }, { timeout: timeoutMs })) as {
-            isError?: boolean;
-            content?: unknown;
-          };
-          record.ok = result.isError !== true;
-          if (!record.ok) record.error = errorText(result);
-          await client.ping({ timeout: timeoutMs });
-        } catch (error) {
-          record.error = (error as Error).message;
-          if (/timed out|timeout/i.test(record.error)) {
-            report.killed = true;
-            record.error = `no answer within ${timeoutMs} ms; the sandbox and every process in it were killed`;
-          }
-        }
-        await sleep(quietMs);
-        record.effects = parseTrace(await reader.read(), sandbox.work);
-        record.diff = diffSnapshots(before, await snapshot(roots));
+      let style: PathStyle = distinct[0]!;
+      for (const candidate of distinct) {
+        style = candidate;
+        const record = await callOnce(wire.name, argumentsFor(0, candidate)!);
         observation.calls.push(record);
-        if (report.killed) break;
+        if (record.ok || report.killed) break;
+      }
+      for (let i = 1; i < callsPerTool && !report.killed; i++) {
+        const args = argumentsFor(i, style);
+        if (args !== undefined) observation.calls.push(await callOnce(wire.name, args));
       }
       if (!observation.calls.some((c) => c.ok)) {
         observation.notExercised = `every call failed: ${observation.calls[0]?.error ?? 'no call was made'}`;

@@ -20,7 +20,8 @@ export const OBSERVE_RULES = [
   {
     id: 'observe/closed-world-connected',
     severity: 'error',
-    summary: 'A tool marked openWorldHint: false connected (or tried to) to a non-loopback address.',
+    summary:
+      'A tool marked openWorldHint: false connected (or tried to) to a non-loopback address, or resolved a name.',
     explanation:
       'openWorldHint: false says the tool touches only its own closed set of things; reaching the network is an open world.',
   },
@@ -60,6 +61,9 @@ export interface CallRecord {
 /** Bookkeeping nobody would call a state change: caches and bytecode the runtime writes on its own. */
 const BOOKKEEPING = /(\/\.cache\/|\.pyc$|__pycache__|\/node-compile-cache\/|-journal$|-wal$|-shm$)/;
 
+/** DNS: a connection to this port is a name lookup. */
+const DNS_PORT = 53;
+
 /** The effects that change state (writes, deletes, renames, execs) and outbound connections, minus bookkeeping. */
 export function stateChanges(call: CallRecord): {
   changed: string[];
@@ -87,7 +91,11 @@ export function stateChanges(call: CallRecord): {
       deleted.add(effect.path);
   }
   const execs = call.effects.filter((e) => e.kind === 'exec').map((e) => e.path);
-  const outbound = call.effects.filter((e) => e.kind === 'connect' && !e.loopback && e.family !== 'unix');
+  // A name lookup counts even through a loopback resolver (systemd-resolved's 127.0.0.53):
+  // resolving a name is reaching for the open world.
+  const outbound = call.effects.filter(
+    (e) => e.kind === 'connect' && e.family !== 'unix' && (!e.loopback || e.port === DNS_PORT),
+  );
   return { changed: [...changed], deleted: [...deleted], overwritten: [...overwritten], execs, outbound };
 }
 
@@ -115,9 +123,15 @@ export function judge(
     execs: [...new Set(seen.flatMap((s) => s.execs))],
     outbound: seen.flatMap((s) => s.outbound),
   };
-  const connects = all.outbound.map((e) =>
-    e.kind === 'connect' ? `connect ${e.address}:${e.port ?? ''} (${e.succeeded ? 'connected' : 'attempted'})` : '',
-  );
+  const connects = [
+    ...new Set(
+      all.outbound.map((e) =>
+        e.kind !== 'connect'
+          ? ''
+          : `${e.port === DNS_PORT ? 'resolved a name: ' : ''}connect ${e.address}:${e.port ?? ''} (${e.succeeded ? 'connected' : 'attempted'})`,
+      ),
+    ),
+  ];
   const add = (id: (typeof OBSERVE_RULES)[number]['id'], message: string, evidence: string[]) => {
     const rule = OBSERVE_RULES.find((r) => r.id === id)!;
     findings.push({ ruleId: id, severity: rule.severity, tool, message, evidence });
