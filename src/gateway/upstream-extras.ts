@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { definePrompt } from '../prompts/define.js';
 import type { PromptDefinition } from '../prompts/types.js';
 import { defineResource, defineResourceTemplate } from '../resources/define.js';
-import type { Completer, ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
+import type { Completer, ResourceContext, ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
+import { compileUriTemplate } from '../resources/uri-template.js';
 
 /** What one upstream contributes besides tools. */
 export interface UpstreamExtras {
@@ -66,6 +67,10 @@ export async function upstreamExtras(server: string, client: Client, separator: 
       return Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string') : [];
     };
 
+  // Resources and template matches alike are read from their owner by URI.
+  const read = async (ctx: ResourceContext): Promise<{ contents: [] }> =>
+    (await client.readResource({ uri: ctx.uri }, { signal: ctx.signal })) as unknown as { contents: [] };
+
   if (capabilities.resources) {
     try {
       for (const resource of await listAll(client, 'resources/list', 'resources')) {
@@ -77,10 +82,7 @@ export async function upstreamExtras(server: string, client: Client, separator: 
             ...(rest as object),
             uri,
             name,
-            read: async (ctx) =>
-              (await client.readResource({ uri: ctx.uri }, { signal: ctx.signal })) as unknown as {
-                contents: [];
-              },
+            read,
           }),
         );
       }
@@ -91,12 +93,9 @@ export async function upstreamExtras(server: string, client: Client, separator: 
       for (const template of await listAll(client, 'resources/templates/list', 'resourceTemplates')) {
         if (typeof template.uriTemplate !== 'string' || typeof template.name !== 'string') continue;
         const uriTemplate = template.uriTemplate;
-        const variables = [...uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) =>
-          m[1]!.split(',').map((v) => v.replace(/[*:].*$/, '')),
-        );
         const complete: Record<string, Completer> = {};
         if (capabilities.completions) {
-          for (const variable of variables) {
+          for (const variable of compileUriTemplate(uriTemplate).variables) {
             complete[variable] = forwardCompletion({ type: 'ref/resource', uri: uriTemplate }, variable);
           }
         }
@@ -108,10 +107,7 @@ export async function upstreamExtras(server: string, client: Client, separator: 
               uriTemplate,
               name,
               complete,
-              read: async (ctx) =>
-                (await client.readResource({ uri: ctx.uri }, { signal: ctx.signal })) as unknown as {
-                  contents: [];
-                },
+              read,
             }),
           );
         } catch (error) {

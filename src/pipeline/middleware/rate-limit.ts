@@ -58,13 +58,7 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
-  const {
-    store = (spec) => new RateLimiterMemory(spec),
-    key = (ctx) => ctx.tool.name,
-    logger,
-    limitOf = (ctx) =>
-      ctx.tool.rateLimit === undefined ? undefined : { name: ctx.tool.name, limit: ctx.tool.rateLimit },
-  } = options;
+  const { store = (spec) => new RateLimiterMemory(spec), key = (ctx) => ctx.tool.name, logger, limitOf } = options;
   const limiters = new Map<string, { limit: RateLimit; limiter: RateLimiterAbstract }>();
   const limiterFor = (name: string, limit: RateLimit) => {
     let entry = limiters.get(name);
@@ -77,9 +71,15 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     return entry.limiter;
   };
   return async function rateLimitMiddleware(ctx, next) {
-    const applies = limitOf(ctx);
-    if (applies === undefined) return next();
-    const { name, limit } = applies;
+    // The default (the tool's own limit) allocates nothing per call.
+    let name = ctx.tool.name;
+    let limit = ctx.tool.rateLimit;
+    if (limitOf !== undefined) {
+      const applies = limitOf(ctx);
+      name = applies?.name ?? name;
+      limit = applies?.limit;
+    }
+    if (limit === undefined) return next();
     try {
       await limiterFor(name, limit).consume(key(ctx));
     } catch (error) {
