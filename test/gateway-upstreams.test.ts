@@ -196,8 +196,10 @@ describe('upstreams that misbehave', () => {
     const ok = await client.callTool({ name: 'notes__read_notes', arguments: {} });
     expect(ok.isError).toBeFalsy();
     const failed = await client.callTool({ name: 'crashy__read_notes', arguments: {} });
-    // Either refused as down, or run by a freshly restarted process: never a hang.
-    expect(typeof failed.isError === 'boolean' || failed.content !== undefined).toBe(true);
+    // The call settles (never a hang): refused as unreachable, or run by a freshly restarted
+    // process before it crashes again. Which one depends on timing; either is a proper result.
+    if (failed.isError === true) expect(text(failed)).toMatch(/crashy|reach|connect|closed/i);
+    else expect(text(failed)).toBe('[]');
   });
 
   test('an upstream that never finishes the handshake is given up on; the gateway serves the others', async () => {
