@@ -60,7 +60,7 @@ export function openSharedState(
     const [{ createRedisCluster }, { syncToggles }, { assertRedisUrl }] = await Promise.all([
       import('../stores/redis-cluster.js'),
       import('../stores/toggle-sync.js'),
-      import('../stores/redis-connection.js'),
+      import('../stores/redis-url.js'),
     ]);
     if (typeof chosen === 'string') assertRedisUrl(chosen);
     const cluster = isCluster(chosen) ? chosen : createRedisCluster({ redis: chosen as never, logger, instanceId });

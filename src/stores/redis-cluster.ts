@@ -15,8 +15,9 @@
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { ServerLogger } from '../engine/logger.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
-import { openRedis, type RedisConnection, type RedisInput, redactRedisUrl } from './redis-connection.js';
+import { openRedis, type RedisConnection, type RedisInput } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
+import { redactRedisUrl } from './redis-url.js';
 
 /** Options of {@link createRedisCluster}. */
 export interface RedisClusterOptions {

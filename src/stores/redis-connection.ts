@@ -10,6 +10,7 @@
  * a second instead of hanging, and everything recovers when Redis returns.
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import { assertRedisUrl } from './redis-url.js';
 
 /** What the `redis` option accepts: a URL, or a client you configured. */
 export type RedisInput = string | Redis;
@@ -74,27 +75,4 @@ export function openRedis(input: RedisInput, options: { onError?: (error: Error)
       if (owned) command.disconnect();
     },
   };
-}
-
-/** Refuse what is not a redis:// or rediss:// URL, naming what was given (without its password). */
-export function assertRedisUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`redis: ${JSON.stringify(redactRedisUrl(url))} is not a URL; use redis://host:port[/db].`);
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-    throw new TypeError(
-      `redis: ${JSON.stringify(redactRedisUrl(url))} is not a redis:// or rediss:// URL; use redis://host:port[/db].`,
-    );
-  }
-}
-
-/** A Redis URL fit for logs: the password, if any, replaced by `***`. */
-export function redactRedisUrl(url: string): string {
-  return url.replace(/^(rediss?:\/\/)([^@/]*)@/i, (_m, scheme: string, auth: string) => {
-    const colon = auth.indexOf(':');
-    return `${scheme}${colon >= 0 ? `${auth.slice(0, colon)}:***` : '***'}@`;
-  });
 }

@@ -226,10 +226,13 @@ function importKeys(secret: SecretInput | undefined): Promise<CryptoKey[]> {
       const bytes = typeof one === 'string' ? encoder.encode(one) : one;
       if (bytes.byteLength < 16)
         throw new TypeError('requestState.secret: a secret must have at least 16 bytes (32 recommended).');
-      return crypto.subtle.importKey('raw', bytes as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [
-        'sign',
-        'verify',
-      ]);
+      return crypto.subtle.importKey(
+        'raw',
+        bytes as Uint8Array<ArrayBuffer>,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
     }),
   );
 }

@@ -90,10 +90,11 @@ export async function listenHttp(options: HttpListenOptions): Promise<HttpListen
     close() {
       closing ??= (async () => {
         draining = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Idle keep-alive sockets would hold close() open; requests in flight are drained below.
+        // The port stays open while calls in flight finish: new requests get 503 and /readyz says
+        // "draining", so a balancer moves traffic away instead of seeing connections refused.
         server.closeIdleConnections();
         await handler.close({ timeoutMs: shutdownTimeoutMs });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
       })();
