@@ -341,3 +341,43 @@ describe('Redis outage', () => {
     expect([a, b, c].map((i) => i.child.exitCode)).toEqual([null, null, null]);
   });
 });
+
+describe('the 2026-07-28 era across instances', () => {
+  async function modernClient(url: string) {
+    const client = new ClientV2(
+      { name: 'modern-cluster', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
+    await client.connect(new TransportV2(new URL(url)));
+    closers.push(() => client.close());
+    return client;
+  }
+
+  test('an input_required retry that lands on the other instance completes (one shared requestState secret)', async () => {
+    const { proxy } = await cluster(2);
+    const client = await modernClient(proxy.url);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const result = await client.callTool({ name: 'ask_name', arguments: {} });
+    const rounds = proxy.routed.filter((r) => r.rpc === 'tools/call');
+    expect(rounds).toHaveLength(2);
+    expect(rounds[0]!.backend).not.toBe(rounds[1]!.backend);
+    expect(text(result)).toBe(`hello Grace from i${rounds[1]!.backend}`);
+  });
+
+  test('subscriptions/listen on one instance hears a tool disabled on the other', async () => {
+    const { instances } = await cluster(2);
+    const [a, b] = instances as [Instance, Instance];
+    const client = await modernClient(b.url);
+    let heard = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      heard++;
+    });
+    const subscription = await client.listen({ toolsListChanged: true });
+    closers.push(() => subscription.close());
+    const session = await rawInitialize(a.url);
+    await rawCall(a.url, session, 'set_tool_enabled', { name: 'whoami', enabled: false });
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('whoami');
+  });
+});
