@@ -34,6 +34,8 @@ const CLIENT_OPTIONS: RedisOptions = {
   // A Redis that hangs (paused, overloaded) fails a command after 2 s instead of holding the call.
   commandTimeout: 2000,
   enableReadyCheck: true,
+  // Commands issued in the same tick go out in one write (rate-limit counters and events under load).
+  enableAutoPipelining: true,
 };
 
 /**
