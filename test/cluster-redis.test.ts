@@ -33,6 +33,7 @@ const closers: Array<() => Promise<unknown> | unknown> = [];
 beforeAll(async () => {
   redis = await startRedis();
   inspect = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  inspect.on('error', () => {}); // the outage tests stop Redis on purpose
 });
 afterAll(async () => {
   inspect?.disconnect();
@@ -339,6 +340,35 @@ describe('Redis outage', () => {
     expect((await rawCall(c.url, session, 'whoami')).body?.result?.content[0].text).toBe('i2');
     expect(await rawInitialize(b.url)).toMatch(/^[0-9a-f-]{36}$/);
     expect([a, b, c].map((i) => i.child.exitCode)).toEqual([null, null, null]);
+  });
+});
+
+describe('Redis restarted', () => {
+  test('a Redis that went down and came back empty: 503 while down, new sessions after, no crash', async () => {
+    const { instances } = await cluster(2);
+    const [a, b] = instances as [Instance, Instance];
+    const before = await rawInitialize(a.url);
+    await redis.kill();
+    const opened = await fetch(b.url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) });
+    expect(opened.status).toBe(503);
+    await opened.text();
+    // a still holds its session; b cannot look it up.
+    expect((await rawCall(a.url, before, 'whoami')).body?.result?.content[0].text).toBe('i0');
+    expect((await rawCall(b.url, before, 'whoami')).status).toBe(503);
+    await redis.restart();
+    await expect.poll(async () => (await fetch(`${b.base}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    // Redis kept nothing (no persistence): b answers 404 for the old session, as for any ended one.
+    expect((await rawCall(b.url, before, 'whoami')).status).toBe(404);
+    const after = await rawInitialize(b.url);
+    expect((await rawCall(a.url, after, 'whoami')).body?.result?.content[0].text).toBe('i0');
+    // Toggles are shared again once Redis is back (the subscriber reconnected by itself).
+    await rawCall(b.url, after, 'set_tool_enabled', { name: 'echo', enabled: false });
+    await expect
+      .poll(async () => JSON.stringify((await rawCall(a.url, after, 'echo', { text: 'x' })).body), {
+        timeout: 5000,
+      })
+      .toMatch(/Tool \\"echo\\" is disabled/);
+    expect([a, b].map((i) => i.child.exitCode)).toEqual([null, null]);
   });
 });
 

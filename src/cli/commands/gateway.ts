@@ -16,7 +16,7 @@ import { parseTargets } from '../../targets/parse.js';
 import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { splitAtDashDash } from '../operands.js';
-import { applyRedisFlag } from '../redis-flag.js';
+import { applyRedisFlag, redisWhere } from '../redis-flag.js';
 import { DEFAULT_HTTP, type HttpAddress, parseHttpAddress } from './serve.js';
 
 /** The gateway's default HTTP address (next to `candor serve`'s 3000). */
@@ -195,6 +195,11 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
       );
     }
     const url = listener.url;
+    if (gateway.server.shared !== undefined) {
+      process.stderr.write(
+        `candor gateway: shared state on Redis at ${redisWhere()} (instance ${gateway.server.shared.link.instanceId})\n`,
+      );
+    }
     close = async () => {
       await listener.close();
       await gateway.close();
