@@ -113,9 +113,10 @@ export interface SessionStoreOptions {
 }
 
 /**
- * The sessions of one handler, in process (a session holds a live peer, so it
- * cannot move to another process; put sticky sessions or the stateless mode
- * behind a load balancer).
+ * The sessions of one handler, in process. A session holds a live peer, so
+ * this is a cache: with a cluster link (`createServer({ redis })`, issue 11)
+ * another instance rebuilds a session it has not seen from its shared record,
+ * and any instance can serve any session behind a plain load balancer.
  *
  * @example
  * ```ts
