@@ -6,6 +6,7 @@
  * through the host's policy, whatever the downstream host does with the hints.
  */
 import path from 'node:path';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { stderrLogger } from '../engine/logger.js';
 import { createHost, type Host } from '../host/host.js';
 import { Policy } from '../host/policy.js';
@@ -268,12 +269,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     logger,
     lintOnStart: false,
     ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.redis === undefined ? {} : { redis: options.redis }),
     middleware:
       Object.keys(serverLimits).length === 0
         ? []
         : [
             rateLimit({
               logger,
+              // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
+              store: (spec) => server.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
               // One count per server, shared by all of its tools.
               key: () => 'server',
               limitOf: (ctx) => {

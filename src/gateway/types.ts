@@ -3,10 +3,12 @@
  * approvals, command tools, rate limits and the audit log — one object, every
  * option a key (STYLE.md 3). The config file has the same shape.
  */
+
 import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
+import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
 
@@ -45,6 +47,12 @@ export interface GatewayOptions {
    * downstream clients need a token, and tools are listed and callable by scope.
    */
   auth?: AuthOptions;
+  /**
+   * Shared state for several gateway instances (as `createServer({ redis })`):
+   * sessions, rate-limit budgets (per tool and per server), toggles. Default:
+   * `REDIS_URL` when set; `false` keeps it in memory.
+   */
+  redis?: RedisOption;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;
