@@ -17,7 +17,7 @@ export const NOTES_VIEW_HTML = `<!doctype html>
   ul { list-style: none; padding: 0; margin: 0 0 10px; }
   li { padding: 6px 0; border-bottom: 1px solid var(--line); }
   li small { color: var(--muted); margin-right: 6px; }
-  form { display: flex; gap: 6px; }
+  .add { display: flex; gap: 6px; }
   input { flex: 1; padding: 5px 7px; border: 1px solid var(--line); border-radius: 6px; background: transparent; color: inherit; }
   button { padding: 5px 12px; border: 0; border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; }
   #status { color: var(--muted); font-size: 12px; min-height: 1.4em; margin-top: 6px; }
@@ -26,10 +26,10 @@ export const NOTES_VIEW_HTML = `<!doctype html>
 <body>
 <h1>Notes</h1>
 <ul id="notes"><li><small>waiting for the host…</small></li></ul>
-<form id="add-form">
-  <input id="text" name="text" placeholder="A new note" maxlength="500" required>
-  <button id="add" type="submit">Add</button>
-</form>
+<div class="add">
+  <input id="text" name="text" placeholder="A new note" maxlength="500" aria-label="A new note">
+  <button id="add" type="button">Add</button>
+</div>
 <div id="status" role="status"></div>
 <script>
 (() => {
@@ -99,8 +99,8 @@ export const NOTES_VIEW_HTML = `<!doctype html>
   /** Call a tool of this View's server through the host; resolves to the result or rejects with the host's refusal. */
   window.callTool = (name, args) => request('tools/call', { name, arguments: args || {} });
 
-  document.getElementById('add-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
+  // A button, not a form: hosts sandbox Views without allow-forms, which blocks form submission.
+  const add = async () => {
     const input = document.getElementById('text');
     const text = input.value.trim();
     if (!text) return;
@@ -112,6 +112,10 @@ export const NOTES_VIEW_HTML = `<!doctype html>
     } catch (error) {
       status('Refused: ' + error.message);
     }
+  };
+  document.getElementById('add').addEventListener('click', add);
+  document.getElementById('text').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') add();
   });
 
   new ResizeObserver(sendSize).observe(document.body);
