@@ -66,9 +66,10 @@ describe('candor ui hosting an MCP App', () => {
     await page.click('[data-tool="notes__list_notes"] [data-action="call"]');
     const frameElement = await page.waitForSelector('iframe[data-view="notes__list_notes"]');
     const proxy = (await frameElement.contentFrame())!;
+    // The proxy navigates from about:blank to the sandbox origin; wait for it rather than race it.
+    await expect.poll(() => proxy.url(), { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\.html$/);
     expect(new URL(proxy.url()).origin).not.toBe(ui.origin);
-    expect(proxy.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\.html$/);
-    await expect.poll(() => proxy.childFrames().length).toBe(1);
+    await expect.poll(() => proxy.childFrames().length, { timeout: 10_000 }).toBe(1);
     view = proxy.childFrames()[0]!;
     const inner = await proxy.$('iframe');
     expect(await inner!.getAttribute('sandbox')).toBe('allow-scripts');

@@ -131,12 +131,15 @@ async function uiServers(
     });
     for (const target of targets) {
       if (target.kind === 'invalid') throw new CliError(`${target.label}: ${target.reason}`, { exitCode: EXIT.usage });
-      const name = nameFor(target, servers);
       if (target.kind === 'module') {
+        const name = uniqueName(path.basename(target.path).replace(/\.[cm]?[jt]sx?$/, ''), servers);
         const { server } = await loadServerModule(target.path);
         local.push(server);
         servers[name] = { transport: server.connectMemory() as never };
-      } else if (target.kind === 'http') {
+        continue;
+      }
+      const name = nameFor(target, servers);
+      if (target.kind === 'http') {
         if (target.transport === 'sse') {
           throw new CliError(
             `${target.label}: the legacy HTTP+SSE transport is not supported; use the Streamable HTTP endpoint.`,
@@ -166,6 +169,14 @@ async function uiServers(
     server.trust = 'trusted';
   }
   return { servers, local };
+}
+
+/** A server name from a module file's name: letters, digits, dots and dashes, unique among `taken`. */
+function uniqueName(base: string, taken: Record<string, unknown>): string {
+  const clean = base.replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'module';
+  let name = clean;
+  for (let i = 2; name in taken; i++) name = `${clean}-${i}`;
+  return name;
 }
 
 function openBrowser(url: string): void {

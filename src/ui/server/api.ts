@@ -9,7 +9,7 @@ import { callScope } from './confirm-broker.js';
 import type { EventHub } from './event-stream.js';
 import type { SessionLog } from './session-log.js';
 import type { RowQuery, ToolTable } from './tool-rows.js';
-import { ViewCallRefused, type ViewGate } from './view-gate.js';
+import { LOG_META, ViewCallRefused, type ViewGate } from './view-gate.js';
 
 /** An API failure with its HTTP status. */
 export class ApiError extends Error {
@@ -136,6 +136,7 @@ export function postRoutes(deps: ApiDeps): Record<string, (body: Record<string, 
       deps.log.add({ kind: 'call', origin: 'console', tool: name, summary: 'called from the console', detail: args });
       const outcome = await callScope.run({ origin: 'console', ...(callId ? { callId } : {}) }, () =>
         deps.host.call(name, args, {
+          meta: LOG_META,
           onProgress: (_index, progress) =>
             deps.hub.send({ type: 'progress', data: { callId, tool: name, ...progress } }),
         }),

@@ -21,6 +21,11 @@ import type { SessionLog } from './session-log.js';
 
 const MCP_APP_MIME = 'text/html;profile=mcp-app';
 
+/** 2026-07-28 servers send log messages only when the request asks for a level (SEP-2575). */
+export const LOG_META: Readonly<Record<string, unknown>> = Object.freeze({
+  'io.modelcontextprotocol/logLevel': 'info',
+});
+
 /** A View the console opened, bound to its server. */
 interface OpenView {
   id: string;
@@ -178,11 +183,14 @@ export class ViewGate {
     }
     this.#deps.log.add({ kind: 'call', origin, tool: tool.name, summary: 'called from a View', detail: args ?? {} });
     const outcome = await callScope.run({ origin }, () =>
-      this.#deps.host.callFromApp({
-        server: view.server,
-        tool: tool.name,
-        args: (args ?? {}) as Record<string, unknown>,
-      }),
+      this.#deps.host.callFromApp(
+        {
+          server: view.server,
+          tool: tool.name,
+          args: (args ?? {}) as Record<string, unknown>,
+        },
+        { meta: LOG_META },
+      ),
     );
     this.#deps.log.add({
       kind: 'call',
