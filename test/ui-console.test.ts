@@ -94,6 +94,8 @@ describe('candor ui console', () => {
 
   it('asks before a destructive call, and deny leaves the file in place', async () => {
     await page.click('[data-tool="workspace__delete_path"] [data-action="call"]');
+    // The row's Call opens a fresh form (the tool needs arguments) and focuses its first field.
+    await page.waitForSelector('[data-detail="workspace__delete_path"] input[name="path"]:focus');
     await page.fill('[data-detail="workspace__delete_path"] input[name="path"]', 'keep.txt');
     await page.click('[data-detail="workspace__delete_path"] [data-action="call"]');
     const dialog = page.locator('dialog[data-dialog="confirm"]');
@@ -108,6 +110,23 @@ describe('candor ui console', () => {
     expect(existsSync(path.join(dir, 'root', 'keep.txt'))).toBe(true);
     const log = await page.locator('#session').textContent();
     expect(log).toContain('deny');
+  });
+
+  it('asks again after a reload: an open question is never stranded', async () => {
+    await page.click('[data-tool="workspace__delete_path"] [data-action="call"]');
+    // The row's Call opens a fresh form (the tool needs arguments) and focuses its first field.
+    await page.waitForSelector('[data-detail="workspace__delete_path"] input[name="path"]:focus');
+    await page.fill('[data-detail="workspace__delete_path"] input[name="path"]', 'keep.txt');
+    await page.click('[data-detail="workspace__delete_path"] [data-action="call"]');
+    await page.locator('dialog[data-dialog="confirm"]').waitFor({ state: 'visible' });
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    const dialog = page.locator('dialog[data-dialog="confirm"]');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('keep.txt');
+    await dialog.locator('[data-answer="deny"]').click();
+    await expect.poll(() => page.locator('#session li.decision').count()).toBeGreaterThanOrEqual(2);
+    expect(existsSync(path.join(dir, 'root', 'keep.txt'))).toBe(true);
   });
 
   it('runs a read through the host and shows content and structuredContent apart', async () => {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotesTools, NoteStore } from '../examples/notes-app/index.js';
+import { pinTools, writeLockfile } from '../src/host/pins/lockfile.js';
 import { REPO, runCli } from './cli-harness.js';
 import { ensureUiBuilt, launchChromium, startUi, type UiProcess } from './ui-support.js';
 
@@ -23,8 +25,13 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'candor-ui-stream-'));
   const policy = path.join(dir, 'policy.json');
   writeFileSync(policy, JSON.stringify({ preset: 'default', rules: [{ decision: 'deny', tools: 'notes__*' }] }));
+  // A lockfile in which list_notes was pinned with another description: the console shows the drift.
+  const wire = createNotesTools(new NoteStore()).map((tool) => ({ ...tool.wire }));
+  const pinned = wire.map((tool) => (tool.name === 'list_notes' ? { ...tool, description: 'List notes.' } : tool));
+  const lock = path.join(dir, 'candor.lock.json');
+  await writeLockfile(lock, { lockfileVersion: 1, servers: { notes: pinTools(pinned as never) } });
   [ui, browser] = await Promise.all([
-    startUi([steps, '--example', 'notes-app', '--trust', 'steps', '--policy', policy]),
+    startUi([steps, '--example', 'notes-app', '--trust', 'steps', '--policy', policy, '--lock', lock]),
     launchChromium(),
   ]);
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -57,6 +64,17 @@ describe('candor ui streams', () => {
     const result = page.locator('[data-result="notes__list_notes"]').first();
     await expect.poll(() => result.getAttribute('data-status')).toBe('denied');
     expect(await page.locator('iframe[data-view]').count()).toBe(0);
+  });
+});
+
+describe('candor ui pins', () => {
+  it('shows pin state per tool, and the changed fields of a tool that drifted', async () => {
+    expect(await page.locator('[data-tool="notes__list_notes"] td.pin').textContent()).toBe('changed');
+    expect(await page.locator('[data-tool="notes__add_note"] td.pin').textContent()).toBe('pinned');
+    expect(await page.locator('[data-tool="steps__count_steps"] td.pin').textContent()).toBe('unpinned');
+    await page.click('[data-tool="notes__list_notes"]');
+    const diff = await page.locator('[data-detail="notes__list_notes"] .pin-diff').textContent();
+    expect(diff).toContain('description "List notes." →');
   });
 });
 

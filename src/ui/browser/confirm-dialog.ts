@@ -27,6 +27,8 @@ export class ConfirmDialog {
   }
 
   ask(question: ConsoleQuestion): void {
+    // A reconnecting event stream replays open questions: show each once.
+    if (this.#current?.id === question.id || this.#queue.some((q) => q.id === question.id)) return;
     this.#queue.push(question);
     if (!this.#current) this.#next();
   }

@@ -41,6 +41,7 @@ const ANSWERS: ReadonlySet<string> = new Set(['allow-once', 'allow-always', 'den
 /** Open questions and their answers. */
 export class ConfirmBroker {
   readonly #pending = new Map<string, (answer: ConfirmAnswer) => void>();
+  readonly #questions = new Map<string, ConsoleQuestion>();
   readonly #hub: EventHub;
   readonly #log: SessionLog;
 
@@ -74,6 +75,7 @@ export class ConfirmBroker {
     return new Promise<ConfirmAnswer>((resolve) => {
       const settle = (answer: ConfirmAnswer, note?: string) => {
         if (!this.#pending.delete(question.id)) return;
+        this.#questions.delete(question.id);
         signal?.removeEventListener('abort', onAbort);
         this.#hub.send({ type: 'confirm-settled', data: { id: question.id, answer } });
         this.#decided(question, answer, note);
@@ -82,6 +84,7 @@ export class ConfirmBroker {
       const onAbort = () => settle('deny', 'the call was aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(question.id, settle);
+      this.#questions.set(question.id, question);
       this.#hub.send({ type: 'confirm', data: question });
     });
   }
@@ -95,9 +98,9 @@ export class ConfirmBroker {
     return true;
   }
 
-  /** Questions still waiting (shown again to a page that reconnects). */
-  get open(): number {
-    return this.#pending.size;
+  /** Questions still waiting: shown again to a page that (re)connects, so a reload never strands a call. */
+  openQuestions(): ConsoleQuestion[] {
+    return [...this.#questions.values()];
   }
 
   /** Deny everything still open (shutdown). */

@@ -140,7 +140,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       const refusal = checkApiRequest(request, url, { hosts: consoleHosts, origin, token });
       if (refusal) return sendJson(response, refusal.status, { error: refusal.message });
       try {
-        if (request.method === 'GET' && url.pathname === '/api/events') return hub.attach(response);
+        if (request.method === 'GET' && url.pathname === '/api/events') {
+          return hub.attach(
+            response,
+            broker.openQuestions().map((data) => ({ type: 'confirm' as const, data })),
+          );
+        }
         if (request.method === 'GET' && gets[url.pathname]) return sendJson(response, 200, gets[url.pathname]!(url));
         if (request.method === 'POST' && posts[url.pathname]) {
           return sendJson(response, 200, await posts[url.pathname]!(await readJson(request)));

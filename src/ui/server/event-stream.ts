@@ -15,8 +15,8 @@ export class EventHub {
   readonly #clients = new Set<ServerResponse>();
   #keepAlive: NodeJS.Timeout | undefined;
 
-  /** Keep a response open as an event stream until the page goes away. */
-  attach(response: ServerResponse): void {
+  /** Keep a response open as an event stream until the page goes away; `initial` events go to it first. */
+  attach(response: ServerResponse, initial: readonly ConsoleEvent[] = []): void {
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -24,6 +24,7 @@ export class EventHub {
       'X-Content-Type-Options': 'nosniff',
     });
     response.write(': connected\n\n');
+    for (const event of initial) response.write(format(event));
     this.#clients.add(response);
     response.on('close', () => this.#clients.delete(response));
     // A comment every 20 s keeps idle proxies and the browser from dropping the stream.
@@ -38,7 +39,7 @@ export class EventHub {
   }
 
   send(event: ConsoleEvent): void {
-    const text = `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+    const text = format(event);
     for (const client of this.#clients) client.write(text);
   }
 
@@ -47,4 +48,8 @@ export class EventHub {
     for (const client of this.#clients) client.end();
     this.#clients.clear();
   }
+}
+
+function format(event: ConsoleEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
 }
