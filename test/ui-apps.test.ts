@@ -132,6 +132,37 @@ describe('candor ui hosting an MCP App', () => {
     expect(bystanderHits).toBe(0);
   });
 
+  it('opens only http(s) links, and only after the person confirms; messages are shown, not sent', async () => {
+    const rpc = (id: number, method: string, params: unknown) =>
+      view.evaluate(
+        ([i, m, p]) =>
+          new Promise<unknown>((resolve) => {
+            window.addEventListener('message', function reply(event) {
+              const data = event.data as { id?: unknown; result?: unknown; error?: { message: string } };
+              if (data?.id !== i) return;
+              window.removeEventListener('message', reply);
+              resolve(data.error ? { error: data.error.message } : data.result);
+            });
+            window.parent.postMessage({ jsonrpc: '2.0', id: i, method: m, params: p }, '*');
+          }),
+        [id, method, params] as const,
+      );
+    expect(await rpc(9001, 'ui/open-link', { url: 'javascript:alert(1)' })).toMatchObject({ isError: true });
+    const asked = rpc(9002, 'ui/open-link', { url: 'https://example.com/notes' });
+    const dialog = page.locator('dialog[data-dialog="open-link"]');
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('https://example.com/notes');
+    await dialog.locator('[data-answer="deny"]').click();
+    expect(await asked).toMatchObject({ isError: true });
+    expect(await rpc(9003, 'ui/message', { role: 'user', content: [{ type: 'text', text: 'hello model' }] })).toEqual(
+      {},
+    );
+    await expect.poll(() => page.locator('.view-notes').first().textContent()).toContain('hello model');
+    expect(await page.locator('#session').textContent()).toContain('ui/message (shown, not sent)');
+    // What the bridge has no handler for is refused, not forwarded: there is no client behind it.
+    expect(await rpc(9004, 'resources/read', { uri: 'ui://notes/view' })).toHaveProperty('error');
+  });
+
   it('does not let a person call an app-only tool from the console', async () => {
     expect(await page.locator('[data-tool="notes__add_note"] [data-action="call"]').isDisabled()).toBe(true);
     const status = await page.evaluate(async (token) => {
