@@ -31,7 +31,18 @@ beforeAll(async () => {
   const lock = path.join(dir, 'candor.lock.json');
   await writeLockfile(lock, { lockfileVersion: 1, servers: { notes: pinTools(pinned as never) } });
   [ui, browser] = await Promise.all([
-    startUi([steps, '--example', 'notes-app', '--trust', 'steps', '--policy', policy, '--lock', lock]),
+    startUi([
+      steps,
+      'http://127.0.0.1:9/mcp',
+      '--example',
+      'notes-app',
+      '--trust',
+      'steps',
+      '--policy',
+      policy,
+      '--lock',
+      lock,
+    ]),
     launchChromium(),
   ]);
   page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -64,6 +75,15 @@ describe('candor ui streams', () => {
     const result = page.locator('[data-result="notes__list_notes"]').first();
     await expect.poll(() => result.getAttribute('data-status')).toBe('denied');
     expect(await page.locator('iframe[data-view]').count()).toBe(0);
+  });
+});
+
+describe('candor ui servers', () => {
+  it('shows a server it cannot reach as failed, with the reason, next to the others', async () => {
+    const card = page.locator('[data-server="127.0.0.1-9"]');
+    expect(await card.textContent()).toMatch(/failed/);
+    expect(await card.locator('.error').textContent()).toMatch(/127\.0\.0\.1-9|fetch failed|ECONNREFUSED/);
+    expect(await page.locator('[data-server="steps"]').textContent()).toContain('connected');
   });
 });
 

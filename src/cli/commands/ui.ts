@@ -158,6 +158,10 @@ async function uiServers(
       }
     }
   }
+  // A server that cannot be reached is shown failed, with its error, instead of keeping the console from starting.
+  for (const [name, config] of Object.entries(servers)) {
+    if (config.transport === undefined) servers[name] = { ...config, optional: true, connectTimeoutMs: 20_000 };
+  }
   for (const name of opts.trust) {
     const server = servers[name];
     if (!server) {
@@ -224,7 +228,9 @@ async function runUi(operands: string[], command: Command, opts: UiCliOptions): 
   }
   const summary = ui.host
     .servers()
-    .map((s) => `${s.name} (${s.tools} tools, ${s.trust})`)
+    .map((s) =>
+      s.status === 'connected' ? `${s.name} (${s.tools} tools, ${s.trust})` : `${s.name} (${s.status}: ${s.error})`,
+    )
     .join(', ');
   process.stdout.write(
     `candor ui: ${summary}\nOpen ${ui.url}\n(the token in the URL is new each launch; Ctrl-C stops)\n`,
