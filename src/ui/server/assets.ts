@@ -29,7 +29,15 @@ export function assetsDir(): string {
   return path.join(root, 'dist', 'ui');
 }
 
-/** Load the named files from `dir`. */
+/**
+ * Load the named files from `dir`.
+ *
+ * @example
+ * ```ts
+ * const assets = loadAssets(assetsDir(), ['index.html']);
+ * assets.get('/index.html')?.type; // 'text/html; charset=utf-8'
+ * ```
+ */
 export function loadAssets(dir: string, names: readonly string[]): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const name of names) {

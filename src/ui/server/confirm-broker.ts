@@ -38,7 +38,17 @@ export interface ConsoleQuestion {
 
 const ANSWERS: ReadonlySet<string> = new Set(['allow-once', 'allow-always', 'deny']);
 
-/** Open questions and their answers. */
+/**
+ * Open questions and their answers.
+ *
+ * @example
+ * ```ts
+ * const broker = new ConfirmBroker(hub, log);
+ * const host = await createHost({ servers, onConfirm: (request) => broker.ask(request) });
+ * // later, from POST /api/confirm:
+ * broker.answer(id, 'deny');
+ * ```
+ */
 export class ConfirmBroker {
   readonly #pending = new Map<string, (answer: ConfirmAnswer) => void>();
   readonly #questions = new Map<string, ConsoleQuestion>();

@@ -10,7 +10,16 @@ export interface ConsoleEvent {
   data: unknown;
 }
 
-/** Fan-out of console events to every open `/api/events` stream. */
+/**
+ * Fan-out of console events to every open `/api/events` stream.
+ *
+ * @example
+ * ```ts
+ * const hub = new EventHub();
+ * hub.attach(response);
+ * hub.send({ type: 'progress', data: { callId, progress: 1, total: 4 } });
+ * ```
+ */
 export class EventHub {
   readonly #clients = new Set<ServerResponse>();
   #keepAlive: NodeJS.Timeout | undefined;

@@ -7,12 +7,26 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** A fresh token for one launch: 32 random bytes, base64url. */
+/**
+ * A fresh token for one launch: 32 random bytes, base64url.
+ *
+ * @example
+ * ```ts
+ * const token = newToken(); // 43 characters
+ * ```
+ */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** True when `given` equals `expected`, in time independent of where they differ. */
+/**
+ * True when `given` equals `expected`, in time independent of where they differ.
+ *
+ * @example
+ * ```ts
+ * tokenMatches(request.headers['x-candor-token'] as string, token);
+ * ```
+ */
 export function tokenMatches(given: string | undefined, expected: string): boolean {
   if (typeof given !== 'string') return false;
   const a = Buffer.from(given);
@@ -20,7 +34,14 @@ export function tokenMatches(given: string | undefined, expected: string): boole
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The hosts a loopback listener on `port` may be addressed by. */
+/**
+ * The hosts a loopback listener on `port` may be addressed by.
+ *
+ * @example
+ * ```ts
+ * allowedHosts(4100).has('127.0.0.1:4100'); // true
+ * ```
+ */
 export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 }
@@ -35,6 +56,12 @@ export interface Refusal {
  * Check a request to the JSON API: Host, Origin (when the browser sends one;
  * always required on requests that change something) and the token (header
  * `X-Candor-Token`, or `token` in the query for EventSource, which cannot set headers).
+ *
+ * @example
+ * ```ts
+ * const refusal = checkApiRequest(request, url, { hosts: allowedHosts(port), origin, token });
+ * if (refusal) response.writeHead(refusal.status).end(refusal.message);
+ * ```
  */
 export function checkApiRequest(
   request: IncomingMessage,
@@ -65,7 +92,14 @@ export function checkApiRequest(
   return undefined;
 }
 
-/** The console page's CSP: own scripts and styles only; frames only from the sandbox origin. */
+/**
+ * The console page's CSP: own scripts and styles only; frames only from the sandbox origin.
+ *
+ * @example
+ * ```ts
+ * consoleCsp('http://127.0.0.1:4101'); // "default-src 'none'; script-src 'self'; … frame-src http://127.0.0.1:4101; …"
+ * ```
+ */
 export function consoleCsp(sandboxOrigin: string): string {
   return [
     "default-src 'none'",
@@ -85,6 +119,11 @@ export function consoleCsp(sandboxOrigin: string): string {
  * document inherits this policy, and the View's own policy (built from its
  * `_meta.ui.csp`) is added inside it, so anything stricter here would only
  * break Views, not protect more.
+ *
+ * @example
+ * ```ts
+ * sandboxCsp('http://127.0.0.1:4100'); // 'frame-ancestors http://127.0.0.1:4100'
+ * ```
  */
 export function sandboxCsp(consoleOrigin: string): string {
   return `frame-ancestors ${consoleOrigin}`;

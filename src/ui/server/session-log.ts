@@ -17,7 +17,14 @@ export interface SessionEntry {
   detail?: unknown;
 }
 
-/** Appends entries and streams each one to the console. */
+/**
+ * Appends entries and streams each one to the console.
+ *
+ * @example
+ * ```ts
+ * log.add({ kind: 'refusal', origin: 'view:notes', tool: 'notes__delete_note', summary: 'not for apps' });
+ * ```
+ */
 export class SessionLog {
   readonly #entries: SessionEntry[] = [];
   readonly #hub: EventHub;

@@ -56,7 +56,15 @@ export interface RowQuery {
   tag?: string;
 }
 
-/** The catalog as the console sees it; rebuilt when a server's tools change. */
+/**
+ * The catalog as the console sees it; rebuilt when a server's tools change.
+ *
+ * @example
+ * ```ts
+ * const table = new ToolTable(host);
+ * table.rows({ readOnly: true, text: 'file' }).map((row) => row.name);
+ * ```
+ */
 export class ToolTable {
   readonly #host: Host;
   #index = new SearchIndex();

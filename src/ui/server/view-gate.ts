@@ -54,14 +54,30 @@ export class ViewCallRefused extends Error {
   override readonly name = 'ViewCallRefused';
 }
 
-/** The wire `_meta.ui.visibility` says "app" may call (absent: model and app). */
+/**
+ * The wire `_meta.ui.visibility` says "app" may call (absent: model and app).
+ *
+ * @example
+ * ```ts
+ * appMayCall(host.tool('notes__delete_note')!); // false: visibility ['model']
+ * ```
+ */
 export function appMayCall(tool: CatalogTool): boolean {
   const ui = (tool.wire._meta as { ui?: { visibility?: unknown } } | undefined)?.ui;
   if (ui?.visibility === undefined) return true;
   return Array.isArray(ui.visibility) && ui.visibility.includes('app');
 }
 
-/** Opens Views and decides their calls. */
+/**
+ * Opens Views and decides their calls.
+ *
+ * @example
+ * ```ts
+ * const gate = new ViewGate({ host, policy, broker, log });
+ * const view = await gate.open('notes__list_notes');
+ * await gate.call(view.viewId, 'add_note', { text: 'hi' });
+ * ```
+ */
 export class ViewGate {
   readonly #views = new Map<string, OpenView>();
   readonly #deps: { host: Host; policy: Policy; broker: ConfirmBroker; log: SessionLog };
