@@ -88,6 +88,10 @@ describe('candor ui console', () => {
     await expect.poll(() => page.locator('[data-tool="workspace__write_file"]').count()).toBe(0);
     expect(await page.locator('[data-tool="workspace__read_file"]').count()).toBe(1);
     await page.selectOption('select[name="readOnly"]', 'any');
+    await page.selectOption('select[name="tag"]', 'shell');
+    await expect.poll(() => page.locator('[data-tool]').count()).toBe(1);
+    expect(await page.locator('[data-tool="workspace__run_command"]').count()).toBe(1);
+    await page.selectOption('select[name="tag"]', '');
     await page.selectOption('select[name="server"]', '');
     await expect.poll(() => page.locator('[data-tool^="memory__"]').count()).toBeGreaterThan(0);
   });

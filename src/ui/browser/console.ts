@@ -73,7 +73,7 @@ function renderServers(): void {
   );
 }
 
-function renderFilters(): void {
+function renderFilters(tags: readonly string[]): void {
   const form = $('filters') as HTMLFormElement;
   const select = (name: string, label: string) =>
     h(
@@ -106,6 +106,12 @@ function renderFilters(): void {
         h('option', { value: '' }, 'all'),
         ...state.servers.map((s) => h('option', { value: s.name }, s.name)),
       ),
+    ),
+    h(
+      'label',
+      {},
+      'Tag',
+      h('select', { name: 'tag' }, h('option', { value: '' }, 'any'), ...tags.map((t) => h('option', { value: t }, t))),
     ),
   );
   form.addEventListener('input', () => void loadTools());
@@ -354,7 +360,8 @@ async function start(): Promise<void> {
   }
   state = await getJson<State>('/api/state');
   renderServers();
-  renderFilters();
+  const all = await getJson<{ tools: ToolRow[] }>('/api/tools');
+  renderFilters([...new Set(all.tools.flatMap((t) => t.tags))].sort());
   await loadTools();
   for (const entry of (await getJson<{ entries: SessionEntry[] }>('/api/log')).entries) addEntry(entry);
   listen();
