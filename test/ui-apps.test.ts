@@ -13,8 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './cli-harness.js';
-import { ensureUiBuilt, launchChromium, startUi, type UiProcess } from './ui-support.js';
+import { ensureUiBuilt, launchChromium, screenshotPath, startUi, type UiProcess } from './ui-support.js';
 
 let dir: string;
 let ui: UiProcess;
@@ -93,7 +92,7 @@ describe('candor ui hosting an MCP App', () => {
     await page
       .locator('.view-card')
       .first()
-      .screenshot({ path: path.join(REPO, 'docs', 'ui-view.png') });
+      .screenshot({ path: screenshotPath('ui-view.png') });
   });
 
   it('refuses a View calling a model-only tool, and the note stays', async () => {

@@ -4,7 +4,8 @@
  * (no browser download; `.ci/run` installs the `chromium` package).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { CLI, ensureBuilt, REPO } from './cli-harness.js';
@@ -104,4 +105,18 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+let scratch: string | undefined;
+
+/**
+ * Where a README screenshot goes: `docs/<name>` when it is missing or
+ * CANDOR_UPDATE_SCREENSHOTS=1, else a scratch folder, so every test run still
+ * takes (and checks) the screenshot without rewriting the committed image.
+ */
+export function screenshotPath(name: string): string {
+  const committed = path.join(REPO, 'docs', name);
+  if (process.env.CANDOR_UPDATE_SCREENSHOTS === '1' || !existsSync(committed)) return committed;
+  scratch ??= mkdtempSync(path.join(tmpdir(), 'candor-ui-shots-'));
+  return path.join(scratch, name);
 }
