@@ -20,6 +20,7 @@ const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Co
   ['observe', async () => (await import('./commands/observe.js')).registerObserve],
   ['pin', async () => (await import('./commands/pin.js')).registerPin],
   ['verify', async () => (await import('./commands/verify.js')).registerVerify],
+  ['ui', async () => (await import('./commands/ui.js')).registerUi],
 ];
 const OWN_COMMANDS = new Set(['serve', 'inspect', 'call']);
 
@@ -41,7 +42,9 @@ function commandWord(argv: readonly string[]): string | undefined {
  */
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('candor')
-    .description('MCP tools whose annotations tell the truth: serve, inspect, call, lint, pin and verify MCP servers.')
+    .description(
+      'MCP tools whose annotations tell the truth: serve, inspect, call, lint, pin and verify MCP servers, and look at them in a web console (ui).',
+    )
     .version(packageInfo().version, '-v, --version')
     .option('--debug', 'print stack traces on errors')
     .showHelpAfterError('(add --help for usage)')

@@ -94,8 +94,8 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   return options;
 }
 
-/** A server name for a target named on the command line: `memory`, `127.0.0.1-3000`, made unique. */
-function nameFor(
+/** A server name for a target named on the command line: `memory`, `127.0.0.1-3000`, made unique (also used by `candor ui`). */
+export function nameFor(
   target: { kind: string; label: string; source?: { name: string }; url?: string; command?: string; args?: string[] },
   taken: Record<string, unknown>,
 ): string {

@@ -1,5 +1,5 @@
 /**
- * `candor serve [module | --example workspace] [--http [host:]port | --stdio] [--root DIR]`:
+ * `candor serve [module | --example workspace|notes-app] [--http [host:]port | --stdio] [--root DIR]`:
  * serve the tools a module exports, or a bundled example, over Streamable HTTP
  * or stdio. Over HTTP it prints the endpoint, how to add it to Claude Code,
  * VS Code and Cursor, and the tool table (issue 5: a new user's first minute).
@@ -21,7 +21,7 @@ export interface HttpAddress {
 
 export const DEFAULT_HTTP: Readonly<HttpAddress> = Object.freeze({ host: '127.0.0.1', port: 3000 });
 
-const EXAMPLES = ['workspace'] as const;
+const EXAMPLES = ['workspace', 'notes-app'] as const;
 
 /**
  * Parse `--http [host:]port`: `3000`, `127.0.0.1:3000`, `0.0.0.0:8080`, `[::1]:3000`.
@@ -74,6 +74,10 @@ async function buildServer(options: ServeOptions): Promise<Served> {
       throw new CliError(`There is no example named "${options.example}"; available: ${EXAMPLES.join(', ')}.`, {
         exitCode: EXIT.usage,
       });
+    }
+    if (options.example === 'notes-app') {
+      const { createNotesServer } = await import('../../../examples/notes-app/index.js');
+      return { server: createNotesServer(), name: 'candor-notes', what: 'the notes MCP App example' };
     }
     const root = options.root ?? demoRoot();
     if (root === undefined) {
