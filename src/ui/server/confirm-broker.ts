@@ -54,10 +54,13 @@ export class ConfirmBroker {
   readonly #questions = new Map<string, ConsoleQuestion>();
   readonly #hub: EventHub;
   readonly #log: SessionLog;
+  readonly #answerTimeoutMs: number;
 
-  constructor(hub: EventHub, log: SessionLog) {
+  /** @param answerTimeoutMs A question nobody answers is denied after this long (default 5 minutes). */
+  constructor(hub: EventHub, log: SessionLog, answerTimeoutMs = 5 * 60_000) {
     this.#hub = hub;
     this.#log = log;
+    this.#answerTimeoutMs = answerTimeoutMs;
   }
 
   /** Ask the person; resolves with their answer (deny when nobody is there or the call is aborted). */
@@ -86,6 +89,7 @@ export class ConfirmBroker {
       const settle = (answer: ConfirmAnswer, note?: string) => {
         if (!this.#pending.delete(question.id)) return;
         this.#questions.delete(question.id);
+        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         this.#hub.send({ type: 'confirm-settled', data: { id: question.id, answer } });
         this.#decided(question, answer, note);
@@ -93,6 +97,12 @@ export class ConfirmBroker {
       };
       const onAbort = () => settle('deny', 'the call was aborted');
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A call never waits forever on a tab nobody looks at: no answer is a deny, logged as such.
+      const timer = setTimeout(
+        () => settle('deny', `nobody answered within ${Math.round(this.#answerTimeoutMs / 1000)} s`),
+        this.#answerTimeoutMs,
+      );
+      timer.unref?.();
       this.#pending.set(question.id, settle);
       this.#questions.set(question.id, question);
       this.#hub.send({ type: 'confirm', data: question });
