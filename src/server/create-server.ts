@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
 import type { ServerCapabilities, ServerInfo } from '../engine/engine.js';
 import { type ServerLogger, stderrLogger } from '../engine/logger.js';
 import type { ModernOptions } from '../engine/modern/modern-engine.js';
+import type { TasksOptions } from '../engine/tasks/task-runtime.js';
 import { DefinitionError } from '../errors.js';
 import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { PromptRegistry } from '../prompts/registry.js';
@@ -58,6 +59,13 @@ export interface ServerOptions extends PipelineOptions {
   modern?: ModernOptions;
   /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
   capabilities?: ServerCapabilities;
+  /**
+   * MCP tasks (issue 11): where task state lives (`store`, default in memory;
+   * `createRedisTaskStore(url)` to share it across instances), TTLs, poll
+   * interval and the owner lease. Tasks are served (and the capability
+   * advertised) when this is set or when a tool declares `task`.
+   */
+  tasks?: TasksOptions;
   /**
    * Make the HTTP endpoint an OAuth 2.1 resource server (MCP authorization):
    * RFC 9728 metadata, bearer tokens verified against the issuer's JWKS (or
@@ -165,8 +173,11 @@ export function createServer(options: ServerOptions): CandorServer {
   if (options.websiteUrl !== undefined) serverInfo.websiteUrl = options.websiteUrl;
   if (options.icons !== undefined) serverInfo.icons = options.icons;
 
+  // Tasks are on when configured or when a tool can run as one (tools added later need `tasks` set).
+  const tasks = options.tasks ?? (registry.list().some((tool) => tool.task !== undefined) ? {} : undefined);
   const dispatcher = createDispatcher({
     ...options,
+    tasks,
     serverInfo,
     tools: registry,
     resources,
@@ -281,6 +292,8 @@ export function createServer(options: ServerOptions): CandorServer {
           ...transports.map(async (close) => close()),
         ]);
         for (const peer of [...dispatcher.peers]) peer.close(new Error('The server closed.'));
+        // Tasks still running are marked failed (their work is lost) and the task store is closed.
+        await dispatcher.tasks?.close();
         releaseGuard?.();
       })();
       return closing;

@@ -211,6 +211,13 @@ export interface Inference {
   reasons: string[];
 }
 
+/**
+ * How a tool takes part in MCP tasks (2025-11-25 `execution.taskSupport`;
+ * 2026-07-28 extension `io.modelcontextprotocol/tasks`): `optional` — a client
+ * may run it as a task; `required` — only as a task.
+ */
+export type TaskSupport = 'optional' | 'required';
+
 /** The `tools/list` entry of one tool, as it goes on the wire. */
 export interface WireTool {
   name: string;
@@ -249,6 +256,11 @@ export interface ToolDefinition<Args = any> {
   readonly timeoutMs?: number;
   /** OAuth scopes the tool needs under `auth` (default: derived from `effect`). */
   readonly scopes?: readonly string[];
+  /**
+   * Whether the tool runs as a task (MCP tasks): `optional` or `required`;
+   * undefined means forbidden, the spec's default. On the wire: `execution.taskSupport`.
+   */
+  readonly task?: TaskSupport;
   readonly input: CompiledSchema<Args>;
   readonly output?: CompiledSchema;
   readonly handler: ToolHandler<Args>;

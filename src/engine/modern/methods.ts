@@ -19,6 +19,7 @@ import { Interactions } from './interactions.js';
 import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
 import { inputRequired, openRound, type RoundRequest } from './rounds.js';
 import type { ModernHandler, ModernScope } from './scope.js';
+import { modernTaskMethods } from './tasks.js';
 import { callToolModern } from './tools-call.js';
 
 /** The 2025 handlers read `scope.peer` only for a session id; modern requests have none. */
@@ -83,9 +84,11 @@ export function spliceJson(objectJson: string, members: object): string {
 
 const discover: ModernHandler = (_params, scope) => {
   const { engine, shared, info } = scope;
+  // `tasks` is the 2025-11-25 capability; this era negotiates tasks as an extension.
+  const { tasks: _legacyTasks, ...capabilities } = engine.capabilities;
   const result: Result = {
     supportedVersions: [...ALL_PROTOCOL_VERSIONS],
-    capabilities: engine.capabilities,
+    capabilities,
     ...shared.cache.hints('discover', info?.auth),
   };
   if (engine.instructions !== undefined) result.instructions = engine.instructions;
@@ -208,4 +211,5 @@ export const modernMethods: ReadonlyMap<string, ModernHandler> = new Map<string,
   ['prompts/get', getPromptModern],
   ['completion/complete', reuse(complete)],
   ['subscriptions/listen', listen],
+  ...modernTaskMethods,
 ]);
