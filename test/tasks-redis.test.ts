@@ -190,3 +190,33 @@ describe('tasks on two instances sharing Redis', () => {
     expect((await onA.request('tasks/list')).result!.tasks).toEqual([]);
   });
 });
+
+describe('tasks while Redis is away (runs last: it restarts redis-server)', () => {
+  test('plain calls keep working, task requests fail with a clear -32603, and tasks work again once Redis is back', async () => {
+    const a = await instance(freshPrefix());
+    const onA = await rawSession(a.url);
+    await redis.kill();
+    expect((await onA.request('tools/call', { name: 'plain', arguments: {} })).result).toMatchObject({
+      content: [{ type: 'text', text: 'plain result' }],
+    });
+    const began = performance.now();
+    const refused = await onA.request('tools/call', { name: 'slow_echo', arguments: { text: 'x', ms: 1 }, task: {} });
+    expect(refused.error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('The task store is unavailable'),
+    });
+    expect(performance.now() - began).toBeLessThan(5000);
+    expect((await onA.request('tasks/get', { taskId: 'any' })).error).toMatchObject({ code: -32603 });
+
+    await redis.restart();
+    let created: Awaited<ReturnType<typeof onA.request>> | undefined;
+    for (let i = 0; i < 50 && created?.result === undefined; i++) {
+      created = await onA.request('tools/call', { name: 'slow_echo', arguments: { text: 'back', ms: 1 }, task: {} });
+      if (created.result === undefined) await new Promise((r) => setTimeout(r, 100));
+    }
+    const taskId = created!.result!.task.taskId as string;
+    expect((await onA.request('tasks/result', { taskId })).result).toMatchObject({
+      content: [{ type: 'text', text: 'echo: back' }],
+    });
+  });
+});

@@ -41,6 +41,11 @@ import {
 export interface RedisTaskStoreOptions {
   /** Key prefix shared by the instances. Default `candor:`. */
   prefix?: string;
+  /**
+   * Told about connection errors of the connections the store owns (ioredis
+   * reconnects by itself; requests meanwhile fail with -32603). Default: ignored.
+   */
+  onError?: (error: Error) => void;
 }
 
 // KEYS: task, channel. ARGV: status, statusMessage ('' = none), at, outcome ('' = none), leaseExpiredBefore ('' = no condition), id.
@@ -94,15 +99,20 @@ export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
   readonly #channel: string;
   readonly #listeners = new Set<TaskSettledListener>();
+  readonly #onError: (error: Error) => void;
   #subscribed: Promise<Redis> | undefined;
 
   constructor(redis: Redis | string, options: RedisTaskStoreOptions = {}) {
     this.#owned = typeof redis === 'string';
     const connect =
       typeof redis === 'string'
-        ? import('ioredis').then(({ Redis: Client }) => new Client(redis) as Redis)
+        ? // Few retries per command: during an outage a task request fails in well under a second, clearly.
+          import('ioredis').then(({ Redis: Client }) => new Client(redis, { maxRetriesPerRequest: 2 }) as Redis)
         : Promise.resolve(redis);
+    const onError = options.onError ?? (() => {});
+    this.#onError = onError;
     this.#client = connect.then((client) => {
+      if (this.#owned) client.on('error', onError);
       client.defineCommand('candorTaskFinish', { numberOfKeys: 2, lua: FINISH });
       client.defineCommand('candorTaskRenew', { lua: RENEW });
       return client as RedisWithScripts;
@@ -228,7 +238,7 @@ export class RedisTaskStore implements TaskStore {
         for (const listener of [...this.#listeners]) listener(taskId, status);
       });
       // ioredis reconnects and resubscribes by itself; waiters also poll, so nothing hangs meanwhile.
-      subscriber.on('error', () => {});
+      subscriber.on('error', this.#onError);
       await subscriber.subscribe(this.#channel).catch(() => undefined);
       return subscriber;
     });

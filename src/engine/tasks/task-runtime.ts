@@ -8,9 +8,10 @@
  * Era-neutral: the 2025 methods (src/engine/methods/tasks.ts) and the
  * 2026-07-28 extension (src/engine/modern/tasks.ts) both drive it.
  */
-import { isProtocolError } from '../../errors.js';
+import { isProtocolError, ProtocolError } from '../../errors.js';
 import { MemoryTaskStore } from '../../stores/memory-task-store.js';
 import {
+  InvalidTaskCursorError,
   isTerminalStatus,
   type TaskOutcome,
   type TaskPage,
@@ -146,7 +147,7 @@ export class TaskRuntime {
       method: 'tools/call',
       name: spec.name,
     };
-    await this.store.create(task);
+    await unavailable(this.store.create(task));
     const local: LocalTask = { ctx: spec.ctx, onSettled: spec.onSettled, shutdown: false };
     this.#local.set(task.taskId, local);
     this.#beat();
@@ -156,9 +157,9 @@ export class TaskRuntime {
 
   /** The task if `owningContext` may see it; fails it first when its owner's lease lapsed. */
   async read(taskId: string, owningContext: string): Promise<TaskRecord | undefined> {
-    const task = await this.store.get(taskId);
+    const task = await unavailable(this.store.get(taskId));
     if (task === undefined || task.owningContext !== owningContext) return undefined;
-    return this.#checkLease(task);
+    return unavailable(this.#checkLease(task));
   }
 
   /**
@@ -198,11 +199,13 @@ export class TaskRuntime {
     const task = await this.read(taskId, owningContext);
     if (task === undefined) return undefined;
     if (isTerminalStatus(task.status)) return { terminal: task };
-    const cancelled = await this.store.finish(taskId, {
-      status: 'cancelled',
-      statusMessage: 'The task was cancelled by request.',
-      at: Date.now(),
-    });
+    const cancelled = await unavailable(
+      this.store.finish(taskId, {
+        status: 'cancelled',
+        statusMessage: 'The task was cancelled by request.',
+        at: Date.now(),
+      }),
+    );
     if (cancelled === undefined) {
       // It ended (or expired) between the read and the cancel.
       const now = await this.store.get(taskId);
@@ -338,6 +341,22 @@ export class TaskRuntime {
         (now) => now && local.onSettled?.(now),
         () => {},
       );
+  }
+}
+
+/**
+ * A store failure (e.g. Redis away) as the JSON-RPC internal error the client
+ * gets, saying what is wrong; a forged list cursor stays what it is.
+ */
+async function unavailable<T>(operation: Promise<T>): Promise<T> {
+  try {
+    return await operation;
+  } catch (error) {
+    if (error instanceof InvalidTaskCursorError || isProtocolError(error)) throw error;
+    throw new ProtocolError(
+      INTERNAL_ERROR,
+      `The task store is unavailable (${(error as Error)?.message ?? String(error)}); try again later, or call the tool without a task.`,
+    );
   }
 }
 
