@@ -180,6 +180,8 @@ export interface ToolContext<Args = unknown> {
   readonly session?: { readonly id: string };
   /** Present only when the call came over HTTP. */
   readonly http?: HttpInfo;
+  /** Present when the call runs as an MCP task (the client polls for its result; see README "Tasks"). */
+  readonly task?: { readonly taskId: string };
   /** Free-form per-call storage for middleware. */
   readonly state: Map<string, unknown>;
   /** Report progress; a no-op when the client sent no progress token. */

@@ -43,9 +43,10 @@ export interface TasksOptions {
   pageSize?: number;
 }
 
-/** What the runtime needs from a call context: how to stop its handler. */
+/** What the runtime needs from a call context: how to stop its handler, and where to say it is a task. */
 export interface Abortable {
   abort(reason?: unknown): void;
+  task?: { readonly taskId: string } | undefined;
 }
 
 /** How a task's tool call is started. */
@@ -148,6 +149,7 @@ export class TaskRuntime {
       name: spec.name,
     };
     await unavailable(this.store.create(task));
+    spec.ctx.task = { taskId: task.taskId };
     const local: LocalTask = { ctx: spec.ctx, onSettled: spec.onSettled, shutdown: false };
     this.#local.set(task.taskId, local);
     this.#beat();
