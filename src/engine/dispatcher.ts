@@ -60,6 +60,7 @@ import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { createToolPipeline } from '../pipeline/pipeline.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
+import { capabilitiesOf } from './capabilities.js';
 import type { Channel, JsonRpcNotification, JsonRpcResponse, RequestInfo } from './channel.js';
 import { ClientRequests } from './client-requests.js';
 import type { Engine, Params, ServerCapabilities, ServerInfo, ToolSource } from './engine.js';
@@ -81,7 +82,6 @@ import type { HeaderMap } from './modern/header-value.js';
 import { ModernEngine, type ModernOptions } from './modern/modern-engine.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { TaskRuntime, type TasksOptions } from './tasks/task-runtime.js';
-import { TASKS_EXTENSION } from './tasks/task-wire.js';
 
 /** Per-message context a transport passes to `handle`. */
 export interface DispatchContext {
@@ -397,24 +397,6 @@ function invalidReason(message: unknown): string {
     return 'Invalid request: "id" must be a string or a number.';
   }
   return 'Invalid request: not a JSON-RPC request, notification or response.';
-}
-
-function capabilitiesOf(options: DispatcherOptions): ServerCapabilities {
-  const caps: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-  if (options.resources) caps.resources = { subscribe: true, listChanged: true };
-  if (options.prompts) caps.prompts = { listChanged: true };
-  // Completion serves prompt arguments and resource template variables.
-  if (options.resources || options.prompts) caps.completions = {};
-  if (options.tasks !== undefined) {
-    // 2025-11-25 capability, and the 2026-07-28 extension (advertised in server/discover).
-    caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-    caps.extensions = { [TASKS_EXTENSION]: {} };
-  }
-  const merged = { ...caps, ...options.capabilities };
-  if (caps.extensions !== undefined && options.capabilities?.extensions !== undefined) {
-    merged.extensions = { ...caps.extensions, ...options.capabilities.extensions };
-  }
-  return merged;
 }
 
 export { classify, parseError, RawJson, serializeMessage } from './jsonrpc.js';
