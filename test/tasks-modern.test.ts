@@ -7,6 +7,7 @@
  * `Mcp-Name` routing header. Also: a 2025 client and a 2026 client share one
  * endpoint and one task store.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { closeAll, track } from './http-support.js';
 import { buildTaskServer } from './support/task-server.js';
@@ -40,6 +41,19 @@ describe('the tasks extension (2026-07-28)', () => {
     const discover = await modernClient(url)('server/discover');
     expect(discover.result?.capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
     expect(discover.result?.capabilities.tasks).toBeUndefined();
+  });
+
+  test('tools/list carries no execution (deleted in this era), while a 2025 session still sees it', async () => {
+    const { url } = await start();
+    const modern = await modernClient(url)('tools/list');
+    expect(modern.result!.tools.length).toBe(4);
+    for (const tool of modern.result!.tools) expect(tool.execution, tool.name).toBeUndefined();
+    const again = await modernClient(url)('tools/list');
+    expect(again.result!.tools).toEqual(modern.result!.tools);
+    const legacy = await (await rawSession(url)).request('tools/list');
+    expect(legacy.result!.tools.find((t: { name: string }) => t.name === 'job').execution).toEqual({
+      taskSupport: 'required',
+    });
   });
 
   test('a client that declares the extension gets a task; tasks/get inlines the result when it completes', async () => {
@@ -174,5 +188,21 @@ describe('the tasks extension (2026-07-28)', () => {
     const legacy = await rawSession(url);
     const result = await legacy.request('tasks/result', { taskId: created.result!.taskId });
     expect(result.result).toMatchObject({ content: [{ type: 'text', text: 'echo: both' }] });
+  });
+
+  test('the SDK v2 client pinned to 2026-07-28 (no tasks extension) lists and calls as before; a required-task tool is -32021', async () => {
+    const { url } = await start();
+    const client = new Client(
+      { name: 'v2-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: MODERN } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    track({ close: () => client.close() });
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['hang', 'job', 'plain', 'slow_echo']);
+    const result = await client.callTool({ name: 'slow_echo', arguments: { text: 'v2', ms: 1 } });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'echo: v2' }] });
+    await expect(client.callTool({ name: 'job', arguments: {} })).rejects.toMatchObject({ code: -32021 });
   });
 });

@@ -14,6 +14,7 @@ import { optionalCursor, optionalObject, requireString } from '../methods/params
 import { getPrompt, listPrompts } from '../methods/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../methods/resources.js';
 import { Peer } from '../peer.js';
+import { pageWithoutExecution, withoutExecution } from './deleted-fields.js';
 import { isInputRequiredError } from './input-required-error.js';
 import { Interactions } from './interactions.js';
 import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
@@ -102,8 +103,11 @@ const listTools: ModernHandler = (params, scope) => {
   const options = cursor === undefined ? {} : { cursor };
   const hints = shared.cache.hints('lists', info?.auth);
   const tools = info?.tools ?? engine.tools;
-  if (tools.manifestJson) return withHints(new RawJson(tools.manifestJson(options)), hints) as unknown as Result;
-  return withHints(tools.manifest(options) as unknown as Result, hints) as Result;
+  // `execution` is 2025-11-25 vocabulary; this era has the tasks extension instead (deleted-fields.ts).
+  if (tools.manifestJson) {
+    return withHints(new RawJson(withoutExecution(tools.manifestJson(options))), hints) as unknown as Result;
+  }
+  return withHints(pageWithoutExecution(tools.manifest(options) as unknown as Result), hints) as Result;
 };
 
 /** Reuse a 2025 handler, adding caching hints of one kind. */
