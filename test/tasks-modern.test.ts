@@ -7,9 +7,11 @@
  * `Mcp-Name` routing header. Also: a 2025 client and a 2026 client share one
  * endpoint and one task store.
  */
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { closeAll, track } from './http-support.js';
+import { startLineProcess } from './support/line-process.js';
 import { buildTaskServer } from './support/task-server.js';
 import { answerOf, MODERN, modernClient, rawSession, TASKS_EXTENSION } from './support/task-wire.js';
 
@@ -204,5 +206,39 @@ describe('the tasks extension (2026-07-28)', () => {
     const result = await client.callTool({ name: 'slow_echo', arguments: { text: 'v2', ms: 1 } });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'echo: v2' }] });
     await expect(client.callTool({ name: 'job', arguments: {} })).rejects.toMatchObject({ code: -32021 });
+  });
+
+  test('over stdio too: a task is created, polled to completion and cancelled', async () => {
+    const server = startLineProcess([
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('./fixtures/task-stdio-server.ts', import.meta.url)),
+    ]);
+    track({ close: () => void server.child.kill() });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': MODERN,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+    };
+    const send = (id: number, method: string, params: Record<string, unknown>) =>
+      server.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+    send(1, 'tools/call', { name: 'slow_echo', arguments: { text: 'stdio', ms: 20 } });
+    const created = await server.waitFor((m) => m.id === 1);
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result.taskId as string;
+    let id = 1;
+    let task: Record<string, any> = {};
+    while (task.status !== 'completed' && id < 100) {
+      send(++id, 'tasks/get', { taskId });
+      task = (await server.waitFor((m) => m.id === id)).result;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'echo: stdio' }] } });
+    send(200, 'tools/call', { name: 'hang', arguments: {} });
+    const hang = (await server.waitFor((m) => m.id === 200)).result.taskId as string;
+    send(201, 'tasks/cancel', { taskId: hang });
+    expect((await server.waitFor((m) => m.id === 201)).result).toMatchObject({ resultType: 'complete' });
+    send(202, 'tasks/get', { taskId: hang });
+    expect((await server.waitFor((m) => m.id === 202)).result).toMatchObject({ status: 'cancelled' });
+    expect(server.nonJson).toEqual([]);
   });
 });

@@ -210,4 +210,34 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
       statusMessage: expect.stringContaining('The server shut down before the task finished'),
     });
   });
+
+  test('a working task whose owner stopped renewing is failed by the next reader, with a clear message', async () => {
+    const { MemoryTaskStore } = await import('../src/stores/memory-task-store.js');
+    const { LOST_OWNER_MESSAGE } = await import('../src/engine/tasks/task-runtime.js');
+    const store = new MemoryTaskStore();
+    const { client } = await start({ tasks: { store } });
+    const now = Date.now();
+    // As another instance that died would have left it: working, its lease lapsed a moment ago.
+    await store.create({
+      taskId: 'orphan-1',
+      status: 'working',
+      createdAt: now - 5000,
+      lastUpdatedAt: now - 5000,
+      ttlMs: 60_000,
+      pollIntervalMs: 1000,
+      owner: 'a-dead-instance',
+      leaseUntil: now - 1,
+      owningContext: 'anonymous',
+      method: 'tools/call',
+      name: 'slow_echo',
+    });
+    expect((await client.request('tasks/get', { taskId: 'orphan-1' })).result).toMatchObject({
+      status: 'failed',
+      statusMessage: LOST_OWNER_MESSAGE,
+    });
+    expect((await client.request('tasks/result', { taskId: 'orphan-1' })).error).toMatchObject({
+      code: -32603,
+      message: LOST_OWNER_MESSAGE,
+    });
+  });
 });
