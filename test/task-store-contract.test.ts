@@ -108,6 +108,30 @@ describe.each(backends)('TaskStore contract: %s', (_name, open) => {
     await close();
   });
 
+  test('transition moves a running task between working and input_required, never a finished one', async () => {
+    const { a, b, close } = await open();
+    const task = record();
+    await a.create(task);
+    const waiting = await b.transition(task.taskId, {
+      status: 'input_required',
+      statusMessage: 'asking',
+      at: task.createdAt + 1,
+    });
+    expect(waiting).toMatchObject({
+      status: 'input_required',
+      statusMessage: 'asking',
+      lastUpdatedAt: task.createdAt + 1,
+    });
+    const back = await a.transition(task.taskId, { status: 'working', at: task.createdAt + 2 });
+    expect(back?.status).toBe('working');
+    expect(back?.statusMessage).toBeUndefined();
+    await a.finish(task.taskId, { status: 'cancelled', at: Date.now() });
+    expect(await b.transition(task.taskId, { status: 'working', at: Date.now() })).toBeUndefined();
+    expect((await a.get(task.taskId))?.status).toBe('cancelled');
+    expect(await a.transition('unknown', { status: 'working', at: Date.now() })).toBeUndefined();
+    await close();
+  });
+
   test('settled events reach every handle on the backend', async () => {
     const { a, b, close } = await open();
     const heard: string[] = [];

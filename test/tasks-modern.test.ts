@@ -48,7 +48,7 @@ describe('the tasks extension (2026-07-28)', () => {
   test('tools/list carries no execution (deleted in this era), while a 2025 session still sees it', async () => {
     const { url } = await start();
     const modern = await modernClient(url)('tools/list');
-    expect(modern.result!.tools.length).toBe(4);
+    expect(modern.result!.tools.length).toBe(5);
     for (const tool of modern.result!.tools) expect(tool.execution, tool.name).toBeUndefined();
     const again = await modernClient(url)('tools/list');
     expect(again.result!.tools).toEqual(modern.result!.tools);
@@ -86,6 +86,22 @@ describe('the tasks extension (2026-07-28)', () => {
     const created = await call('tools/call', { name: 'job', arguments: { end: 'tool_error' } });
     const done = await poll(call, created.result!.taskId, (s) => s !== 'working');
     expect(done).toMatchObject({ status: 'completed', result: { isError: true } });
+  });
+
+  test('a handler that asks the client inside a task ends with an isError result saying so (input_required tasks: not yet)', async () => {
+    const { url } = await start();
+    const call = modernClient(url, { capabilities: { elicitation: { form: {} } } });
+    const created = await call('tools/call', { name: 'confirm_job', arguments: {} });
+    const done = await poll(call, created.result!.taskId, (s) => s !== 'working');
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { isError: true, content: [{ text: expect.stringContaining('does not support inside a task') }] },
+    });
+    // A client that cannot answer at all: the call's own -32021 fails the task.
+    const unable = modernClient(url);
+    const second = await unable('tools/call', { name: 'confirm_job', arguments: {} });
+    const failed = await poll(unable, second.result!.taskId, (s) => s !== 'working');
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32021 } });
   });
 
   test('a JSON-RPC error during the call fails the task and carries the error', async () => {
@@ -202,7 +218,7 @@ describe('the tasks extension (2026-07-28)', () => {
     track({ close: () => client.close() });
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['hang', 'job', 'plain', 'slow_echo']);
+    expect(tools.map((t) => t.name)).toEqual(['confirm_job', 'hang', 'job', 'plain', 'slow_echo']);
     const result = await client.callTool({ name: 'slow_echo', arguments: { text: 'v2', ms: 1 } });
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'echo: v2' }] });
     await expect(client.callTool({ name: 'job', arguments: {} })).rejects.toMatchObject({ code: -32021 });

@@ -16,7 +16,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildTaskServer } from './support/task-server.js';
 import { tapTransport } from './support/wire-check.js';
@@ -61,12 +65,12 @@ function taskWireCheck() {
   };
 }
 
-async function httpClient() {
+async function httpClient(capabilities: Record<string, object> = {}) {
   const { server, observed } = buildTaskServer();
   const listener = await server.listen({ port: 0, handleSignals: false, env: {} });
   cleanup.push(() => server.close());
   const wire = taskWireCheck();
-  const client = new Client({ name: 'sdk-v1-tasks', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'sdk-v1-tasks', version: '1.0.0' }, { capabilities });
   await client.connect(wire.wrap(new StreamableHTTPClientTransport(new URL(listener.url))));
   cleanup.push(async () => {
     await client.close();
@@ -75,14 +79,14 @@ async function httpClient() {
   return { client, server, observed, wire };
 }
 
-async function stdioClient() {
+async function stdioClient(capabilities: Record<string, object> = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', fileURLToPath(new URL('./fixtures/task-stdio-server.ts', import.meta.url))],
     stderr: 'pipe',
   });
   const wire = taskWireCheck();
-  const client = new Client({ name: 'sdk-v1-tasks', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'sdk-v1-tasks', version: '1.0.0' }, { capabilities });
   await client.connect(wire.wrap(transport));
   cleanup.push(async () => {
     await client.close();
@@ -112,7 +116,13 @@ describe.each([
     });
     const { tools } = await client.listTools();
     const support = Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport ?? 'absent']));
-    expect(support).toEqual({ hang: 'optional', job: 'required', plain: 'absent', slow_echo: 'optional' });
+    expect(support).toEqual({
+      confirm_job: 'optional',
+      hang: 'optional',
+      job: 'required',
+      plain: 'absent',
+      slow_echo: 'optional',
+    });
   });
 
   test('callToolStream: the task is created, polled to completion and its result fetched', async () => {
@@ -162,6 +172,35 @@ describe.each([
     expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'cancelled' });
     // Cancelling again: the spec's -32602 for a terminal task.
     await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toThrow(/terminal status 'cancelled'/);
+  });
+
+  test('a handler that asks the user: input_required while waiting, the question names its task, the answer finishes it', async () => {
+    const { client } = await connect({ elicitation: {} });
+    const asked: Array<Record<string, any>> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      await new Promise((r) => setTimeout(r, 200));
+      return { action: 'accept', content: { confirm: true } };
+    });
+    // HTTP: the question goes on the session's GET stream, which the SDK opens after initialization.
+    await new Promise((r) => setTimeout(r, 100));
+    const messages = await drain(
+      client.experimental.tasks.callToolStream({ name: 'confirm_job', arguments: {} }, undefined, {
+        task: {},
+      }) as AsyncIterable<Message>,
+    );
+    const taskId = messages[0]!.task!.taskId;
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      message: 'Go ahead with the job?',
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
+    });
+    expect(messages.some((m) => m.type === 'taskStatus' && m.task?.status === 'input_required')).toBe(true);
+    expect(messages.at(-1)).toMatchObject({
+      type: 'result',
+      result: { content: [{ type: 'text', text: 'went ahead' }] },
+    });
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: 'completed' });
   });
 
   test('a tool error fails the task (2025-11-25) and tasks/result returns the isError result', async () => {

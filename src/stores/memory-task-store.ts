@@ -55,6 +55,23 @@ export class MemoryTaskStore implements TaskStore {
     return updated;
   }
 
+  async transition(
+    taskId: string,
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+  ): Promise<TaskRecord | undefined> {
+    const task = this.#live(taskId, Date.now());
+    if (task === undefined || isTerminalStatus(task.status)) return undefined;
+    const { statusMessage: _old, ...rest } = task;
+    const updated: TaskRecord = {
+      ...rest,
+      status: change.status,
+      lastUpdatedAt: change.at,
+      ...(change.statusMessage === undefined ? {} : { statusMessage: change.statusMessage }),
+    };
+    this.#tasks.set(taskId, updated);
+    return updated;
+  }
+
   async renew(owner: string, taskIds: readonly string[], leaseUntil: number): Promise<string[]> {
     const gone: string[] = [];
     const now = Date.now();

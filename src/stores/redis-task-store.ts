@@ -60,6 +60,15 @@ redis.call('PUBLISH', KEYS[2], ARGV[6] .. ' ' .. ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `;
 
+// KEYS: task. ARGV: status (working | input_required), statusMessage ('' = none), at.
+const TRANSITION = `
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s or s == 'completed' or s == 'failed' or s == 'cancelled' then return nil end
+redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', ARGV[3])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) else redis.call('HDEL', KEYS[1], 'statusMessage') end
+return redis.call('HGETALL', KEYS[1])
+`;
+
 // KEYS: the tasks. ARGV: owner, leaseUntil. Returns the indexes (1-based) of tasks no longer running for this owner.
 const RENEW = `
 local gone = {}
@@ -77,6 +86,7 @@ return gone
 type RedisWithScripts = Redis & {
   candorTaskFinish(task: string, channel: string, ...args: string[]): Promise<string[] | null>;
   candorTaskRenew(count: number, ...keysAndArgs: string[]): Promise<number[]>;
+  candorTaskTransition(task: string, ...args: string[]): Promise<string[] | null>;
 };
 
 /**
@@ -115,6 +125,7 @@ export class RedisTaskStore implements TaskStore {
       if (this.#owned) client.on('error', onError);
       client.defineCommand('candorTaskFinish', { numberOfKeys: 2, lua: FINISH });
       client.defineCommand('candorTaskRenew', { lua: RENEW });
+      client.defineCommand('candorTaskTransition', { numberOfKeys: 1, lua: TRANSITION });
       return client as RedisWithScripts;
     });
     // Surfaced by the first command instead (an unhandled rejection here would crash the process).
@@ -162,10 +173,21 @@ export class RedisTaskStore implements TaskStore {
       change.leaseExpiredBefore === undefined ? '' : String(change.leaseExpiredBefore),
       taskId,
     );
-    if (flat === null || flat.length === 0) return undefined;
-    const hash: Record<string, string> = {};
-    for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
-    return fromHash(hash);
+    return fromFlat(flat);
+  }
+
+  async transition(
+    taskId: string,
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+  ): Promise<TaskRecord | undefined> {
+    const redis = await this.#client;
+    const flat = await redis.candorTaskTransition(
+      this.#key(taskId),
+      change.status,
+      change.statusMessage ?? '',
+      String(change.at),
+    );
+    return fromFlat(flat);
   }
 
   async renew(owner: string, taskIds: readonly string[], leaseUntil: number): Promise<string[]> {
@@ -261,6 +283,14 @@ function member(task: { createdAt: number; taskId: string }): string {
 
 function failOnError(results: Array<[Error | null, unknown]> | null): void {
   for (const [error] of results ?? []) if (error) throw error;
+}
+
+/** A hash as HGETALL answers it inside a script: [field, value, field, value, …]. */
+function fromFlat(flat: string[] | null): TaskRecord | undefined {
+  if (flat === null || flat.length === 0) return undefined;
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+  return fromHash(hash);
 }
 
 const NUMBERS = new Set(['createdAt', 'lastUpdatedAt', 'ttlMs', 'pollIntervalMs', 'leaseUntil']);

@@ -94,6 +94,15 @@ export interface TaskStore {
    */
   finish(taskId: string, change: TaskFinish): Promise<TaskRecord | undefined>;
   /**
+   * Move a task that is not terminal between `working` and `input_required`
+   * (a handler waiting for the client's answer). Returns the updated task, or
+   * undefined when it is unknown or already terminal.
+   */
+  transition(
+    taskId: string,
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+  ): Promise<TaskRecord | undefined>;
+  /**
    * Extend the lease of running tasks `owner` runs. Resolves with the ids that
    * are gone or no longer working (expired, cancelled elsewhere), so the owner
    * can stop their handlers.

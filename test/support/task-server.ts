@@ -2,7 +2,8 @@
  * A server with tools that run as tasks (issue 11), for the tasks tests:
  * `slow_echo` (optional, sleeps then echoes, reports progress), `job`
  * (required; ends ok, with a tool error, or throwing), `hang` (optional; runs
- * until its signal aborts and records why) and `plain` (no tasks).
+ * until its signal aborts and records why), `confirm_job` (optional; asks the
+ * user first) and `plain` (no tasks).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -67,6 +68,14 @@ export function taskTools(observed: TaskObserved) {
         });
       }),
   });
+  const confirmJob = defineTool({
+    name: 'confirm_job',
+    description: 'Ask the user before going ahead.',
+    effect: 'additive',
+    world: 'closed',
+    task: 'optional',
+    handler: async (_args, ctx) => ((await ctx.confirm('Go ahead with the job?')) ? 'went ahead' : 'stopped'),
+  });
   const plain = defineTool({
     name: 'plain',
     description: 'A plain tool.',
@@ -74,7 +83,7 @@ export function taskTools(observed: TaskObserved) {
     world: 'closed',
     handler: () => 'plain result',
   });
-  return [slowEcho, job, hang, plain];
+  return [slowEcho, job, hang, confirmJob, plain];
 }
 
 /** The tasks test server; `tasks` options merge over a 50 ms poll interval. */

@@ -41,8 +41,11 @@ export const MODERN = '2026-07-28';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** A 2026-07-28 client: every request carries the envelope and the standard headers. */
-export function modernClient(url: string, options: { tasks?: boolean } = {}) {
-  const capabilities = options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
+export function modernClient(url: string, options: { tasks?: boolean; capabilities?: object } = {}) {
+  const capabilities = {
+    ...options.capabilities,
+    ...(options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   let next = 0;
   return async (
     method: string,

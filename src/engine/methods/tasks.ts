@@ -13,9 +13,9 @@
 import { ProtocolError } from '../../errors.js';
 import { InvalidTaskCursorError, type TaskRecord } from '../../stores/task-store.js';
 import type { AuthInfo, ToolDefinition } from '../../tool/types.js';
-import { EngineCallContext } from '../call-context.js';
 import type { MethodHandler, Params, RequestScope, Result } from '../engine.js';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../jsonrpc.js';
+import { TaskCallContext } from '../tasks/task-call-context.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
 import { RELATED_TASK, taskWire2025 } from '../tasks/task-wire.js';
 import { invalidParams, optionalCursor, requireString } from './params.js';
@@ -64,11 +64,12 @@ export async function callToolAsTask(
   }
   // The progress token stays valid for the task's lifetime (2025-11-25 tasks, "Task Progress Notifications").
   const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
-  const ctx = new EngineCallContext(
+  const ctx = new TaskCallContext(
     tool,
     args,
     scope,
     typeof token === 'string' || typeof token === 'number' ? token : undefined,
+    runtime,
   );
   const { task: created, done } = await runtime.start({
     name: tool.name,

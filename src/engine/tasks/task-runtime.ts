@@ -69,6 +69,7 @@ export interface TaskStart {
 /** The status message of a task whose owner stopped renewing its lease. */
 export const LOST_OWNER_MESSAGE =
   'The server instance running this task stopped before it finished (its lease lapsed); the work is lost. Run the tool again.';
+const INPUT_REQUIRED_MESSAGE = 'Waiting for the client to answer a request (elicitation, sampling or roots).';
 const SHUTDOWN_MESSAGE = 'The server shut down before the task finished; the work is lost. Run the tool again.';
 
 interface LocalTask {
@@ -225,6 +226,23 @@ export class TaskRuntime {
     });
     const tasks = await Promise.all(page.tasks.map((task) => this.#checkLease(task)));
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+  }
+
+  /**
+   * Show a running task as waiting for the client (`input_required`) or back
+   * at work. Best effort: a store hiccup is logged, never fails the handler.
+   */
+  async markWaiting(taskId: string, waiting: boolean): Promise<void> {
+    try {
+      await this.store.transition(
+        taskId,
+        waiting
+          ? { status: 'input_required', statusMessage: INPUT_REQUIRED_MESSAGE, at: Date.now() }
+          : { status: 'working', at: Date.now() },
+      );
+    } catch (error) {
+      this.#logger.warn('could not record a task status change', { taskId, error });
+    }
   }
 
   /** Abort every task this instance runs: they end `failed`, saying the server shut down (drain's last step). */
