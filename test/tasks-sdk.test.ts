@@ -72,6 +72,8 @@ async function httpClient(capabilities: Record<string, object> = {}) {
   const wire = taskWireCheck();
   const client = new Client({ name: 'sdk-v1-tasks', version: '1.0.0' }, { capabilities });
   await client.connect(wire.wrap(new StreamableHTTPClientTransport(new URL(listener.url))));
+  // The SDK opens its GET stream after initialization; messages about tasks go there.
+  await expect.poll(() => [...server.dispatcher.peers].some((peer) => peer.channel !== undefined)).toBe(true);
   cleanup.push(async () => {
     await client.close();
     wire.assertClean();
@@ -182,8 +184,6 @@ describe.each([
       await new Promise((r) => setTimeout(r, 200));
       return { action: 'accept', content: { confirm: true } };
     });
-    // HTTP: the question goes on the session's GET stream, which the SDK opens after initialization.
-    await new Promise((r) => setTimeout(r, 100));
     const messages = await drain(
       client.experimental.tasks.callToolStream({ name: 'confirm_job', arguments: {} }, undefined, {
         task: {},
@@ -236,8 +236,6 @@ describe('SDK v1 over Streamable HTTP, task details', () => {
     client.setNotificationHandler(TaskStatusNotificationSchema, (n) => {
       seen.push(n.params as never);
     });
-    // The SDK opens its GET stream after initialization; give it a moment to attach.
-    await new Promise((r) => setTimeout(r, 100));
     const created = (await client.request(
       { method: 'tools/call', params: { name: 'slow_echo', arguments: { text: 'n', ms: 30 }, task: {} } },
       CreateTaskResultSchema as never,
