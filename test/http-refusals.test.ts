@@ -347,8 +347,17 @@ describe('rate limit and shutdown', () => {
     const running = post(url, call(1, 'slow', {}));
     await waitFor(() => server.dispatcher.inFlight === 1, 'the call to start');
     const closing = listener.close();
-    // The listening socket is closed now; a request on a new connection cannot even connect.
-    await expect(fetch(url, { method: 'POST', headers: POST_HEADERS, body: '{}' })).rejects.toThrow();
+    // The port stays open while draining (so a balancer's /readyz probe hears "draining");
+    // a new request is refused with 503, and /readyz says why.
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: POST_HEADERS,
+      body: JSON.stringify(call(2, 'echo', { text: 'x' })),
+    });
+    expect(refused.status).toBe(503);
+    const ready = await fetch(new URL('/readyz', url));
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: 'draining' });
     release();
     const answer = await running;
     expect(await answer.json()).toMatchObject({ id: 1, result: { content: [{ text: 'finished' }] } });

@@ -169,6 +169,25 @@ describe('tasks on two instances sharing Redis', () => {
     });
   });
 
+  test('createServer({ redis }) keeps tasks in that Redis without a task store of its own', async () => {
+    const a = buildTaskServer({ redis: redis.url, tasks: { leaseMs: LEASE_MS } });
+    const b = buildTaskServer({ redis: redis.url, tasks: { leaseMs: LEASE_MS } });
+    const urls: string[] = [];
+    for (const built of [a, b]) {
+      const listener = await built.server.listen({ port: 0, handleSignals: false, env: {} });
+      track({ close: () => built.server.close() });
+      urls.push(listener.url);
+    }
+    const onA = await rawSession(urls[0]!);
+    const created = await onA.request('tools/call', { name: 'hang', arguments: {}, task: {} });
+    const taskId = created.result!.task.taskId as string;
+    await expect.poll(() => a.observed.hangs).toBe(1);
+    const onB = modernClient(urls[1]!);
+    expect((await onB('tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' });
+    expect((await onB('tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
+    await expect.poll(() => a.observed.aborts).toEqual(['TaskCancelledError']);
+  });
+
   test('the task hash expires with the task in Redis, and the list index follows', async () => {
     const prefix = freshPrefix();
     const a = await instance(prefix);

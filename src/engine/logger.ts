@@ -17,8 +17,15 @@ const ORDER = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 } as const;
 export interface StderrLoggerOptions {
   /** Lowest level written. Default `info`. */
   level?: keyof typeof ORDER;
-  /** Prefix of every line. Default `candor`. */
+  /** Prefix of every line (`logger` in JSON). Default `candor`. */
   name?: string;
+  /**
+   * `text`: `candor error: message {"details":…}`. `json`: one JSON object per
+   * line (`time`, `level`, `logger`, `msg`, then the details: `requestId`,
+   * `session`, `tool`, `error` …) for log collectors. Default: `json` when
+   * `CANDOR_LOG_FORMAT=json`, else `text`.
+   */
+  format?: 'text' | 'json';
 }
 
 /**
@@ -31,10 +38,18 @@ export interface StderrLoggerOptions {
  * ```
  */
 export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
-  const { level = 'info', name = 'candor' } = options;
+  const env = typeof process === 'object' ? process.env : {};
+  const { level = levelFrom(env.CANDOR_LOG_LEVEL) ?? 'info', name = 'candor' } = options;
+  const format = options.format ?? (env.CANDOR_LOG_FORMAT === 'json' ? 'json' : 'text');
   const min = ORDER[level];
   const write = (at: keyof typeof ORDER, message: string, details?: { [key: string]: unknown }) => {
     if (ORDER[at] < min) return;
+    if (format === 'json') {
+      process.stderr.write(
+        `${safeJson({ time: new Date().toISOString(), level: at, logger: name, msg: message, ...details })}\n`,
+      );
+      return;
+    }
     let line = `${name} ${at}: ${message}`;
     if (details !== undefined) line += ` ${safeJson(details)}`;
     process.stderr.write(`${line}\n`);
@@ -45,6 +60,10 @@ export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
     info: (m, d) => write('info', m, d),
     debug: (m, d) => write('debug', m, d),
   };
+}
+
+function levelFrom(value: string | undefined): keyof typeof ORDER | undefined {
+  return value !== undefined && Object.hasOwn(ORDER, value) ? (value as keyof typeof ORDER) : undefined;
 }
 
 /** A logger that drops everything (tests, embedding apps that log elsewhere). */

@@ -20,6 +20,7 @@ import { availability, disabledError } from './middleware/availability.js';
 import { type ConfirmDestructiveOptions, confirmDestructive } from './middleware/confirm-destructive.js';
 import { type RateLimitOptions, rateLimit } from './middleware/rate-limit.js';
 import { limitOf, timeout, withinDeadline } from './middleware/timeout.js';
+import { otelRegistered, tracing } from './middleware/tracing.js';
 import { applyValidation, validateInput } from './middleware/validate-input.js';
 import { callHandler, failureResult, invokeHandler } from './result.js';
 import type { CallContext, Middleware } from './types.js';
@@ -38,6 +39,12 @@ export interface PipelineOptions {
   rateLimitStore?: RateLimitOptions['store'];
   /** What per-tool rate limits are counted per. Default: the tool alone. */
   rateLimitKey?: RateLimitOptions['key'];
+  /**
+   * OpenTelemetry spans for tool calls (needs `@opentelemetry/api`). Default:
+   * on when the application registered a tracer provider before creating
+   * the server, else off (and nothing is loaded).
+   */
+  tracing?: boolean;
   logger?: ServerLogger;
 }
 
@@ -64,13 +71,22 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
       ? confirmDestructive(options.confirmDestructive === true ? {} : options.confirmDestructive)
       : undefined,
     audit: options.audit ? audit({ sink: options.audit, logger }) : undefined,
+    tracing:
+      (options.tracing ?? otelRegistered())
+        ? tracing({
+            onUnavailable: (error) =>
+              logger.warn('tracing is on but @opentelemetry/api cannot be loaded; install it to get spans', { error }),
+          })
+        : undefined,
   };
   const user = [...middleware];
   const plans = new WeakMap<ToolDefinition, Plan>();
   const planFor = (tool: ToolDefinition): Plan => {
     let plan = plans.get(tool);
     if (plan === undefined) {
-      const layers: Middleware[] = [builtins.availability];
+      const layers: Middleware[] = builtins.tracing
+        ? [builtins.tracing, builtins.availability]
+        : [builtins.availability];
       if (tool.rateLimit) layers.push(builtins.rateLimit);
       layers.push(builtins.validate);
       const limit = limitOf(tool.timeoutMs, timeoutMs);
@@ -79,7 +95,7 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
       if (builtins.audit) layers.push(builtins.audit);
       layers.push(...user);
       // Only availability, validation and the time limit: run them inline (see runDirect).
-      const direct = layers.length === (limit === undefined ? 2 : 3) && !tool.rateLimit;
+      const direct = layers.length === (limit === undefined ? 2 : 3) && !tool.rateLimit && !builtins.tracing;
       plan = { chain: compose(layers), direct, limit };
       plans.set(tool, plan);
     }

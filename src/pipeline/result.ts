@@ -101,7 +101,12 @@ function then<T, R>(
 export function failureResult(error: unknown, ctx: CallContext, logger: ServerLogger): CallToolResult {
   if (isProtocolError(error)) throw error;
   if (isToolError(error)) return toolErrorResult(error.message);
-  logger.error(`tool "${ctx.tool.name}" failed`, { requestId: ctx.requestId, tool: ctx.tool.name, error });
+  logger.error(`tool "${ctx.tool.name}" failed`, {
+    requestId: ctx.requestId,
+    ...(ctx.session === undefined ? {} : { session: ctx.session.id }),
+    tool: ctx.tool.name,
+    error,
+  });
   return toolErrorResult(
     `The tool "${ctx.tool.name}" failed with an internal error (request ${String(ctx.requestId)}); details are in the server log.`,
   );

@@ -17,12 +17,14 @@ import type { PromptDefinition } from '../prompts/types.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { ResourceRegistry } from '../resources/registry.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
+import { createRedisTaskStore } from '../stores/redis-task-store.js';
 import type { ToolLike } from '../tool/define.js';
 import { createHttpHandler, type FetchHandlerExtra, type HttpHandler } from '../transports/http/create-http-handler.js';
 import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 import type { HttpListener, HttpListenOptions } from '../transports/http/listen.js';
 import { connectMemory, type MemoryClientTransport, type MemoryTransportOptions } from '../transports/memory.js';
 import { type StdioConnection, type StdioOptions, serveStdio } from '../transports/stdio.js';
+import { openSharedState, type RedisOption, type SharedState } from './shared-state.js';
 import { startupLint } from './startup-lint.js';
 import { guardStrayRejections } from './stray-rejections.js';
 
@@ -57,6 +59,15 @@ export interface ServerOptions extends PipelineOptions {
    * docs/modern-era.md.
    */
   modern?: ModernOptions;
+  /**
+   * Shared state on Redis for several instances behind a load balancer
+   * (issue 11; docs/deployment.md): sessions, resumable events, rate-limit
+   * counters, tool toggles with list_changed everywhere, answers to
+   * server→client requests, the requestState secret. A `redis://` URL, an
+   * ioredis client, or `createRedisCluster()`. Default: `REDIS_URL` when set,
+   * else in memory (one process). `false`: in memory even with `REDIS_URL`.
+   */
+  redis?: RedisOption;
   /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
   capabilities?: ServerCapabilities;
   /**
@@ -111,6 +122,8 @@ export interface CandorServer {
   readonly prompts: PromptRegistry | undefined;
   /** The OAuth resource server made from `auth` (its metadata and scope policy), when configured. */
   readonly auth: ResourceServer | undefined;
+  /** The shared state on Redis, when configured (`redis` or `REDIS_URL`). */
+  readonly shared: SharedState | undefined;
   /** Serve over stdio (newline-delimited JSON on stdin/stdout; logs on stderr). */
   stdio(options?: ServerStdioOptions): StdioConnection;
   /**
@@ -173,11 +186,17 @@ export function createServer(options: ServerOptions): CandorServer {
   if (options.websiteUrl !== undefined) serverInfo.websiteUrl = options.websiteUrl;
   if (options.icons !== undefined) serverInfo.icons = options.icons;
 
-  // Tasks are on when configured or when a tool can run as one (tools added later need `tasks` set).
-  const tasks = options.tasks ?? (registry.list().some((tool) => tool.task !== undefined) ? {} : undefined);
+  const shared = openSharedState(options.redis, { env: process.env, registry, logger });
+  const modern =
+    shared === undefined || options.modern?.requestState?.secret !== undefined
+      ? options.modern
+      : { ...options.modern, requestState: { ...options.modern?.requestState, secret: shared.requestStateSecret } };
+  const tasks = tasksOptionsOf(options.tasks, registry, shared);
   const dispatcher = createDispatcher({
     ...options,
     tasks,
+    ...(modern === undefined ? {} : { modern }),
+    ...(shared === undefined || options.rateLimitStore !== undefined ? {} : { rateLimitStore: shared.rateLimitStore }),
     serverInfo,
     tools: registry,
     resources,
@@ -195,7 +214,12 @@ export function createServer(options: ServerOptions): CandorServer {
   // Built now so a bad auth configuration fails at createServer, not at the first request.
   const auth =
     options.auth === undefined ? undefined : createResourceServer({ ...options.auth, tools: registry, logger });
-  const httpDefaults = auth === undefined ? { logger } : { logger, authorizer: auth };
+  const httpDefaults: Omit<HttpHandlerOptions, 'dispatcher'> = { logger };
+  if (auth !== undefined) httpDefaults.authorizer = auth;
+  if (shared !== undefined) {
+    httpDefaults.cluster = shared.link;
+    httpDefaults.rateLimitStore = shared.rateLimitStore;
+  }
 
   const closers = new Set<() => Promise<void> | void>();
   let releaseGuard: (() => void) | undefined;
@@ -239,6 +263,7 @@ export function createServer(options: ServerOptions): CandorServer {
     resources,
     prompts,
     auth,
+    shared,
     stdio(stdioOptions = {}) {
       ownProcess();
       printLint();
@@ -254,7 +279,10 @@ export function createServer(options: ServerOptions): CandorServer {
       const { handleSignals = true, ...rest } = listenOptions;
       // Loaded on demand: node:http is Node-only, the rest of createServer is not.
       const { listenHttp } = await import('../transports/http/listen.js');
-      const listener = await listenHttp({ ...httpDefaults, ...rest, dispatcher });
+      // Shared state first: a misconfigured Redis fails here, and no request is taken before the bus listens.
+      await shared?.ready;
+      const readiness = shared === undefined ? undefined : async () => ({ redis: await shared.ping() });
+      const listener = await listenHttp({ ...httpDefaults, readiness, ...rest, dispatcher });
       ownProcess();
       closers.add(() => listener.close());
       if (handleSignals) onSignals();
@@ -294,12 +322,28 @@ export function createServer(options: ServerOptions): CandorServer {
         for (const peer of [...dispatcher.peers]) peer.close(new Error('The server closed.'));
         // Tasks still running are marked failed (their work is lost) and the task store is closed.
         await dispatcher.tasks?.close();
+        await shared?.close();
         releaseGuard?.();
       })();
       return closing;
     },
   };
   return server;
+}
+
+/**
+ * Tasks are on when configured or when a tool can run as one (tools added
+ * later need `tasks` set). With Redis configured (`redis` / `REDIS_URL`) they
+ * live there too, on the same connection, unless a store is given.
+ */
+function tasksOptionsOf(
+  configured: TasksOptions | undefined,
+  registry: ToolRegistry,
+  shared: SharedState | undefined,
+): TasksOptions | undefined {
+  const tasks = configured ?? (registry.list().some((tool) => tool.task !== undefined) ? {} : undefined);
+  if (tasks === undefined || tasks.store !== undefined || shared === undefined) return tasks;
+  return { ...tasks, store: createRedisTaskStore(shared.ready.then((cluster) => cluster.redis.command)) };
 }
 
 function toResourceRegistry(value: ServerOptions['resources']): ResourceRegistry | undefined {

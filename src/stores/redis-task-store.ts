@@ -98,7 +98,10 @@ type RedisWithScripts = Redis & {
  * const server = createServer({ name: 'jobs', version: '1.0.0', tools, tasks: { store: createRedisTaskStore(process.env.REDIS_URL!) } });
  * ```
  */
-export function createRedisTaskStore(redis: Redis | string, options: RedisTaskStoreOptions = {}): TaskStore {
+export function createRedisTaskStore(
+  redis: Redis | string | Promise<Redis>,
+  options: RedisTaskStoreOptions = {},
+): TaskStore {
   return new RedisTaskStore(redis, options);
 }
 
@@ -112,7 +115,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #onError: (error: Error) => void;
   #subscribed: Promise<Redis> | undefined;
 
-  constructor(redis: Redis | string, options: RedisTaskStoreOptions = {}) {
+  /** `redis`: a URL (the store owns its connections), a client, or a client still being set up (both left open). */
+  constructor(redis: Redis | string | Promise<Redis>, options: RedisTaskStoreOptions = {}) {
     this.#owned = typeof redis === 'string';
     const connect =
       typeof redis === 'string'

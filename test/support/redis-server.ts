@@ -15,6 +15,10 @@ export interface RedisServer {
   readonly port: number;
   /** Stop it (SIGKILL, as an outage looks). */
   kill(): Promise<void>;
+  /** Freeze it (SIGSTOP): connections stay open, nothing is answered — a hung Redis. */
+  pause(): void;
+  /** Let a paused Redis go on (SIGCONT); what it held is still there. */
+  resume(): void;
   /** Start it again on the same port (empty: no persistence). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -86,6 +90,8 @@ export async function startRedis(binary = process.env.REDIS_SERVER_BIN ?? 'redis
     url: `redis://127.0.0.1:${port}`,
     port,
     kill: () => end('SIGKILL'),
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     restart: launch,
     async stop() {
       await end('SIGTERM');

@@ -13,14 +13,16 @@ import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
 import { POLICY_PRESETS } from '../../host/policy.js';
 import type { PolicyPreset } from '../../host/types.js';
 import { parseTargets } from '../../targets/parse.js';
+import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { splitAtDashDash } from '../operands.js';
+import { applyRedisFlag, redisWhere } from '../redis-flag.js';
 import { DEFAULT_HTTP, type HttpAddress, parseHttpAddress } from './serve.js';
 
 /** The gateway's default HTTP address (next to `candor serve`'s 3000). */
 const GATEWAY_HTTP: Readonly<HttpAddress> = Object.freeze({ host: DEFAULT_HTTP.host, port: 4000 });
 
-interface GatewayCliOptions {
+interface GatewayCliOptions extends AuthFlags {
   config?: string;
   http?: HttpAddress | true;
   stdio?: boolean;
@@ -30,6 +32,7 @@ interface GatewayCliOptions {
   audit?: string;
   trust: string[];
   printConfig?: ClientName;
+  redis?: string;
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -150,6 +153,17 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
     return;
   }
   const options = await gatewayOptions(operands, command, opts);
+  applyRedisFlag(opts.redis);
+  const useStdio = opts.stdio === true || (opts.http === undefined && process.stdin.isTTY !== true);
+  const address = opts.http === undefined || opts.http === true ? GATEWAY_HTTP : opts.http;
+  if (hasAuthFlags(opts)) {
+    if (useStdio) process.stderr.write('candor gateway: --auth-* apply to --http only; stdio is not authenticated.\n');
+    else {
+      const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+      const endpoint = address.port === 0 ? undefined : `http://${host}:${address.port}/mcp`;
+      options.auth = authOptionsFromFlags(opts, endpoint);
+    }
+  }
   const gateway = await createGateway(options);
   const tools = gateway.server.registry.list().length;
   const summary = gateway
@@ -163,7 +177,6 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
     void close().then(() => process.exit(0));
   };
   let close: () => Promise<void> = () => gateway.close();
-  const useStdio = opts.stdio === true || (opts.http === undefined && process.stdin.isTTY !== true);
   if (useStdio) {
     const connection = gateway.stdio({ handleSignals: false });
     // The client closed stdin: finish what is running, close the upstreams, exit.
@@ -171,7 +184,6 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
     process.stderr.write(`candor gateway: ${tools} tools from ${summary}; serving over stdio\n`);
     close = () => gateway.close();
   } else {
-    const address = opts.http === undefined || opts.http === true ? GATEWAY_HTTP : opts.http;
     let listener: Awaited<ReturnType<typeof gateway.listen>>;
     try {
       listener = await gateway.listen({ host: address.host, port: address.port, handleSignals: false });
@@ -183,6 +195,18 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
       );
     }
     const url = listener.url;
+    if (gateway.server.shared !== undefined) {
+      process.stderr.write(
+        `candor gateway: shared state on Redis at ${redisWhere()} (instance ${gateway.server.shared.link.instanceId})\n`,
+      );
+    }
+    close = async () => {
+      await listener.close();
+      await gateway.close();
+    };
+    // Signals are handled before the endpoint is announced: whoever reads it may stop us at once.
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     process.stdout.write(
       [
         `candor gateway: ${tools} tools from ${summary}`,
@@ -194,10 +218,7 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
         '',
       ].join('\n'),
     );
-    close = async () => {
-      await listener.close();
-      await gateway.close();
-    };
+    return;
   }
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -239,6 +260,20 @@ export function registerGateway(program: Command): Command {
       'trust this upstream: its hints may relax prompts (repeatable)',
       (v: string, p: string[]) => [...p, v],
       [],
+    )
+    .option('--redis <url>', 'share sessions, limits and toggles with other gateway instances (default: $REDIS_URL)')
+    .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')
+    .option('--auth-jwks <url>', "HTTP: the issuer's JWKS URL (default: found through the issuer's metadata)")
+    .option(
+      '--auth-audience <aud>',
+      'HTTP: an accepted token audience (repeatable; default: the resource URL)',
+      (v: string, p: string[]) => [...p, v],
+      [],
+    )
+    .option('--auth-resource <url>', 'HTTP: the URL clients use for this gateway (default: http://<host>:<port>/mcp)')
+    .option(
+      '--auth-scopes <read,write,destructive>',
+      'HTTP: rename the scopes derived from tool effects (default tools:read,tools:write,tools:destructive)',
     )
     .addOption(
       new Option(

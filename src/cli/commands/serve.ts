@@ -10,6 +10,7 @@ import type { CandorServer } from '../../server/create-server.js';
 import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { demoRoot } from '../package-root.js';
+import { applyRedisFlag, redisWhere } from '../redis-flag.js';
 import { toolTable } from '../tool-table.js';
 
 /** Where to listen for HTTP. */
@@ -200,29 +201,28 @@ export async function runServe(options: ServeOptions): Promise<void> {
     return;
   }
   const authorizer = await authorizerFor(server, options);
-  const { listenHttp } = await import('../../transports/http/listen.js');
-  const listener = await listenHttp({
-    dispatcher: server.dispatcher,
-    host: options.http.host,
-    port: options.http.port,
-    ...(authorizer === undefined ? {} : { authorizer }),
-  }).catch(async (error) => {
-    await server.close();
-    const hint =
-      (error as { cause?: { code?: string } }).cause?.code === 'EADDRINUSE'
-        ? ' The port is taken: pick another with --http <port>, or --http 0 for any free one.'
-        : '';
-    throw new CliError(`${(error as Error).message}${hint}`, { cause: error });
-  });
-  process.stdout.write(
-    httpBanner({
-      url: listener.url,
-      name,
-      what,
-      tools,
-      colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
-    }),
-  );
+  // server.listen, not a bare listener: it brings the shared state (REDIS_URL / --redis) and /readyz.
+  const listener = await server
+    .listen({
+      host: options.http.host,
+      port: options.http.port,
+      handleSignals: false,
+      ...(authorizer === undefined ? {} : { authorizer }),
+    })
+    .catch(async (error) => {
+      await server.close();
+      const hint =
+        (error as { cause?: { code?: string } }).cause?.code === 'EADDRINUSE'
+          ? ' The port is taken: pick another with --http <port>, or --http 0 for any free one.'
+          : '';
+      throw new CliError(`${(error as Error).message}${hint}`, { cause: error });
+    });
+  if (server.shared !== undefined) {
+    process.stderr.write(
+      `candor: shared state on Redis at ${redisWhere()} (instance ${server.shared.link.instanceId})\n`,
+    );
+  }
+  // Signals are handled before the endpoint is announced: whoever reads it may stop us at once.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -239,6 +239,15 @@ export async function runServe(options: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(
+    httpBanner({
+      url: listener.url,
+      name,
+      what,
+      tools,
+      colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+    }),
+  );
 }
 
 /**
@@ -321,23 +330,31 @@ export function registerServe(program: Command): Command {
       '--auth-scopes <read,write,destructive>',
       'HTTP: rename the scopes derived from tool effects (default tools:read,tools:write,tools:destructive)',
     )
+    .option(
+      '--redis <url>',
+      'share sessions, resumable streams, rate limits and tool toggles with other instances through this Redis (default: $REDIS_URL)',
+    )
     .addHelpText(
       'after',
       [
         '',
         'Without --http or --stdio: HTTP on 127.0.0.1:3000 when run from a terminal, stdio otherwise.',
+        'Several instances behind a load balancer: give each the same --redis (or REDIS_URL); see docs/deployment.md.',
+        'Probes: GET /healthz (alive) and /readyz (Redis reachable, not draining) on the HTTP port.',
         '',
         'Examples:',
         '  candor serve --example workspace --http 127.0.0.1:3000',
         '  candor serve --example workspace --root . --stdio',
         '  candor serve ./my-tools.js --http 8080',
         '  candor serve --example workspace --http 3000 --auth-issuer https://auth.example.com',
+        '  candor serve --example workspace --http 0.0.0.0:3000 --redis redis://10.0.0.5:6379',
       ].join('\n'),
     )
     .action(async (module: string | undefined, opts: Record<string, unknown>) => {
       if (opts.http !== undefined && opts.stdio === true) {
         throw new CliError('Pass --http or --stdio, not both.', { exitCode: EXIT.usage });
       }
+      applyRedisFlag(typeof opts.redis === 'string' ? opts.redis : undefined);
       let http: HttpAddress | undefined;
       if (typeof opts.http === 'object' && opts.http !== null) http = opts.http as HttpAddress;
       else if (opts.http === true) http = { ...DEFAULT_HTTP };

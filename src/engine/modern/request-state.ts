@@ -24,12 +24,16 @@ export interface RequestStateOptions {
   /**
    * HMAC key(s), at least 32 bytes of entropy each. A string is used as UTF-8.
    * With several, the first signs and all verify (rotation). Default: 32
-   * random bytes per process.
+   * random bytes per process. May be a promise (a secret fetched at start-up,
+   * e.g. the one instances of a cluster share through Redis).
    */
-  secret?: string | Uint8Array | ReadonlyArray<string | Uint8Array>;
+  secret?: SecretInput | Promise<SecretInput>;
   /** How long a state stays valid. Default 10 minutes (a person may take a while to answer). */
   ttlMs?: number;
 }
+
+/** One secret, or several (the first signs, all verify). */
+export type SecretInput = string | Uint8Array | ReadonlyArray<string | Uint8Array>;
 
 /** What a sealed state says. Short keys keep the header-free string small. */
 export interface StatePayload {
@@ -80,27 +84,9 @@ export class RequestStateSealer {
 
   constructor(options: RequestStateOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
-    const secrets =
-      options.secret === undefined
-        ? [crypto.getRandomValues(new Uint8Array(32))]
-        : Array.isArray(options.secret)
-          ? options.secret
-          : [options.secret as string | Uint8Array];
-    if (secrets.length === 0) throw new TypeError('requestState.secret: give at least one secret.');
-    const keys = Promise.all(
-      secrets.map((secret) => {
-        const bytes = typeof secret === 'string' ? encoder.encode(secret) : secret;
-        if (bytes.byteLength < 16)
-          throw new TypeError('requestState.secret: a secret must have at least 16 bytes (32 recommended).');
-        return crypto.subtle.importKey(
-          'raw',
-          bytes as Uint8Array<ArrayBuffer>,
-          { name: 'HMAC', hash: 'SHA-256' },
-          false,
-          ['sign', 'verify'],
-        );
-      }),
-    );
+    const { secret } = options;
+    // A secret given now is checked now (a short one throws here); a promised one on first use.
+    const keys = secret instanceof Promise ? secret.then(importKeys) : importKeys(secret);
     keys.catch(() => {}); // surfaced on first use, never as an unhandled rejection
     this.#keys = keys;
   }
@@ -225,4 +211,28 @@ function fromBase64url(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+}
+
+function importKeys(secret: SecretInput | undefined): Promise<CryptoKey[]> {
+  const secrets =
+    secret === undefined
+      ? [crypto.getRandomValues(new Uint8Array(32))]
+      : Array.isArray(secret)
+        ? secret
+        : [secret as string | Uint8Array];
+  if (secrets.length === 0) throw new TypeError('requestState.secret: give at least one secret.');
+  return Promise.all(
+    secrets.map((one) => {
+      const bytes = typeof one === 'string' ? encoder.encode(one) : one;
+      if (bytes.byteLength < 16)
+        throw new TypeError('requestState.secret: a secret must have at least 16 bytes (32 recommended).');
+      return crypto.subtle.importKey(
+        'raw',
+        bytes as Uint8Array<ArrayBuffer>,
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
+    }),
+  );
 }

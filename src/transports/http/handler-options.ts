@@ -3,6 +3,7 @@ import type { Dispatcher } from '../../engine/dispatcher.js';
 import type { ServerLogger } from '../../engine/logger.js';
 import type { ClientCapabilities } from '../../engine/peer.js';
 import type { HttpAuthorizer } from './authorizer.js';
+import type { ClusterLink } from './cluster-link.js';
 import type { EventStore } from './event-store.js';
 import type { HttpRateLimitOptions } from './http-rate-limit.js';
 
@@ -52,10 +53,22 @@ export interface HttpHandlerOptions {
    */
   eventStore?: EventStore | false;
   /**
+   * Shared state for several instances of this server behind a load balancer
+   * (sessions, resumable events, server→client answers). Built by
+   * `createServer({ redis })`; see `createRedisCluster`. Default: none (one process).
+   */
+  cluster?: ClusterLink;
+  /**
    * Global limit for the endpoint (429 with `Retry-After`). Default: from
    * `RATE_LIMIT_MAX` / `RATE_LIMIT_WINDOW_MS` when set, else none. `false`: none.
    */
   rateLimit?: HttpRateLimitOptions | false;
+  /**
+   * The counter store of the global limit when `rateLimit` names none
+   * (`createServer({ redis })` sets Redis, so instances share one budget).
+   * Default: in memory.
+   */
+  rateLimitStore?: HttpRateLimitOptions['store'];
   /** Where `RATE_LIMIT_*` are read. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The transport's own log. Default: the dispatcher's logger. */

@@ -58,12 +58,14 @@ export function createHttpRateLimiter(options: {
   option: HttpRateLimitOptions | false | undefined;
   env: Readonly<Record<string, string | undefined>>;
   logger: ServerLogger;
+  /** The store when the option names none. Default: in memory. */
+  defaultStore?: HttpRateLimitOptions['store'];
 }): HttpRateLimiter | undefined {
-  const { option, env, logger } = options;
+  const { option, env, logger, defaultStore = (spec) => new RateLimiterMemory(spec) } = options;
   if (option === false) return undefined;
   const resolved = option ?? fromEnv(env);
   if (resolved === undefined) return undefined;
-  const { max, windowMs = 60_000, key, store = (spec) => new RateLimiterMemory(spec) } = resolved;
+  const { max, windowMs = 60_000, key, store = defaultStore } = resolved;
   if (!Number.isInteger(max) || max < 1) {
     throw new DefinitionError(`rateLimit.max must be a whole number of requests ≥ 1 (got ${String(max)}).`, {
       fields: ['rateLimit.max'],

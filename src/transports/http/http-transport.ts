@@ -20,6 +20,7 @@ import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
 import { type HttpAuthorizer, isRefusal, principalKey } from './authorizer.js';
+import type { ClusterLink, ClusterMessage, SessionRecord } from './cluster-link.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
@@ -40,6 +41,8 @@ const ALLOW_WITHOUT_GET = 'POST, DELETE, OPTIONS';
 const ALLOW_STATELESS = 'POST, OPTIONS';
 /** Why a stateless peer closes; made once (an Error per request would cost a stack trace each time). */
 const REQUEST_ENDED = new Error('The request ended.');
+/** The channel a forwarded client answer is handled with (answers produce no output). */
+const CLOSED_CHANNEL = Object.freeze({ open: false, send() {} });
 
 /** Assumed for stateless clients (see `statelessClientCapabilities`). */
 const STATELESS_CAPABILITIES: ClientCapabilities = Object.freeze({
@@ -77,6 +80,11 @@ export class HttpTransport {
    * ids to the user), so a leaked id is useless with another user's token.
    */
   readonly #owners = new WeakMap<Session, string>();
+  /** Shared sessions, events and messages when several instances serve this endpoint (issue 11). */
+  readonly #cluster: ClusterLink | undefined;
+  readonly #stopCluster: (() => void) | undefined;
+  /** How often a session's shared record is kept alive, at most (ms). */
+  readonly #touchEveryMs: number;
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
   /** Modern requests in flight (ended on close). */
@@ -96,10 +104,15 @@ export class HttpTransport {
       option: options.rateLimit,
       env: options.env ?? process.env,
       logger: this.#logger,
+      defaultStore: options.rateLimitStore,
     });
     this.#bodyLimit = bodyLimit;
     this.#maxBatch = options.maxBatch;
-    this.#store = options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+    this.#cluster = options.cluster;
+    this.#store =
+      options.eventStore === false
+        ? undefined
+        : (options.eventStore ?? this.#cluster?.eventStore ?? new InMemoryEventStore());
     const streams = {
       keepAliveMs: options.keepAliveMs ?? 15_000,
       retryMs: options.retryMs ?? 1000,
@@ -109,14 +122,17 @@ export class HttpTransport {
       sessionStreams: { ...streams, store: this.#store },
       plainStreams: { ...streams, store: undefined },
     };
+    const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+    this.#touchEveryMs = idleMs > 0 ? Math.min(60_000, idleMs / 10) : 60_000;
     this.#sessions = new SessionStore({
       maxSessions: options.maxSessions ?? 10_000,
-      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      idleMs,
       onExpire: (session) => this.#logger.debug('an idle HTTP session expired', { session: session.id }),
     });
     this.#statelessCapabilities = options.statelessClientCapabilities ?? STATELESS_CAPABILITIES;
     this.#authorizer = options.authorizer;
     this.#modernPeer = dispatcher.createPeer({ stateless: true });
+    this.#stopCluster = this.#cluster?.onMessage((message) => this.#onClusterMessage(message));
   }
 
   /** Live sessions (stateful mode). */
@@ -158,7 +174,7 @@ export class HttpTransport {
         case 'GET':
           return await this.#get(exchange);
         case 'DELETE':
-          return this.#delete(exchange);
+          return await this.#delete(exchange);
         case 'OPTIONS':
           return this.#options(exchange, origin);
         default:
@@ -191,6 +207,8 @@ export class HttpTransport {
       });
       clearTimeout(timer);
     }
+    this.#stopCluster?.();
+    // Only this process's copies end: the shared records stay for the other instances.
     this.#sessions.closeAll(new Error('The server is shutting down.'));
     // Modern requests still open (listen streams of a dispatcher that was not drained) end too.
     for (const request of [...this.#modernRequests]) request.end(new Error('The server is shutting down.'));
@@ -315,7 +333,19 @@ export class HttpTransport {
       const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
       if (answer === undefined) return;
       if (answer.value !== undefined && 'result' in answer.value) {
-        if (this.#authorizer !== undefined) this.#owners.set(session, principalKey(exchange.auth));
+        const principal = this.#authorizer === undefined ? undefined : principalKey(exchange.auth);
+        if (principal !== undefined) this.#owners.set(session, principal);
+        if (this.#cluster !== undefined && !(await this.#share(session, principal))) {
+          session.close(new Error('initialize failed'));
+          refuse(
+            exchange,
+            503,
+            TRANSPORT_ERROR,
+            'Service unavailable: the shared session store (Redis) is unreachable, so no session can be opened; try again shortly.',
+            ['retry-after', '5'],
+          );
+          return;
+        }
         this.#sessions.add(session);
         answer.channel.finish(answer.value, session.id);
       } else {
@@ -324,9 +354,14 @@ export class HttpTransport {
       }
       return;
     }
-    const session = this.#session(exchange);
+    const session = await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
+    if (this.#cluster !== undefined) this.#forwardAnswers(session, message);
+    const level = session.peer.logLevel;
     const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
+    // logging/setLevel holds for the session wherever its next request lands.
+    if (this.#cluster !== undefined && session.peer.logLevel !== level)
+      void this.#share(session, this.#owners.get(session));
     answer?.channel.finish(answer.value);
   }
 
@@ -398,8 +433,10 @@ export class HttpTransport {
       refuse(exchange, 406, TRANSPORT_ERROR, 'Not acceptable: a GET stream needs Accept: text/event-stream.');
       return;
     }
-    const session = this.#session(exchange);
+    const session = await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
+    // Other instances stop writing this session's standalone events: the client listens here now.
+    this.#cluster?.publish({ type: 'stream-claimed', session: session.id, from: this.#cluster.instanceId });
     const lastEventId = exchange.header('last-event-id');
     if (lastEventId !== undefined && this.#store !== undefined) {
       await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
@@ -408,7 +445,7 @@ export class HttpTransport {
     openStandalone(exchange, session);
   }
 
-  #delete(exchange: Exchange): void {
+  async #delete(exchange: Exchange): Promise<void> {
     if (!this.#stateful) {
       refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server is stateless and has no sessions.', [
         'allow',
@@ -416,9 +453,22 @@ export class HttpTransport {
       ]);
       return;
     }
-    const session = this.#session(exchange);
+    const session = await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
     this.#sessions.delete(session.id, new Error('The client ended the session.'));
+    const cluster = this.#cluster;
+    if (cluster !== undefined) {
+      try {
+        await cluster.removeSession(session.id);
+      } catch (error) {
+        // Ended here; elsewhere it ends with the message below, and its record expires with the idle time.
+        this.#logger.warn('the shared session record could not be removed (Redis unreachable)', {
+          session: session.id,
+          error,
+        });
+      }
+      cluster.publish({ type: 'session-ended', session: session.id, from: cluster.instanceId });
+    }
     exchange.reply(200, [], undefined);
   }
 
@@ -431,8 +481,8 @@ export class HttpTransport {
     return this.#getStream ? ALLOW_STATEFUL : ALLOW_WITHOUT_GET;
   }
 
-  /** The session named by `Mcp-Session-Id`, or undefined after answering 400 / 404. */
-  #session(exchange: Exchange): Session | undefined {
+  /** The session named by `Mcp-Session-Id`, or undefined after answering 400 / 404 (503: shared store down). */
+  async #session(exchange: Exchange): Promise<Session | undefined> {
     const id = exchange.header('mcp-session-id');
     if (id === undefined) {
       refuse(
@@ -443,7 +493,12 @@ export class HttpTransport {
       );
       return undefined;
     }
-    const session = this.#sessions.get(id);
+    let session = this.#sessions.get(id);
+    if (session === undefined && this.#cluster !== undefined) {
+      const restored = await this.#restore(exchange, id);
+      if (restored === false) return undefined;
+      session = restored;
+    }
     // Another principal's session answers as an unknown one: nothing about it is revealed.
     if (
       session === undefined ||
@@ -452,8 +507,123 @@ export class HttpTransport {
       refuse(exchange, 404, SESSION_NOT_FOUND, 'Session not found: it ended or never existed; initialize a new one.');
       return undefined;
     }
-    session.lastSeen = Date.now();
+    const now = Date.now();
+    session.lastSeen = now;
+    if (this.#cluster !== undefined && now - session.touchedAt > this.#touchEveryMs) {
+      session.touchedAt = now;
+      this.#cluster.touchSession(session.id).catch((error: unknown) => {
+        this.#logger.warn('the shared session record could not be kept alive (Redis unreachable)', {
+          session: session.id,
+          error,
+        });
+      });
+    }
     return session;
+  }
+
+  /**
+   * A session another instance opened: rebuild it here from its shared
+   * record. Undefined when there is no such session; false once refused
+   * (503, the shared store is unreachable).
+   */
+  async #restore(exchange: Exchange, id: string): Promise<Session | undefined | false> {
+    let record: SessionRecord | undefined;
+    try {
+      record = await this.#cluster!.loadSession(id);
+    } catch (error) {
+      this.#logger.warn('a session could not be looked up (Redis unreachable)', { session: id, error });
+      refuse(
+        exchange,
+        503,
+        TRANSPORT_ERROR,
+        'Service unavailable: the shared session store (Redis) is unreachable, so this session cannot be served here; try again shortly.',
+        ['retry-after', '5'],
+      );
+      return false;
+    }
+    if (record === undefined || record.id !== id) return undefined;
+    // Another request of the same session may have restored it meanwhile.
+    const raced = this.#sessions.get(id);
+    if (raced !== undefined) return raced;
+    if (this.#sessions.full) {
+      refuse(exchange, 503, TRANSPORT_ERROR, 'Service unavailable: too many open sessions; try again later.', [
+        'retry-after',
+        '30',
+      ]);
+      return false;
+    }
+    const session = this.#newSession(id);
+    const peer = session.peer;
+    peer.protocolVersion = isSupportedVersion(record.protocolVersion) ? record.protocolVersion : peer.protocolVersion;
+    peer.negotiated = true;
+    peer.initialized = true;
+    peer.clientInfo = record.clientInfo;
+    peer.clientCapabilities = record.clientCapabilities ?? {};
+    peer.logLevel = record.logLevel;
+    if (record.principal !== undefined) this.#owners.set(session, record.principal);
+    this.#sessions.add(session);
+    return session;
+  }
+
+  /** Write the session's shared record; false when the store is unreachable. */
+  async #share(session: Session, principal: string | undefined): Promise<boolean> {
+    const peer = session.peer;
+    const record: SessionRecord = {
+      id: session.id,
+      protocolVersion: peer.protocolVersion,
+      clientCapabilities: peer.clientCapabilities,
+    };
+    if (peer.clientInfo !== undefined) record.clientInfo = peer.clientInfo;
+    if (peer.logLevel !== undefined) record.logLevel = peer.logLevel;
+    if (principal !== undefined) record.principal = principal;
+    try {
+      await this.#cluster!.saveSession(record);
+      session.touchedAt = Date.now();
+      return true;
+    } catch (error) {
+      this.#logger.warn('the shared session record could not be written (Redis unreachable)', {
+        session: session.id,
+        error,
+      });
+      return false;
+    }
+  }
+
+  /**
+   * Answers to server→client requests this process did not make (the call
+   * waiting for them runs on another instance): send them there.
+   */
+  #forwardAnswers(session: Session, message: unknown): void {
+    const cluster = this.#cluster!;
+    for (const item of Array.isArray(message) ? message : [message]) {
+      if (typeof item !== 'object' || item === null || 'method' in item || !('id' in item)) continue;
+      const id = (item as { id: unknown }).id;
+      if (typeof id === 'string' && session.peer.pending.has(id)) continue;
+      cluster.publish({ type: 'response', session: session.id, body: item, from: cluster.instanceId });
+    }
+  }
+
+  #onClusterMessage(message: ClusterMessage): void {
+    const session = this.#sessions.get(message.session);
+    if (session === undefined) return;
+    switch (message.type) {
+      case 'response': {
+        const body = message.body as { id?: unknown };
+        // Only the instance whose call asked settles it; the others have nothing pending under that id.
+        if (typeof body?.id !== 'string' || !session.peer.pending.has(body.id)) return;
+        const channel = session.peer.channel ?? CLOSED_CHANNEL;
+        void this.#dispatcher.handle(body, { peer: session.peer, channel });
+        return;
+      }
+      case 'session-ended':
+        this.#sessions.delete(session.id, new Error('The client ended the session.'));
+        return;
+      case 'stream-claimed': {
+        const fresh = new SseStream(`${session.id}.0`, this.#channels.sessionStreams);
+        session.releaseStandalone(fresh, new StreamChannel(fresh));
+        return;
+      }
+    }
   }
 
   /**
@@ -472,11 +642,10 @@ export class HttpTransport {
     return true;
   }
 
-  #newSession(): Session {
-    // crypto.randomUUID: cryptographically random and visible ASCII, as the spec asks of session ids.
-    const id = crypto.randomUUID();
+  // crypto.randomUUID: cryptographically random and visible ASCII, as the spec asks of session ids.
+  #newSession(id: string = crypto.randomUUID()): Session {
     const standalone = new SseStream(`${id}.0`, this.#channels.sessionStreams);
     const peer = this.#dispatcher.createPeer({ sessionId: id, channel: new StreamChannel(standalone) });
-    return new Session(id, peer, standalone);
+    return new Session(id, peer, standalone, this.#cluster === undefined ? '' : `${this.#cluster.instanceId}-`);
   }
 }

@@ -4,7 +4,7 @@
  * SHOULD bind only to localhost), with a graceful `close()` that the server's
  * SIGTERM handling calls.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CandorError } from '../../errors.js';
 import { createHttpHandler, type HttpHandler } from './create-http-handler.js';
@@ -18,6 +18,11 @@ export interface HttpListenOptions extends HttpHandlerOptions {
   host?: string;
   /** How long `close()` waits for requests in flight. Default 10 000 ms. */
   shutdownTimeoutMs?: number;
+  /**
+   * What `/readyz` checks besides draining (issue 11), e.g. that Redis answers.
+   * Each entry is a dependency's name and whether it is up. Default: none.
+   */
+  readiness?: () => Promise<Record<string, boolean>>;
 }
 
 /** A running Streamable HTTP server. */
@@ -47,9 +52,15 @@ export interface HttpListener {
  * ```
  */
 export async function listenHttp(options: HttpListenOptions): Promise<HttpListener> {
-  const { port = 3000, host = '127.0.0.1', shutdownTimeoutMs = 10_000, ...handlerOptions } = options;
+  const { port = 3000, host = '127.0.0.1', shutdownTimeoutMs = 10_000, readiness, ...handlerOptions } = options;
   const handler = createHttpHandler({ ...handlerOptions, host });
+  let draining = false;
   const server = createServer((req, res) => {
+    // Probes of a load balancer or orchestrator; they reveal nothing but up / ready.
+    if (req.method === 'GET' && (req.url === '/healthz' || req.url === '/readyz')) {
+      void answerProbe(req.url, res, draining, readiness);
+      return;
+    }
     void handler.nodeHandler(req, res);
   });
   await new Promise<void>((resolve, reject) => {
@@ -78,16 +89,49 @@ export async function listenHttp(options: HttpListenOptions): Promise<HttpListen
     handler,
     close() {
       closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Idle keep-alive sockets would hold close() open; requests in flight are drained below.
+        draining = true;
+        // The port stays open while calls in flight finish: new requests get 503 and /readyz says
+        // "draining", so a balancer moves traffic away instead of seeing connections refused.
         server.closeIdleConnections();
         await handler.close({ timeoutMs: shutdownTimeoutMs });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
       })();
       return closing;
     },
   };
+}
+
+/**
+ * `/healthz`: the process serves (200). `/readyz`: it should get traffic —
+ * 503 while draining or when a dependency (Redis) is down, so a balancer
+ * moves new sessions elsewhere.
+ */
+async function answerProbe(
+  path: string,
+  res: ServerResponse,
+  draining: boolean,
+  readiness: HttpListenOptions['readiness'],
+): Promise<void> {
+  let body: Record<string, unknown> = { status: draining ? 'draining' : 'ok' };
+  let ok = true;
+  if (path === '/readyz') {
+    let checks: Record<string, boolean> = {};
+    try {
+      checks = (await readiness?.()) ?? {};
+    } catch {
+      checks = { dependencies: false };
+    }
+    ok = !draining && Object.values(checks).every(Boolean);
+    body = {
+      status: draining ? 'draining' : ok ? 'ready' : 'unready',
+      ...Object.fromEntries(Object.entries(checks).map(([name, up]) => [name, up ? 'up' : 'down'])),
+    };
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(text);
 }
 
 function urlHost(host: string): string {

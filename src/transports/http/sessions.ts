@@ -42,23 +42,44 @@ export class Session {
   /** The `Mcp-Session-Id`: a random UUID (cryptographically random, visible ASCII). */
   readonly id: string;
   readonly peer: Peer;
-  /** The standalone stream, carried by GET connections. */
-  readonly standalone: SseStream;
+  /** The standalone stream, carried by GET connections (replaced when another instance takes it up). */
+  standalone: SseStream;
   /** POST streams not finished yet, by stream id. */
   readonly streams = new Map<string, SseStream>();
   /** When the client last did anything (ms since epoch), for idle expiry. */
   lastSeen = Date.now();
+  /** When the shared session record was last kept alive (ms since epoch; clustered servers only). */
+  touchedAt = Date.now();
   #seq = 0;
+  readonly #tag: string;
 
-  constructor(id: string, peer: Peer, standalone: SseStream) {
+  /**
+   * @param tag Prefix of this process's stream numbers. Clustered servers give
+   * each instance its own, so two instances serving one session never mint the
+   * same stream id (their events share one store).
+   */
+  constructor(id: string, peer: Peer, standalone: SseStream, tag = '') {
     this.id = id;
     this.peer = peer;
     this.standalone = standalone;
+    this.#tag = tag;
   }
 
   /** Id of the next stream of this session (the prefix lets a replay be checked for ownership). */
   nextStreamId(): string {
-    return `${this.id}.${++this.#seq}`;
+    return `${this.id}.${this.#tag}${++this.#seq}`;
+  }
+
+  /**
+   * Another instance took up this session's GET stream: end ours and keep a
+   * fresh, unconnected one, so standalone events are written only where the
+   * client now listens (no duplicates in a resumed stream).
+   */
+  releaseStandalone(fresh: SseStream, channel: StreamChannel): void {
+    const old = this.standalone;
+    this.standalone = fresh;
+    this.peer.attach(channel);
+    old.end();
   }
 
   /** Whether a stream id (from an event store) belongs to this session. */
@@ -92,9 +113,10 @@ export interface SessionStoreOptions {
 }
 
 /**
- * The sessions of one handler, in process (a session holds a live peer, so it
- * cannot move to another process; put sticky sessions or the stateless mode
- * behind a load balancer).
+ * The sessions of one handler, in process. A session holds a live peer, so
+ * this is a cache: with a cluster link (`createServer({ redis })`, issue 11)
+ * another instance rebuilds a session it has not seen from its shared record,
+ * and any instance can serve any session behind a plain load balancer.
  *
  * @example
  * ```ts

@@ -1,0 +1,187 @@
+/**
+ * `createServer({ redis })` / `REDIS_URL` (issue 11): the link between a
+ * server and its shared state. Redis code (ioredis, ~45 ms to import) is loaded
+ * only when Redis is configured, and asynchronously, so a server without it
+ * starts exactly as before; until the connection is set up, the pieces handed
+ * out here wait for it instead of failing.
+ */
+import { type RateLimiterAbstract, RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { ServerLogger } from '../engine/logger.js';
+import { DefinitionError } from '../errors.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import type { RedisCluster } from '../stores/redis-cluster.js';
+import type { ClusterLink } from '../transports/http/cluster-link.js';
+import type { EventStore } from '../transports/http/event-store.js';
+import type { HttpRateLimiterSpec } from '../transports/http/http-rate-limit.js';
+
+/** What the `redis` option of `createServer` accepts. */
+export type RedisOption = string | { duplicate(): unknown } | RedisCluster | false;
+
+/** A server's shared state, once Redis is configured. */
+export interface SharedState {
+  /** Resolves when the cluster is set up (connection made, toggles read); rejects on bad configuration. */
+  readonly ready: Promise<RedisCluster>;
+  /** For the HTTP transport. */
+  readonly link: ClusterLink;
+  /** Rate-limit counters on Redis (tool limits and the endpoint limit). */
+  rateLimitStore(spec: HttpRateLimiterSpec): RateLimiterAbstract;
+  /** The `requestState` secret every instance shares (made once, kept in Redis). */
+  readonly requestStateSecret: Promise<string>;
+  /** Whether Redis answers (for `/readyz`). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * The shared state for `option` (or `REDIS_URL` when the option is absent);
+ * undefined for a single process with in-memory state.
+ */
+export function openSharedState(
+  option: RedisOption | undefined,
+  context: { env: Readonly<Record<string, string | undefined>>; registry: ToolRegistry; logger: ServerLogger },
+): SharedState | undefined {
+  if (option === false) return undefined;
+  const fromEnv = context.env.REDIS_URL?.trim();
+  const chosen = option ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  if (chosen === undefined) return undefined;
+  if (typeof chosen !== 'string' && (typeof chosen !== 'object' || chosen === null)) {
+    throw new DefinitionError(
+      'createServer: redis must be a redis:// URL, an ioredis client or a createRedisCluster().',
+      {
+        fields: ['redis'],
+      },
+    );
+  }
+  const { logger, registry } = context;
+  const ownCluster = !isCluster(chosen);
+  let stopToggles: (() => void) | undefined;
+  const instanceId = isCluster(chosen) ? chosen.instanceId : crypto.randomUUID().slice(0, 8);
+  const ready = (async () => {
+    const [{ createRedisCluster }, { syncToggles }, { assertRedisUrl }] = await Promise.all([
+      import('../stores/redis-cluster.js'),
+      import('../stores/toggle-sync.js'),
+      import('../stores/redis-url.js'),
+    ]);
+    if (typeof chosen === 'string') assertRedisUrl(chosen);
+    const cluster = isCluster(chosen) ? chosen : createRedisCluster({ redis: chosen as never, logger, instanceId });
+    stopToggles = await syncToggles(cluster, registry, logger);
+    return cluster;
+  })();
+  // Surfaced where it is awaited (listen, the first call); never an unhandled rejection.
+  ready.catch(() => {});
+  let loaded: RedisCluster | undefined;
+  void ready.then((cluster) => {
+    loaded = cluster;
+  });
+
+  const requestStateSecret = ready.then(async (cluster) => {
+    const key = `${cluster.prefix}request-state-secret`;
+    const mine = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+    try {
+      // The first instance to start sets it; the others read the same one.
+      await cluster.redis.command.set(key, mine, 'NX');
+      return (await cluster.redis.command.get(key)) ?? mine;
+    } catch (error) {
+      logger.warn(
+        'cannot read the shared requestState secret (Redis unreachable): this instance uses its own, so a 2026-07-28 input_required retry must come back here',
+        { error },
+      );
+      return mine;
+    }
+  });
+  requestStateSecret.catch(() => {});
+
+  const link: ClusterLink = {
+    instanceId,
+    eventStore: deferredEventStore(ready),
+    saveSession: async (record) => (await ready).saveSession(record),
+    loadSession: async (id) => (await ready).loadSession(id),
+    touchSession: async (id) => (await ready).touchSession(id),
+    removeSession: async (id) => (await ready).removeSession(id),
+    publish(message) {
+      if (loaded !== undefined) loaded.publish(message);
+      else
+        void ready.then(
+          (cluster) => cluster.publish(message),
+          () => {},
+        );
+    },
+    onMessage(listener) {
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void ready.then((cluster) => {
+        if (!stopped) stop = cluster.onMessage(listener);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    },
+  };
+
+  return {
+    ready,
+    link,
+    rateLimitStore: (spec) => new DeferredLimiter(spec, ready),
+    requestStateSecret,
+    async ping() {
+      const cluster = loaded ?? (await ready.catch(() => undefined));
+      return cluster === undefined ? false : cluster.ping();
+    },
+    async close() {
+      const cluster = loaded ?? (await ready.catch(() => undefined));
+      stopToggles?.();
+      if (ownCluster) await cluster?.close();
+    },
+  };
+}
+
+function isCluster(value: unknown): value is RedisCluster {
+  return typeof value === 'object' && value !== null && 'rateLimitStore' in value && 'instanceId' in value;
+}
+
+function deferredEventStore(ready: Promise<RedisCluster>): EventStore {
+  return {
+    storeEvent: async (streamId, data) => (await ready).eventStore.storeEvent(streamId, data),
+    replayEventsAfter: async (lastEventId, send) => (await ready).eventStore.replayEventsAfter(lastEventId, send),
+  };
+}
+
+/**
+ * A Redis limiter that exists once the cluster does; calls before that wait
+ * for it. (It extends the memory limiter only because the abstract class is
+ * not exported at run time; every counting method goes to Redis.)
+ */
+class DeferredLimiter extends RateLimiterMemory {
+  readonly #real: Promise<RateLimiterAbstract>;
+
+  constructor(spec: HttpRateLimiterSpec, ready: Promise<RedisCluster>) {
+    super(spec);
+    this.#real = ready.then((cluster) => cluster.rateLimitStore(spec));
+    this.#real.catch(() => {});
+  }
+
+  override async consume(key: string | number, points?: number): Promise<RateLimiterRes> {
+    return (await this.#real).consume(key, points);
+  }
+
+  override async get(key: string | number): Promise<RateLimiterRes | null> {
+    return (await this.#real).get(key);
+  }
+
+  override async delete(key: string | number): Promise<boolean> {
+    return (await this.#real).delete(key);
+  }
+
+  override async penalty(key: string | number, points?: number): Promise<RateLimiterRes> {
+    return (await this.#real).penalty(key, points);
+  }
+
+  override async reward(key: string | number, points?: number): Promise<RateLimiterRes> {
+    return (await this.#real).reward(key, points);
+  }
+
+  override async block(key: string | number, seconds: number): Promise<RateLimiterRes> {
+    return (await this.#real).block(key, seconds);
+  }
+}

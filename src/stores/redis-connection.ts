@@ -1,0 +1,80 @@
+/**
+ * One place that opens Redis for candor's shared state (issue 11). The client
+ * is ioredis: it reconnects on its own with backoff, pipelines automatically,
+ * runs Lua scripts as named commands (`defineCommand`) and gives pub/sub its
+ * own connection (`duplicate()`), which is exactly what the stores need; it is
+ * also what rate-limiter-flexible's Redis store is documented and tested with.
+ *
+ * Commands fail fast while Redis is away (one retry per request, no endless
+ * offline queue), so a call that needs shared state gets a clear error within
+ * a second instead of hanging, and everything recovers when Redis returns.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { assertRedisUrl } from './redis-url.js';
+
+/** What the `redis` option accepts: a URL, or a client you configured. */
+export type RedisInput = string | Redis;
+
+/** A command connection and a subscriber connection to one Redis. */
+export interface RedisConnection {
+  readonly command: Redis;
+  readonly subscriber: Redis;
+  /** Whether the command connection is up right now. */
+  readonly up: boolean;
+  /** Close the connections candor opened (a client you passed in is left open). */
+  close(): Promise<void>;
+}
+
+const CLIENT_OPTIONS: RedisOptions = {
+  // A request waits at most one reconnect attempt while Redis is away, then fails.
+  maxRetriesPerRequest: 1,
+  // Back off 50 ms, 100 ms, … up to 2 s between reconnect attempts, forever.
+  retryStrategy: (times) => Math.min(times * 50, 2000),
+  connectTimeout: 5000,
+  // A Redis that hangs (paused, overloaded) fails a command after 2 s instead of holding the call.
+  commandTimeout: 2000,
+  enableReadyCheck: true,
+  // Commands issued in the same tick go out in one write (rate-limit counters and events under load).
+  enableAutoPipelining: true,
+};
+
+/**
+ * Open the command and subscriber connections.
+ *
+ * @example
+ * ```ts
+ * const redis = openRedis(process.env.REDIS_URL!);
+ * await redis.command.ping();
+ * await redis.close();
+ * ```
+ */
+export function openRedis(input: RedisInput, options: { onError?: (error: Error) => void } = {}): RedisConnection {
+  const owned = typeof input === 'string';
+  if (owned) assertRedisUrl(input);
+  const command = owned ? new Redis(input, CLIENT_OPTIONS) : input;
+  const subscriber = command.duplicate({ ...CLIENT_OPTIONS, maxRetriesPerRequest: null });
+  // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.
+  let last = '';
+  const report = (error: Error) => {
+    // One line per distinct failure, not one per reconnect attempt.
+    if (error.message === last) return;
+    last = error.message;
+    options.onError?.(error);
+  };
+  command.on('error', report);
+  subscriber.on('error', report);
+  command.on('ready', () => {
+    last = '';
+  });
+  return {
+    command,
+    subscriber,
+    get up() {
+      return command.status === 'ready';
+    },
+    async close() {
+      subscriber.disconnect();
+      if (owned) command.disconnect();
+    },
+  };
+}
