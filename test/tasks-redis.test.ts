@@ -226,7 +226,12 @@ describe('tasks while Redis is away (runs last: it restarts redis-server)', () =
       message: expect.stringContaining('The task store is unavailable'),
     });
     expect(performance.now() - began).toBeLessThan(5000);
-    expect((await onA.request('tasks/get', { taskId: 'any' })).error).toMatchObject({ code: -32603 });
+    for (const method of ['tasks/get', 'tasks/list', 'tasks/cancel']) {
+      expect((await onA.request(method, { taskId: 'any' })).error, method).toMatchObject({
+        code: -32603,
+        message: expect.stringContaining('The task store is unavailable'),
+      });
+    }
 
     await redis.restart();
     let created: Awaited<ReturnType<typeof onA.request>> | undefined;

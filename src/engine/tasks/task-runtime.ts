@@ -211,7 +211,7 @@ export class TaskRuntime {
     );
     if (cancelled === undefined) {
       // It ended (or expired) between the read and the cancel.
-      const now = await this.store.get(taskId);
+      const now = await unavailable(this.store.get(taskId));
       return now === undefined ? undefined : { terminal: now };
     }
     this.#settledElsewhere(taskId, 'cancelled', cancelled);
@@ -220,11 +220,10 @@ export class TaskRuntime {
 
   /** A page of the tasks `owningContext` may see. */
   async list(owningContext: string, cursor: string | undefined): Promise<TaskPage> {
-    const page = await this.store.list(owningContext, {
-      limit: this.pageSize,
-      ...(cursor === undefined ? {} : { cursor }),
-    });
-    const tasks = await Promise.all(page.tasks.map((task) => this.#checkLease(task)));
+    const page = await unavailable(
+      this.store.list(owningContext, { limit: this.pageSize, ...(cursor === undefined ? {} : { cursor }) }),
+    );
+    const tasks = await unavailable(Promise.all(page.tasks.map((task) => this.#checkLease(task))));
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
 
