@@ -41,8 +41,14 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
   test('a task answers at once while the handler keeps running; tasks/result blocks until it ends', async () => {
     const { client } = await start();
     const began = performance.now();
-    const taskId = await createTask(client, 'slow_echo', { text: 'later', ms: 400 });
+    const created = await client.request('tools/call', {
+      name: 'slow_echo',
+      arguments: { text: 'later', ms: 400 },
+      task: {},
+    });
     expect(performance.now() - began).toBeLessThan(300);
+    const taskId = created.result!.task.taskId as string;
+    expect(created.result!._meta['io.modelcontextprotocol/model-immediate-response']).toContain(taskId);
     expect((await client.request('tasks/get', { taskId })).result).toMatchObject({ status: 'working' });
     const result = await client.request('tasks/result', { taskId });
     expect(performance.now() - began).toBeGreaterThanOrEqual(390);

@@ -83,8 +83,17 @@ export async function callToolAsTask(
     onDone: () => ctx.finish(),
   });
   engine.track(done);
-  return { task: taskWire2025(created) };
+  return {
+    task: taskWire2025(created),
+    // What a host may hand the model while the task runs (2025-11-25 tasks, "Creating Tasks": non-binding).
+    _meta: {
+      [IMMEDIATE_RESPONSE]: `The tool "${tool.name}" is running in the background as task ${created.taskId}; its result comes when the task completes.`,
+    },
+  };
 }
+
+/** The `_meta` key of the text a host may give the model at once (provisional in 2025-11-25). */
+const IMMEDIATE_RESPONSE = 'io.modelcontextprotocol/model-immediate-response';
 
 function runtimeOf(scope: RequestScope, method: string): TaskRuntime {
   const runtime = scope.engine.tasks;
