@@ -46,6 +46,8 @@ export type { RequestStateOptions } from './engine/modern/request-state.js';
 export type { SubscriptionOptions } from './engine/modern/subscriptions.js';
 export type { ClientCapabilities, ClientInfo, PeerOptions } from './engine/peer.js';
 export { Peer } from './engine/peer.js';
+export type { TasksOptions } from './engine/tasks/task-runtime.js';
+export { TaskCancelledError } from './engine/tasks/task-runtime.js';
 // Errors
 export {
   CandorError,
@@ -139,6 +141,19 @@ export type {
   ServerStdioOptions,
 } from './server/create-server.js';
 export { createServer } from './server/create-server.js';
+export { MemoryTaskStore } from './stores/memory-task-store.js';
+export type { RedisTaskStoreOptions } from './stores/redis-task-store.js';
+export { createRedisTaskStore, RedisTaskStore } from './stores/redis-task-store.js';
+export type {
+  TaskFinish,
+  TaskOutcome,
+  TaskPage,
+  TaskRecord,
+  TaskSettledListener,
+  TaskStatus,
+  TaskStore,
+} from './stores/task-store.js';
+export { isTerminalStatus } from './stores/task-store.js';
 // The tool model
 export type { ArgsOf, ToolConfig, ToolLike } from './tool/define.js';
 export { BaseTool, defineTool, toToolDefinition } from './tool/define.js';
@@ -169,6 +184,7 @@ export type {
   ResolvedHints,
   SampleParams,
   SampleResult,
+  TaskSupport,
   ToolAnnotations,
   ToolContext,
   ToolDefinition,

@@ -25,6 +25,8 @@ export interface WorkspaceLimits {
   maxRedirects?: number;
   /** Default time limit of `run_command` (ms); a call may ask for less, never more. */
   commandTimeoutMs?: number;
+  /** Time limit of `run_command` when it runs as an MCP task (ms): long builds and test runs. */
+  taskCommandTimeoutMs?: number;
   /** Bytes of stdout and of stderr `run_command` keeps. */
   maxCommandOutputBytes?: number;
 }
@@ -40,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Required<WorkspaceLimits>> = Object.freeze
   fetchTimeoutMs: 15_000,
   maxRedirects: 5,
   commandTimeoutMs: 30_000,
+  taskCommandTimeoutMs: 600_000,
   maxCommandOutputBytes: 256 * 1024,
 });
 

@@ -37,6 +37,7 @@ export async function elicitOnRequest(
   params: ElicitParams,
   signal: AbortSignal,
   who = 'This tool',
+  meta?: { [key: string]: unknown },
 ): Promise<ElicitResult> {
   const { peer, channel, engine } = scope;
   if (!canElicitForm(peer.clientCapabilities.elicitation)) {
@@ -47,6 +48,7 @@ export async function elicitOnRequest(
   }
   const request: { [key: string]: unknown } = { message: params.message, requestedSchema: params.requestedSchema };
   if (elicitationHasMode(peer.protocolVersion)) request.mode = 'form';
+  if (meta !== undefined) request._meta = meta;
   // Related to the request: on its channel while it is open, else the session's own.
   const target = channel.open ? channel : peer.channel;
   if (target === undefined) {

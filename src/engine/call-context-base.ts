@@ -52,6 +52,8 @@ export abstract class BaseCallContext implements CallContext {
   readonly auth: AuthInfo | undefined;
   readonly http: HttpInfo | undefined;
   abstract readonly session: { readonly id: string } | undefined;
+  /** Set by the task runtime when the call runs as a task (declared only: plain calls keep their shape). */
+  declare task: { readonly taskId: string } | undefined;
   readonly #progressToken: string | number | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
   #controller: AbortController | undefined;

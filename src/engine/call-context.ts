@@ -22,6 +22,8 @@ export class EngineCallContext extends BaseCallContext {
   readonly era = '2025' as const;
   readonly session: { readonly id: string } | undefined;
   readonly #scope: RequestScope;
+  /** `_meta` for the requests this call sends the client (a task's related-task key); declared only. */
+  declare protected requestMeta: { [key: string]: unknown } | undefined;
 
   constructor(tool: ToolDefinition, args: unknown, scope: RequestScope, progressToken: string | number | undefined) {
     super(tool, args, { id: scope.id, auth: scope.info?.auth, http: scope.info?.http, progressToken });
@@ -43,7 +45,7 @@ export class EngineCallContext extends BaseCallContext {
   }
 
   elicit(params: ElicitParams): Promise<ElicitResult> {
-    return elicitOnRequest(this.#scope, params, this.signal);
+    return elicitOnRequest(this.#scope, params, this.signal, undefined, this.requestMeta);
   }
 
   async sample(params: SampleParams): Promise<SampleResult> {
@@ -79,6 +81,8 @@ export class EngineCallContext extends BaseCallContext {
     if (target === undefined) {
       return Promise.reject(new ToolError(`Cannot send ${method}: the connection to the client is closed.`));
     }
-    return engine.clientRequests.request(peer, target, method, params, { signal: this.signal });
+    const meta = this.requestMeta;
+    const sent = meta === undefined ? params : { ...params, _meta: meta };
+    return engine.clientRequests.request(peer, target, method, sent, { signal: this.signal });
   }
 }

@@ -60,6 +60,7 @@ import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { createToolPipeline } from '../pipeline/pipeline.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
+import { capabilitiesOf } from './capabilities.js';
 import type { Channel, JsonRpcNotification, JsonRpcResponse, RequestInfo } from './channel.js';
 import { ClientRequests } from './client-requests.js';
 import type { Engine, Params, ServerCapabilities, ServerInfo, ToolSource } from './engine.js';
@@ -80,6 +81,7 @@ import { classifyEra, type EraRoute } from './modern/classify.js';
 import type { HeaderMap } from './modern/header-value.js';
 import { ModernEngine, type ModernOptions } from './modern/modern-engine.js';
 import { Peer, type PeerOptions } from './peer.js';
+import { TaskRuntime, type TasksOptions } from './tasks/task-runtime.js';
 
 /** Per-message context a transport passes to `handle`. */
 export interface DispatchContext {
@@ -114,6 +116,8 @@ export interface DispatcherOptions extends PipelineOptions {
   capabilities?: ServerCapabilities;
   /** The 2026-07-28 era: requestState sealing, caching hints, subscriptions (see docs/modern-era.md). */
   modern?: ModernOptions;
+  /** Serve MCP tasks (both eras) with these options; absent: calls never become tasks. */
+  tasks?: TasksOptions;
 }
 
 /** Options of {@link Dispatcher.drain}. */
@@ -160,6 +164,7 @@ export class Dispatcher {
       runTool: createToolPipeline({ ...options, logger, tools: options.tools }),
       logger,
       clientRequests: new ClientRequests(),
+      tasks: options.tasks === undefined ? undefined : new TaskRuntime(options.tasks, logger),
       get accepting() {
         return self.#accepting;
       },
@@ -188,6 +193,11 @@ export class Dispatcher {
   /** The capabilities sent in the `initialize` result. */
   get capabilities(): ServerCapabilities {
     return this.#engine.capabilities;
+  }
+
+  /** The task runtime, when the server serves tasks. */
+  get tasks(): TaskRuntime | undefined {
+    return this.#engine.tasks;
   }
 
   /** Live peers (created and not closed). */
@@ -274,6 +284,7 @@ export class Dispatcher {
       if (outcome === 'expired') {
         const reason = new Error('The server is shutting down.');
         for (const peer of this.#peers) for (const call of peer.inFlight.values()) call.abort(reason);
+        this.#engine.tasks?.abortAll(reason);
         await this.#idle();
       }
     } finally {
@@ -386,15 +397,6 @@ function invalidReason(message: unknown): string {
     return 'Invalid request: "id" must be a string or a number.';
   }
   return 'Invalid request: not a JSON-RPC request, notification or response.';
-}
-
-function capabilitiesOf(options: DispatcherOptions): ServerCapabilities {
-  const caps: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
-  if (options.resources) caps.resources = { subscribe: true, listChanged: true };
-  if (options.prompts) caps.prompts = { listChanged: true };
-  // Completion serves prompt arguments and resource template variables.
-  if (options.resources || options.prompts) caps.completions = {};
-  return { ...caps, ...options.capabilities };
 }
 
 export { classify, parseError, RawJson, serializeMessage } from './jsonrpc.js';

@@ -13,6 +13,7 @@ import type { Channel, JsonRpcId, RequestInfo } from './channel.js';
 import type { ClientRequests } from './client-requests.js';
 import type { ServerLogger } from './logger.js';
 import type { Peer } from './peer.js';
+import type { TaskRuntime } from './tasks/task-runtime.js';
 
 /** The parts of a tool registry the engine uses (src/registry's `ToolRegistry` has them all). */
 export interface ToolSource {
@@ -42,6 +43,8 @@ export interface ServerCapabilities {
   prompts?: { listChanged?: boolean };
   completions?: object;
   logging?: object;
+  /** 2025-11-25 tasks: which task operations and task-augmented requests the server supports. */
+  tasks?: { list?: object; cancel?: object; requests?: { tools?: { call?: object } } };
   experimental?: { [key: string]: object };
   extensions?: { [key: string]: object };
 }
@@ -60,6 +63,8 @@ export interface Engine {
   readonly runTool: ToolRunner;
   readonly logger: ServerLogger;
   readonly clientRequests: ClientRequests;
+  /** Tasks (issue 11), when the server serves them: undefined means calls never become tasks. */
+  readonly tasks?: TaskRuntime | undefined;
   /** False while the server drains for shutdown: new tool calls are refused. */
   readonly accepting: boolean;
   /** Register a running call so drain() can wait for it. */

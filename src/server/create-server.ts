@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
 import type { ServerCapabilities, ServerInfo } from '../engine/engine.js';
 import { type ServerLogger, stderrLogger } from '../engine/logger.js';
 import type { ModernOptions } from '../engine/modern/modern-engine.js';
+import type { TasksOptions } from '../engine/tasks/task-runtime.js';
 import { DefinitionError } from '../errors.js';
 import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { PromptRegistry } from '../prompts/registry.js';
@@ -16,6 +17,7 @@ import type { PromptDefinition } from '../prompts/types.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { ResourceRegistry } from '../resources/registry.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
+import { createRedisTaskStore } from '../stores/redis-task-store.js';
 import type { ToolLike } from '../tool/define.js';
 import { createHttpHandler, type FetchHandlerExtra, type HttpHandler } from '../transports/http/create-http-handler.js';
 import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
@@ -68,6 +70,13 @@ export interface ServerOptions extends PipelineOptions {
   redis?: RedisOption;
   /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
   capabilities?: ServerCapabilities;
+  /**
+   * MCP tasks (issue 11): where task state lives (`store`, default in memory;
+   * `createRedisTaskStore(url)` to share it across instances), TTLs, poll
+   * interval and the owner lease. Tasks are served (and the capability
+   * advertised) when this is set or when a tool declares `task`.
+   */
+  tasks?: TasksOptions;
   /**
    * Make the HTTP endpoint an OAuth 2.1 resource server (MCP authorization):
    * RFC 9728 metadata, bearer tokens verified against the issuer's JWKS (or
@@ -182,8 +191,10 @@ export function createServer(options: ServerOptions): CandorServer {
     shared === undefined || options.modern?.requestState?.secret !== undefined
       ? options.modern
       : { ...options.modern, requestState: { ...options.modern?.requestState, secret: shared.requestStateSecret } };
+  const tasks = tasksOptionsOf(options.tasks, registry, shared);
   const dispatcher = createDispatcher({
     ...options,
+    tasks,
     ...(modern === undefined ? {} : { modern }),
     ...(shared === undefined || options.rateLimitStore !== undefined ? {} : { rateLimitStore: shared.rateLimitStore }),
     serverInfo,
@@ -309,6 +320,8 @@ export function createServer(options: ServerOptions): CandorServer {
           ...transports.map(async (close) => close()),
         ]);
         for (const peer of [...dispatcher.peers]) peer.close(new Error('The server closed.'));
+        // Tasks still running are marked failed (their work is lost) and the task store is closed.
+        await dispatcher.tasks?.close();
         await shared?.close();
         releaseGuard?.();
       })();
@@ -316,6 +329,21 @@ export function createServer(options: ServerOptions): CandorServer {
     },
   };
   return server;
+}
+
+/**
+ * Tasks are on when configured or when a tool can run as one (tools added
+ * later need `tasks` set). With Redis configured (`redis` / `REDIS_URL`) they
+ * live there too, on the same connection, unless a store is given.
+ */
+function tasksOptionsOf(
+  configured: TasksOptions | undefined,
+  registry: ToolRegistry,
+  shared: SharedState | undefined,
+): TasksOptions | undefined {
+  const tasks = configured ?? (registry.list().some((tool) => tool.task !== undefined) ? {} : undefined);
+  if (tasks === undefined || tasks.store !== undefined || shared === undefined) return tasks;
+  return { ...tasks, store: createRedisTaskStore(shared.ready.then((cluster) => cluster.redis.command)) };
 }
 
 function toResourceRegistry(value: ServerOptions['resources']): ResourceRegistry | undefined {

@@ -377,3 +377,38 @@ describe('any accepted definition yields a valid wire tool', () => {
     );
   });
 });
+
+describe('task support (MCP tasks, issue 11)', () => {
+  it('puts execution.taskSupport on the wire for optional and required, nothing for forbidden', () => {
+    const make = (task?: 'optional' | 'required' | 'forbidden') =>
+      defineTool({ name: 't', description: 'T.', effect: 'read', world: 'closed', task, handler: noop });
+    expect(make('optional').wire.execution).toEqual({ taskSupport: 'optional' });
+    expect(make('required').wire.execution).toEqual({ taskSupport: 'required' });
+    expect(make('forbidden').wire.execution).toBeUndefined();
+    expect(make().wire.execution).toBeUndefined();
+    expect(make('required').task).toBe('required');
+    expect(make('forbidden').task).toBeUndefined();
+    expect(ToolSchema.safeParse(make('optional').wire).success).toBe(true);
+  });
+
+  it('refuses any other value, naming the field', () => {
+    expect(() => defineTool({ name: 't', description: 'T.', task: 'sometimes' as never, handler: noop })).toThrow(
+      DefinitionError,
+    );
+    expect(() => defineTool({ name: 't', description: 'T.', task: 'sometimes' as never, handler: noop })).toThrow(
+      /task must be 'optional', 'required' or 'forbidden'/,
+    );
+  });
+
+  it('BaseTool passes task through', () => {
+    class Build extends BaseTool {
+      name = 'build';
+      description = 'Build.';
+      override task = 'optional' as const;
+      execute() {
+        return 'built';
+      }
+    }
+    expect(toToolDefinition(new Build()).wire.execution).toEqual({ taskSupport: 'optional' });
+  });
+});

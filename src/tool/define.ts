@@ -18,6 +18,7 @@ import type {
   HintSource,
   Inference,
   RateLimit,
+  TaskSupport,
   ToolAnnotations,
   ToolContext,
   ToolDefinition,
@@ -69,6 +70,13 @@ export interface ToolConfig<S extends SchemaInput | undefined = SchemaInput | un
   scopes?: readonly string[];
   /** Extra `_meta` for the wire tool (reverse-DNS keys). */
   meta?: Record<string, unknown>;
+  /**
+   * Run as an MCP task: `optional` (the client chooses), `required` (only as a
+   * task) or `forbidden` (the default). A task answers at once with a task
+   * handle; the handler runs in the background and the client polls for the
+   * result (see README, "Tasks"). The tool's `timeoutMs` still applies.
+   */
+  task?: TaskSupport | 'forbidden';
   /** Fill in undeclared behaviour from the name's words (marked as inferred). Off by default. */
   infer?: boolean;
   handler: ToolHandler<ArgsOf<S>>;
@@ -113,6 +121,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
   }
   checkLimits(where, config.rateLimit, config.timeoutMs);
   checkUi(where, config.ui);
+  const task = checkTask(where, config.task);
   // RFC 6749 §3.3 scope-tokens: they go into WWW-Authenticate headers as they are.
   if (
     config.scopes !== undefined &&
@@ -169,6 +178,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     category: config.category,
     ui: config.ui,
     meta: config.meta,
+    task,
   });
 
   // Every key is present (undefined when unused) so all definitions share one
@@ -198,6 +208,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     rateLimit: config.rateLimit ? Object.freeze({ ...config.rateLimit }) : undefined,
     timeoutMs: config.timeoutMs,
     scopes: config.scopes ? Object.freeze([...config.scopes]) : undefined,
+    task,
     input,
     output,
     handler: config.handler,
@@ -236,6 +247,17 @@ function checkLimits(where: string, rateLimit: RateLimit | undefined, timeoutMs:
       fields: ['timeoutMs'],
     });
   }
+}
+
+function checkTask(where: string, task: ToolConfig['task']): TaskSupport | undefined {
+  if (task === undefined || task === 'forbidden') return undefined;
+  if (task === 'optional' || task === 'required') return task;
+  throw new DefinitionError(
+    `${where}: task must be 'optional', 'required' or 'forbidden'; got ${JSON.stringify(task)}.`,
+    {
+      fields: ['task'],
+    },
+  );
 }
 
 function checkUi(where: string, ui: ToolUi | undefined): void {
@@ -290,6 +312,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
   readonly rateLimit?: RateLimit;
   readonly timeoutMs?: number;
   readonly scopes?: readonly string[];
+  readonly task?: TaskSupport | 'forbidden';
 
   abstract execute(input: Args, ctx: ToolContext<Args>): HandlerReturn | Promise<HandlerReturn>;
 
@@ -311,6 +334,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
       rateLimit: this.rateLimit,
       timeoutMs: this.timeoutMs,
       scopes: this.scopes,
+      task: this.task,
       handler: (args, ctx) => this.execute(args as Args, ctx as unknown as ToolContext<Args>),
     }) as unknown as ToolDefinition<Args>;
   }

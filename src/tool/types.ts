@@ -180,6 +180,8 @@ export interface ToolContext<Args = unknown> {
   readonly session?: { readonly id: string };
   /** Present only when the call came over HTTP. */
   readonly http?: HttpInfo;
+  /** Present when the call runs as an MCP task (the client polls for its result; see README "Tasks"). */
+  readonly task?: { readonly taskId: string };
   /** Free-form per-call storage for middleware. */
   readonly state: Map<string, unknown>;
   /** Report progress; a no-op when the client sent no progress token. */
@@ -210,6 +212,13 @@ export interface Inference {
   confidence: 'high' | 'medium' | 'low';
   reasons: string[];
 }
+
+/**
+ * How a tool takes part in MCP tasks (2025-11-25 `execution.taskSupport`;
+ * 2026-07-28 extension `io.modelcontextprotocol/tasks`): `optional` — a client
+ * may run it as a task; `required` — only as a task.
+ */
+export type TaskSupport = 'optional' | 'required';
 
 /** The `tools/list` entry of one tool, as it goes on the wire. */
 export interface WireTool {
@@ -249,6 +258,11 @@ export interface ToolDefinition<Args = any> {
   readonly timeoutMs?: number;
   /** OAuth scopes the tool needs under `auth` (default: derived from `effect`). */
   readonly scopes?: readonly string[];
+  /**
+   * Whether the tool runs as a task (MCP tasks): `optional` or `required`;
+   * undefined means forbidden, the spec's default. On the wire: `execution.taskSupport`.
+   */
+  readonly task?: TaskSupport;
   readonly input: CompiledSchema<Args>;
   readonly output?: CompiledSchema;
   readonly handler: ToolHandler<Args>;

@@ -6,6 +6,7 @@ import type {
   Inference,
   JsonSchema,
   ResolvedHints,
+  TaskSupport,
   ToolUi,
   WireTool,
 } from './types.js';
@@ -40,6 +41,7 @@ export interface WireParts {
   category?: string;
   ui?: ToolUi;
   meta?: Record<string, unknown>;
+  task?: TaskSupport;
 }
 
 export function buildWireTool(parts: WireParts): WireTool {
@@ -74,5 +76,7 @@ export function buildWireTool(parts: WireParts): WireTool {
     _meta: meta,
   };
   if (parts.outputSchema) wire.outputSchema = parts.outputSchema;
+  // 2025-11-25 tools, "Tool-Level Negotiation": absent means forbidden.
+  if (parts.task !== undefined) wire.execution = { taskSupport: parts.task };
   return wire;
 }

@@ -51,7 +51,7 @@ const shellInput = z.object({
 export function runCommandTool(ws: WorkspaceContext): ToolDefinition {
   const { sandbox, limits, options } = ws;
   const allowShell = options.commandAllowShell === true;
-  const description = `Run a program in the workspace and return its exit code and output (${limits.commandTimeoutMs / 1000} s limit, ${formatBytes(limits.maxCommandOutputBytes)} of output per stream). Pass argv as an array; ${allowShell ? 'or a script for /bin/sh -c' : 'there is no shell, so pipes, && and globs are not interpreted'}. Secrets are removed from the environment.`;
+  const description = `Run a program in the workspace and return its exit code and output (${limits.commandTimeoutMs / 1000} s limit, or ${limits.taskCommandTimeoutMs / 1000} s when run as a task; ${formatBytes(limits.maxCommandOutputBytes)} of output per stream). Pass argv as an array; ${allowShell ? 'or a script for /bin/sh -c' : 'there is no shell, so pipes, && and globs are not interpreted'}. Secrets are removed from the environment.`;
   return defineTool({
     name: 'run_command',
     title: 'Run Command',
@@ -62,8 +62,10 @@ export function runCommandTool(ws: WorkspaceContext): ToolDefinition {
     idempotent: false,
     tags: [TAGS.shell],
     category: 'shell',
+    // Long commands (builds, test suites) can run as MCP tasks: the client polls instead of holding the request.
+    task: 'optional',
     // Our own limit reports first (with the output so far); the pipeline's is the backstop.
-    timeoutMs: limits.commandTimeoutMs + 5000,
+    timeoutMs: Math.max(limits.commandTimeoutMs, limits.taskCommandTimeoutMs) + 5000,
     handler: async (args, ctx): Promise<CallToolResult> => {
       const { argv, script } = args as { argv?: string[]; script?: string };
       if ((argv === undefined) === (script === undefined)) {
@@ -72,7 +74,8 @@ export function runCommandTool(ws: WorkspaceContext): ToolDefinition {
       const command = argv ?? ['/bin/sh', '-c', script!];
       if (command[0]!.trim() === '') throw new ToolError('argv[0] is empty; it must name the program to run.');
       const cwd = await sandbox.resolve(args.cwd, { expect: 'directory' });
-      const timeoutMs = Math.min(args.timeoutMs ?? limits.commandTimeoutMs, limits.commandTimeoutMs);
+      const limit = ctx.task === undefined ? limits.commandTimeoutMs : limits.taskCommandTimeoutMs;
+      const timeoutMs = Math.min(args.timeoutMs ?? limit, limit);
       const { env } = scrubEnv(options.commandEnv ?? process.env, options.commandEnvAllow);
       let result: RunResult;
       try {

@@ -8,6 +8,7 @@ import { complete } from './completion.js';
 import { cancelled, initialize, initialized, ping, setLevel } from './lifecycle.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, listResourceTemplates, readResource, subscribe, unsubscribe } from './resources.js';
+import { cancelTask, getTask, getTaskResult, listTasks } from './tasks.js';
 import { callTool, listTools } from './tools.js';
 
 /** Requests the server answers. */
@@ -25,6 +26,10 @@ export const methodTable: ReadonlyMap<string, MethodHandler> = new Map<string, M
   ['prompts/get', getPrompt],
   ['completion/complete', complete],
   ['logging/setLevel', setLevel],
+  ['tasks/get', getTask],
+  ['tasks/result', getTaskResult],
+  ['tasks/list', listTasks],
+  ['tasks/cancel', cancelTask],
 ]);
 
 /** Notifications the server acts on (others are ignored, as JSON-RPC allows). */

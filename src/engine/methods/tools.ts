@@ -5,6 +5,7 @@ import type { MethodHandler, Result } from '../engine.js';
 import { RawJson, SERVER_SHUTTING_DOWN } from '../jsonrpc.js';
 import type { InFlight } from '../peer.js';
 import { invalidParams, optionalCursor } from './params.js';
+import { callToolAsTask } from './tasks.js';
 
 /** `tools/list`: a page of the registry's precomputed manifest. */
 export const listTools: MethodHandler = (params, { engine, info }) => {
@@ -33,6 +34,10 @@ export const callTool: MethodHandler = async (params, scope) => {
   }
   const tool = (info?.tools ?? engine.tools).get(name);
   if (tool === undefined) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+  // A task (2025-11-25 tasks): only when the call asks for one or the tool requires it.
+  if (engine.tasks !== undefined && (params.task !== undefined || tool.task === 'required')) {
+    return callToolAsTask(params, scope, tool, args ?? {});
+  }
   if (peer.inFlight.has(id))
     throw new ProtocolError(-32600, `Request id ${JSON.stringify(id)} is already in use by a running call.`);
   const meta = params._meta as { progressToken?: unknown } | undefined;

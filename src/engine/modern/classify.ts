@@ -47,10 +47,14 @@ export type EraRoute =
   | { readonly era: 'refused'; readonly response: JsonRpcErrorResponse };
 
 /** Which body field each method's `Mcp-Name` header mirrors (Streamable HTTP, "Standard Request Headers"). */
-export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = Object.freeze({
+export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = Object.freeze({
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  // The tasks extension (io.modelcontextprotocol/tasks, "Routing Headers"): so a balancer can route by task.
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 });
 
 const LEGACY: EraRoute = Object.freeze({ era: 'legacy' });

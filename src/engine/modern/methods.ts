@@ -14,11 +14,13 @@ import { optionalCursor, optionalObject, requireString } from '../methods/params
 import { getPrompt, listPrompts } from '../methods/prompts.js';
 import { listResources, listResourceTemplates, readResource } from '../methods/resources.js';
 import { Peer } from '../peer.js';
+import { pageWithoutExecution, withoutExecution } from './deleted-fields.js';
 import { isInputRequiredError } from './input-required-error.js';
 import { Interactions } from './interactions.js';
 import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
 import { inputRequired, openRound, type RoundRequest } from './rounds.js';
 import type { ModernHandler, ModernScope } from './scope.js';
+import { modernTaskMethods } from './tasks.js';
 import { callToolModern } from './tools-call.js';
 
 /** The 2025 handlers read `scope.peer` only for a session id; modern requests have none. */
@@ -83,9 +85,11 @@ export function spliceJson(objectJson: string, members: object): string {
 
 const discover: ModernHandler = (_params, scope) => {
   const { engine, shared, info } = scope;
+  // `tasks` is the 2025-11-25 capability; this era negotiates tasks as an extension.
+  const { tasks: _legacyTasks, ...capabilities } = engine.capabilities;
   const result: Result = {
     supportedVersions: [...ALL_PROTOCOL_VERSIONS],
-    capabilities: engine.capabilities,
+    capabilities,
     ...shared.cache.hints('discover', info?.auth),
   };
   if (engine.instructions !== undefined) result.instructions = engine.instructions;
@@ -99,8 +103,11 @@ const listTools: ModernHandler = (params, scope) => {
   const options = cursor === undefined ? {} : { cursor };
   const hints = shared.cache.hints('lists', info?.auth);
   const tools = info?.tools ?? engine.tools;
-  if (tools.manifestJson) return withHints(new RawJson(tools.manifestJson(options)), hints) as unknown as Result;
-  return withHints(tools.manifest(options) as unknown as Result, hints) as Result;
+  // `execution` is 2025-11-25 vocabulary; this era has the tasks extension instead (deleted-fields.ts).
+  if (tools.manifestJson) {
+    return withHints(new RawJson(withoutExecution(tools.manifestJson(options))), hints) as unknown as Result;
+  }
+  return withHints(pageWithoutExecution(tools.manifest(options) as unknown as Result), hints) as Result;
 };
 
 /** Reuse a 2025 handler, adding caching hints of one kind. */
@@ -208,4 +215,5 @@ export const modernMethods: ReadonlyMap<string, ModernHandler> = new Map<string,
   ['prompts/get', getPromptModern],
   ['completion/complete', reuse(complete)],
   ['subscriptions/listen', listen],
+  ...modernTaskMethods,
 ]);

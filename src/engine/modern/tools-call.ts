@@ -23,6 +23,7 @@ import { checkParamHeaders, paramHeadersOf } from './param-headers.js';
 import { HEADER_MISMATCH } from './protocol.js';
 import { inputRequired, openRound } from './rounds.js';
 import { type ModernHandler, refuseWith } from './scope.js';
+import { callToolAsTaskModern, wantsTask } from './tasks.js';
 
 const METHOD = 'tools/call';
 /** `done` of a call whose handler has not started yet (replaced right after). */
@@ -45,6 +46,10 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   if (scope.headers !== undefined) {
     const problem = checkParamHeaders(paramHeadersOf(tool), args, scope.headers);
     if (problem !== undefined) throw refuseWith(400, HEADER_MISMATCH, `Header mismatch: ${problem}.`);
+  }
+  // The tasks extension: only tools declared with `task` ever look at it.
+  if (tool.task !== undefined && engine.tasks !== undefined && wantsTask(tool, scope.envelope)) {
+    return callToolAsTaskModern(scope, tool, args);
   }
 
   // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
