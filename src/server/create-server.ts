@@ -343,7 +343,13 @@ function tasksOptionsOf(
 ): TasksOptions | undefined {
   const tasks = configured ?? (registry.list().some((tool) => tool.task !== undefined) ? {} : undefined);
   if (tasks === undefined || tasks.store !== undefined || shared === undefined) return tasks;
-  return { ...tasks, store: createRedisTaskStore(shared.ready.then((cluster) => cluster.redis.command)) };
+  return {
+    ...tasks,
+    store: createRedisTaskStore(
+      shared.ready.then((cluster) => cluster.redis.command),
+      { prefix: shared.prefix },
+    ),
+  };
 }
 
 function toResourceRegistry(value: ServerOptions['resources']): ResourceRegistry | undefined {

@@ -23,6 +23,8 @@ export interface SharedState {
   readonly ready: Promise<RedisCluster>;
   /** For the HTTP transport. */
   readonly link: ClusterLink;
+  /** The key prefix the instances share (other stores, e.g. tasks, use it too). */
+  readonly prefix: string;
   /** Rate-limit counters on Redis (tool limits and the endpoint limit). */
   rateLimitStore(spec: HttpRateLimiterSpec): RateLimiterAbstract;
   /** The `requestState` secret every instance shares (made once, kept in Redis). */
@@ -122,6 +124,7 @@ export function openSharedState(
   return {
     ready,
     link,
+    prefix: isCluster(chosen) ? chosen.prefix : 'candor:',
     rateLimitStore: (spec) => new DeferredLimiter(spec, ready),
     requestStateSecret,
     async ping() {
