@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import autocannon from 'autocannon';
 import { JSON_HEADERS, processCpuMicros, record, table } from './_harness.js';
@@ -220,7 +220,6 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
         .filter((line) => line.startsWith('data:') && line.slice(5).trim() !== '')
         .map((line) => line.slice(5))[0]
     : text;
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON-RPC answer, checked by the caller
   const json: any = data ? JSON.parse(data) : undefined;
   return { status: response.status, headers: response.headers, json };
 }

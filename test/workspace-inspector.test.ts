@@ -3,12 +3,11 @@
  * an SDK v1 client nobody here wrote) lists and calls the workspace tools served
  * by the built `candor` binary, over stdio and over Streamable HTTP.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ensureBuilt, REPO, type ServeProcess, startServe } from './cli-harness.js';
+import { CLI, ensureBuilt, type ServeProcess, startServe } from './cli-harness.js';
 import { inspector } from './support/inspector-cli.js';
 
 let root: string;
