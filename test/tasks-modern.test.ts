@@ -88,15 +88,56 @@ describe('the tasks extension (2026-07-28)', () => {
     expect(done).toMatchObject({ status: 'completed', result: { isError: true } });
   });
 
-  test('a handler that asks the client inside a task ends with an isError result saying so (input_required tasks: not yet)', async () => {
+  test('a task that asks the client waits in input_required; tasks/update answers it and the handler runs again', async () => {
     const { url } = await start();
     const call = modernClient(url, { capabilities: { elicitation: { form: {} } } });
     const created = await call('tools/call', { name: 'confirm_job', arguments: {} });
-    const done = await poll(call, created.result!.taskId, (s) => s !== 'working');
-    expect(done).toMatchObject({
-      status: 'completed',
-      result: { isError: true, content: [{ text: expect.stringContaining('does not support inside a task') }] },
+    const waiting = await poll(call, created.result!.taskId, (s) => s === 'input_required');
+    const keys = Object.keys(waiting.inputRequests);
+    expect(keys).toHaveLength(1);
+    expect(waiting.inputRequests[keys[0]!]).toMatchObject({
+      method: 'elicitation/create',
+      params: expect.objectContaining({ message: expect.stringContaining('Go ahead with the job?') }),
     });
+    // A key that is not outstanding is ignored; a malformed answer is refused.
+    expect(
+      (await call('tasks/update', { taskId: created.result!.taskId, inputResponses: { nope: {} } })).result,
+    ).toMatchObject({ resultType: 'complete' });
+    expect((await poll(call, created.result!.taskId, () => true)).status).toBe('input_required');
+    const bad = await call('tasks/update', { taskId: created.result!.taskId, inputResponses: { [keys[0]!]: 'yes' } });
+    expect(bad.error?.code).toBe(-32602);
+    const ack = await call('tasks/update', {
+      taskId: created.result!.taskId,
+      inputResponses: { [keys[0]!]: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(ack.result).toMatchObject({ resultType: 'complete' });
+    const done = await poll(call, created.result!.taskId, (s) => s === 'completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'went ahead' }] });
+    expect(done.inputRequests).toBeUndefined();
+
+    // Declined: the handler sees the decline.
+    const declined = await call('tools/call', { name: 'confirm_job', arguments: {} });
+    const asked = await poll(call, declined.result!.taskId, (s) => s === 'input_required');
+    const key = Object.keys(asked.inputRequests)[0]!;
+    await call('tasks/update', { taskId: declined.result!.taskId, inputResponses: { [key]: { action: 'decline' } } });
+    expect((await poll(call, declined.result!.taskId, (s) => s === 'completed')).result).toMatchObject({
+      content: [{ type: 'text', text: 'stopped' }],
+    });
+
+    // Cancelled while it waits: cancelled, and an answer afterwards changes nothing.
+    const dropped = await call('tools/call', { name: 'confirm_job', arguments: {} });
+    const pending = await poll(call, dropped.result!.taskId, (s) => s === 'input_required');
+    expect((await call('tasks/cancel', { taskId: dropped.result!.taskId })).result).toMatchObject({
+      resultType: 'complete',
+    });
+    const late = Object.keys(pending.inputRequests)[0]!;
+    await call('tasks/update', {
+      taskId: dropped.result!.taskId,
+      inputResponses: { [late]: { action: 'accept', content: { confirm: true } } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await poll(call, dropped.result!.taskId, () => true)).status).toBe('cancelled');
+
     // A client that cannot answer at all: the call's own -32021 fails the task.
     const unable = modernClient(url);
     const second = await unable('tools/call', { name: 'confirm_job', arguments: {} });

@@ -121,6 +121,29 @@ describe('tasks on two instances sharing Redis', () => {
     expect(task).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'echo: m' }] } });
   });
 
+  test('a 2026-07-28 task that asks the client is answered through B and finishes on A', async () => {
+    const prefix = freshPrefix();
+    const a = await instance(prefix);
+    const b = await instance(prefix);
+    const options = { capabilities: { elicitation: { form: {} } } };
+    const created = await modernClient(a.url, options)('tools/call', { name: 'confirm_job', arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const onB = modernClient(b.url, options);
+    const until = async (status: string) => {
+      for (let i = 0; i < 200; i++) {
+        const task = (await onB('tasks/get', { taskId })).result!;
+        if (task.status === status) return task;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`never ${status}`);
+    };
+    const waiting = await until('input_required');
+    const key = Object.keys(waiting.inputRequests)[0]!;
+    await onB('tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } });
+    const done = await until('completed');
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'went ahead' }] });
+  });
+
   test('A closes gracefully mid-task: B sees the task failed at once, saying the server shut down', async () => {
     const prefix = freshPrefix();
     // Drain waits this long for running calls (tasks too), then aborts them.

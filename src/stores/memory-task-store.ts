@@ -57,16 +57,17 @@ export class MemoryTaskStore implements TaskStore {
 
   async transition(
     taskId: string,
-    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number; input?: string },
   ): Promise<TaskRecord | undefined> {
     const task = this.#live(taskId, Date.now());
     if (task === undefined || isTerminalStatus(task.status)) return undefined;
-    const { statusMessage: _old, ...rest } = task;
+    const { statusMessage: _old, input: _input, ...rest } = task;
     const updated: TaskRecord = {
       ...rest,
       status: change.status,
       lastUpdatedAt: change.at,
       ...(change.statusMessage === undefined ? {} : { statusMessage: change.statusMessage }),
+      ...(change.input === undefined ? {} : { input: change.input }),
     };
     this.#tasks.set(taskId, updated);
     return updated;

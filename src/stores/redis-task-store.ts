@@ -66,6 +66,7 @@ local s = redis.call('HGET', KEYS[1], 'status')
 if not s or s == 'completed' or s == 'failed' or s == 'cancelled' then return nil end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', ARGV[3])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) else redis.call('HDEL', KEYS[1], 'statusMessage') end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'input', ARGV[4]) else redis.call('HDEL', KEYS[1], 'input') end
 return redis.call('HGETALL', KEYS[1])
 `;
 
@@ -182,7 +183,7 @@ export class RedisTaskStore implements TaskStore {
 
   async transition(
     taskId: string,
-    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number; input?: string },
   ): Promise<TaskRecord | undefined> {
     const redis = await this.#client;
     const flat = await redis.candorTaskTransition(
@@ -190,6 +191,7 @@ export class RedisTaskStore implements TaskStore {
       change.status,
       change.statusMessage ?? '',
       String(change.at),
+      change.input ?? '',
     );
     return fromFlat(flat);
   }

@@ -51,6 +51,12 @@ export interface TaskRecord {
   readonly name: string;
   /** Present once the task is `completed` or `failed` with a result or error to return. */
   readonly outcome?: TaskOutcome;
+  /**
+   * 2026-07-28 tasks waiting for the client: JSON `{ requests, responses }` —
+   * the outstanding input requests by key and the answers given so far (any
+   * instance records answers; the owner picks them up).
+   */
+  readonly input?: string;
 }
 
 /** The terminal move {@link TaskStore.finish} makes. */
@@ -100,7 +106,7 @@ export interface TaskStore {
    */
   transition(
     taskId: string,
-    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number },
+    change: { status: 'working' | 'input_required'; statusMessage?: string; at: number; input?: string },
   ): Promise<TaskRecord | undefined>;
   /**
    * Extend the lease of running tasks `owner` runs. Resolves with the ids that

@@ -33,7 +33,8 @@ export function gatherAnswers(payload: StatePayload | undefined, responses: unkn
   return answers;
 }
 
-function shapeProblem(key: string, answer: unknown): string | undefined {
+/** What is wrong with one answer's shape for its input key, or undefined. */
+export function shapeProblem(key: string, answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return 'must be an object.';
   const a = answer as Record<string, unknown>;
   if (key.startsWith('elicit-')) {

@@ -14,19 +14,23 @@
  *   `tasks/update` is acknowledged; `tasks/cancel` is acknowledged and
  *   cooperative. A tool result with `isError: true` is `completed` (failed
  *   means a JSON-RPC error in this extension).
- * - Not supported yet: `input_required` tasks (a handler that asks the client
- *   ends with an `isError` result saying so) and `notifications/tasks` over
- *   `subscriptions/listen`.
+ * - `input_required`: a handler that asks the client (elicitation, sampling,
+ *   roots) puts the task in `input_required` with its `inputRequests` on
+ *   `tasks/get`; `tasks/update` answers them and the handler runs again with
+ *   every answer so far (src/engine/tasks/task-input.ts), on any instance.
+ * - Not supported yet: `notifications/tasks` over `subscriptions/listen`.
  */
 import { ProtocolError } from '../../errors.js';
 import type { CallToolResult, ToolDefinition } from '../../tool/types.js';
 import { INVALID_PARAMS } from '../jsonrpc.js';
 import { requireString } from '../methods/params.js';
 import { owningContextOf, taskNotFound } from '../methods/tasks.js';
-import type { TaskRuntime } from '../tasks/task-runtime.js';
+import { inputRequestsOf } from '../tasks/task-input.js';
+import type { Abortable, TaskRuntime } from '../tasks/task-runtime.js';
 import { detailedTask2026, TASKS_EXTENSION, taskWire2026 } from '../tasks/task-wire.js';
 import { ModernCallContext } from './call-context.js';
 import type { Envelope } from './envelope.js';
+import { shapeProblem } from './input-responses.js';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
 import { type ModernHandler, type ModernScope, refuseWith } from './scope.js';
 
@@ -68,34 +72,46 @@ export async function callToolAsTaskModern(
   const { engine, envelope, info, id } = scope;
   const runtime = engine.tasks!;
   // The request is answered at once: progress and logs have no stream to go to (the extension: not supported on tasks).
-  const ctx = new ModernCallContext(tool, args, {
-    id,
-    envelope,
-    channel: scope.channel,
-    answers: NO_ANSWERS,
-    ...(info?.auth ? { auth: info.auth } : {}),
-    ...(info?.http ? { http: info.http } : {}),
-  });
+  const round = (answers: ReadonlyMap<string, unknown>) =>
+    new ModernCallContext(tool, args, {
+      id,
+      envelope,
+      channel: scope.channel,
+      answers,
+      ...(info?.auth ? { auth: info.auth } : {}),
+      ...(info?.http ? { http: info.http } : {}),
+    });
+  // A handler that asks the client runs once per round of answers; cancelling reaches whichever round runs.
+  let current = round(NO_ANSWERS);
+  const cancelled = new AbortController();
+  const handle: Abortable = {
+    abort(reason) {
+      cancelled.abort(reason);
+      current.abort(reason);
+    },
+    task: undefined,
+  };
   const { task, done } = await runtime.start({
     name: tool.name,
     owningContext: owningContextOf(info?.auth),
     requestedTtlMs: undefined,
     isErrorStatus: 'completed',
-    ctx,
+    ctx: handle,
     run: async (): Promise<CallToolResult> => {
-      const result = await engine.runTool(ctx);
-      if (ctx.inputRequests.size === 0) return result;
-      return {
-        content: [
-          {
-            type: 'text',
-            text: `The tool "${tool.name}" needs to ask the client (elicitation, sampling or roots) while it runs, which this server does not support inside a task; call it without the ${TASKS_EXTENSION} extension.`,
-          },
-        ],
-        isError: true,
-      };
+      let answers: ReadonlyMap<string, unknown> = NO_ANSWERS;
+      for (;;) {
+        current.task = handle.task;
+        const result = await engine.runTool(current);
+        if (current.inputRequests.size === 0) return result;
+        // input_required: show the questions on the task, wait for tasks/update, run again with every answer.
+        const requests = Object.fromEntries(current.inputRequests);
+        current.finish();
+        const given = await runtime.inputs.wait(handle.task!.taskId, requests, cancelled.signal);
+        answers = new Map([...answers, ...Object.entries(given)]);
+        current = round(answers);
+      }
     },
-    onDone: () => ctx.finish(),
+    onDone: () => current.finish(),
   });
   engine.track(done);
   return { resultType: 'task', ...taskWire2026(task) };
@@ -120,13 +136,16 @@ const getTask: ModernHandler = async (params, scope) => {
   const taskId = requireString(params, 'taskId');
   const task = await runtime.read(taskId, owningContextOf(scope.info?.auth));
   if (task === undefined) throw taskNotFound(taskId);
-  return detailedTask2026(task);
+  const wire = detailedTask2026(task);
+  const inputRequests = inputRequestsOf(task);
+  if (inputRequests !== undefined) wire.inputRequests = inputRequests;
+  return wire;
 };
 
 /**
- * `tasks/update`: an empty acknowledgement. candor's tasks never wait for
- * input, so no response key is outstanding and all are ignored (as the
- * extension says to ignore keys that are not outstanding).
+ * `tasks/update`: record the client's `inputResponses` for a task waiting in
+ * `input_required` (keys that are not outstanding are ignored, as the
+ * extension says); an empty acknowledgement.
  */
 const updateTask: ModernHandler = async (params, scope) => {
   const runtime = runtimeFor(scope);
@@ -135,7 +154,12 @@ const updateTask: ModernHandler = async (params, scope) => {
   if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
     throw new ProtocolError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object.');
   }
-  if ((await runtime.read(taskId, owningContextOf(scope.info?.auth))) === undefined) throw taskNotFound(taskId);
+  const task = await runtime.read(taskId, owningContextOf(scope.info?.auth));
+  if (task === undefined) throw taskNotFound(taskId);
+  if (responses !== undefined) {
+    const problem = await runtime.inputs.answer(task, responses as { [key: string]: unknown }, shapeProblem);
+    if (problem !== undefined) throw new ProtocolError(INVALID_PARAMS, `Invalid params: ${problem}`);
+  }
   return {};
 };
 

@@ -22,6 +22,7 @@ import {
 import type { CallToolResult } from '../../tool/types.js';
 import { INTERNAL_ERROR } from '../jsonrpc.js';
 import type { ServerLogger } from '../logger.js';
+import { TaskInputs } from './task-input.js';
 
 /** `createServer({ tasks })`: where tasks live and how long. */
 export interface TasksOptions {
@@ -97,6 +98,8 @@ export class TaskRuntime {
   readonly owner: string = globalThis.crypto.randomUUID();
   readonly store: TaskStore;
   readonly pageSize: number;
+  /** Questions and answers of 2026-07-28 tasks waiting for the client. */
+  readonly inputs: TaskInputs;
   readonly #defaultTtl: number;
   readonly #maxTtl: number;
   readonly #poll: number;
@@ -117,6 +120,7 @@ export class TaskRuntime {
     } = options;
     this.store = store;
     this.pageSize = pageSize;
+    this.inputs = new TaskInputs(store, Math.min(pollIntervalMs, 250));
     this.#maxTtl = maxTtlMs;
     this.#defaultTtl = Math.min(defaultTtlMs, maxTtlMs);
     this.#poll = pollIntervalMs;
