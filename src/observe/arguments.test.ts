@@ -3,7 +3,7 @@ import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaArbitrary } from '../../test/support/schema-arbitrary.js';
-import { generateArguments } from './arguments.js';
+import { generateArguments, patternMatches } from './arguments.js';
 
 const work = '/tmp/candor-observe-x/work';
 
@@ -62,6 +62,15 @@ describe('generateArguments', () => {
     expect(value.items).toEqual([{ id: 'x' }, { id: 'x' }]);
     expect(typeof value.either).toBe('boolean');
   });
+
+  it('a catastrophic pattern from the server cannot hang the pattern check (regression: ReDoS)', () => {
+    // Unguarded, this one test takes minutes (2^40 backtracking steps).
+    expect(patternMatches('^(a+)+$', `${'a'.repeat(40)}!`)).toBe(false);
+    expect(patternMatches('^(a+)+$', 'a'.repeat(40))).toBe(true);
+    expect(patternMatches('^(\\w)\\1$', 'xx')).toBe(true);
+    expect(patternMatches('^[A-Z]{3}$', 'ABC')).toBe(true);
+    expect(patternMatches('(', 'x')).toBe(false);
+  }, 60_000);
 
   it('gives undefined (never throws) for a schema it cannot satisfy', () => {
     const pattern = {

@@ -12,6 +12,7 @@
  * whose options overlap, and patterns outside pattern.ts's subset, are not solved.
  */
 
+import { type Context, createContext, Script } from 'node:vm';
 import { samplePattern } from './pattern.js';
 
 type Schema = Record<string, unknown>;
@@ -105,7 +106,7 @@ function generate(
       const fits = (text: string) =>
         text.length >= (typeof s.minLength === 'number' ? s.minLength : 0) &&
         text.length <= (typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY) &&
-        (typeof s.pattern !== 'string' || matches(s.pattern, text));
+        (typeof s.pattern !== 'string' || patternMatches(s.pattern, text));
       // A path for path-like names, as a file: URI where the format asks for a URI; other formats win over the name.
       if ((PATHISH.test(key) && s.format === undefined) || s.format === 'uri-reference') {
         const file = pathFor(key, paths, next);
@@ -221,7 +222,7 @@ function valueFits(value: unknown, s: Schema): boolean {
   if (typeof value === 'string') {
     if (typeof s.minLength === 'number' && value.length < s.minLength) return false;
     if (typeof s.maxLength === 'number' && value.length > s.maxLength) return false;
-    if (typeof s.pattern === 'string' && !matches(s.pattern, value)) return false;
+    if (typeof s.pattern === 'string' && !patternMatches(s.pattern, value)) return false;
   }
   return true;
 }
@@ -298,7 +299,7 @@ function merge(a: Schema, b: Schema): Schema {
       for (const name of Object.keys(properties)) {
         const declared = isRecord(side.properties) && name in side.properties;
         const patterned =
-          isRecord(side.patternProperties) && Object.keys(side.patternProperties).some((p) => matches(p, name));
+          isRecord(side.patternProperties) && Object.keys(side.patternProperties).some((p) => patternMatches(p, name));
         if (!declared && !patterned) properties[name] = { allOf: [properties[name], side.additionalProperties] };
       }
     }
@@ -402,7 +403,7 @@ function propertySchema(s: Schema, name: string): unknown {
   const own = isRecord(s.properties) ? s.properties[name] : undefined;
   const patterned = isRecord(s.patternProperties)
     ? Object.entries(s.patternProperties)
-        .filter(([pattern]) => matches(pattern, name))
+        .filter(([pattern]) => patternMatches(pattern, name))
         .map(([, sub]) => sub)
     : [];
   const all = [...(own === undefined ? [] : [own]), ...patterned];
@@ -421,7 +422,7 @@ function extraNames(s: Schema): string[] {
     .filter((name): name is string => typeof name === 'string')
     .filter(
       (name) =>
-        (typeof names.pattern !== 'string' || matches(names.pattern, name)) &&
+        (typeof names.pattern !== 'string' || patternMatches(names.pattern, name)) &&
         name.length >= (typeof names.minLength === 'number' ? names.minLength : 0) &&
         name.length <= (typeof names.maxLength === 'number' ? names.maxLength : Number.POSITIVE_INFINITY) &&
         !(isRecord(s.properties) && name in s.properties),
@@ -547,14 +548,36 @@ function pathFor(key: string, paths: Paths, next: () => number): string {
   return FOLDERISH.test(key) ? fresh : `${fresh}.txt`;
 }
 
-/** Whether `text` matches a schema pattern (ECMA-262, unanchored); a pattern JS cannot compile matches nothing. */
-function matches(pattern: string, text: string): boolean {
+/**
+ * Whether `text` matches a schema pattern (ECMA-262, unanchored); a pattern JS
+ * cannot compile matches nothing. The pattern comes from the server under
+ * observation: one whose quantifiers nest or that refers back (`(a+)+`,
+ * `(x|y)*\1`) can backtrack for minutes, so such a pattern is tested under a
+ * time budget (node:vm interrupts a running RegExp) and counts as no match
+ * when it runs out — the tool is then reported as not exercised, never hung.
+ */
+export function patternMatches(pattern: string, text: string): boolean {
+  let re: RegExp;
   try {
-    return new RegExp(pattern, 'u').test(text);
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return false;
+  }
+  if (!RISKY_PATTERN.test(pattern)) return re.test(text);
+  guard ??= { script: new Script('re.test(text)'), context: createContext({}) };
+  guard.context.re = re;
+  guard.context.text = text;
+  try {
+    return guard.script.runInContext(guard.context, { timeout: PATTERN_BUDGET_MS }) === true;
   } catch {
     return false;
   }
 }
+
+/** A group with a quantifier inside that is itself quantified, or a back-reference. */
+const RISKY_PATTERN = /\([^)]*[+*}][^)]*\)[+*{?]|\\[1-9]|\\k</;
+const PATTERN_BUDGET_MS = 100;
+let guard: { script: Script; context: Context } | undefined;
 
 function resolveRef(root: Schema, ref: string): unknown {
   if (ref === '#') return root;
