@@ -114,6 +114,31 @@ export const JSON_HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
+/**
+ * A 2026-07-28 `tools/call` of `echo` with its `_meta` envelope, and the
+ * headers that go with it (the body names the era; the headers must agree).
+ */
+export const MODERN_ECHO_CALL = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'echo',
+    arguments: { text: 'hello' },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+    },
+  },
+};
+export const MODERN_ECHO_HEADERS = {
+  ...JSON_HEADERS,
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+};
+
 export function table(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;

@@ -10,7 +10,16 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createResourceServer, defineTool, ToolRegistry } from '../dist/src/index.js';
-import { BENCH_CONNECTIONS, BENCH_SECONDS, JSON_HEADERS, load, post, startServer, table } from './_harness.js';
+import {
+  BENCH_CONNECTIONS,
+  BENCH_SECONDS,
+  load,
+  MODERN_ECHO_CALL,
+  MODERN_ECHO_HEADERS,
+  post,
+  startServer,
+  table,
+} from './_harness.js';
 
 const ISSUER = 'https://auth.bench.example';
 const RESOURCE = 'http://127.0.0.1/mcp';
@@ -78,28 +87,9 @@ table(
 );
 
 // 2. Over HTTP: modern tools/call, auth off (candor.ts) against auth on (candor-auth.ts).
-const VERSION = '2026-07-28';
-const body = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'echo',
-    arguments: { text: 'hello' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': VERSION,
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-    },
-  },
-};
+const body = MODERN_ECHO_CALL;
 const token = await mint(ec, 'tools:read');
-const modernHeaders = {
-  ...JSON_HEADERS,
-  'mcp-protocol-version': VERSION,
-  'mcp-method': 'tools/call',
-  'mcp-name': 'echo',
-};
+const modernHeaders = MODERN_ECHO_HEADERS;
 const env = { BENCH_AUTH_ISSUER: ISSUER, BENCH_AUTH_RESOURCE: RESOURCE, BENCH_AUTH_JWKS: JSON.stringify(jwks) };
 const runs = [
   { label: 'auth off', file: 'candor.ts', headers: modernHeaders },

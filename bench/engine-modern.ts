@@ -10,8 +10,9 @@
 import {
   BENCH_CONNECTIONS,
   BENCH_SECONDS,
-  JSON_HEADERS,
   load,
+  MODERN_ECHO_CALL,
+  MODERN_ECHO_HEADERS,
   post,
   processCpuMicros,
   record,
@@ -19,27 +20,8 @@ import {
   table,
 } from './_harness.js';
 
-const VERSION = '2026-07-28';
-const body = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'echo',
-    arguments: { text: 'hello' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': VERSION,
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-    },
-  },
-};
-const headers = {
-  ...JSON_HEADERS,
-  'mcp-protocol-version': VERSION,
-  'mcp-method': 'tools/call',
-  'mcp-name': 'echo',
-};
+const body = MODERN_ECHO_CALL;
+const headers = MODERN_ECHO_HEADERS;
 
 const servers = [
   { label: 'bare node:http echo', file: 'bare-node.ts', args: [] as string[] },

@@ -24,6 +24,8 @@ import {
   JSON_HEADERS,
   type LoadResult,
   load,
+  MODERN_ECHO_CALL,
+  MODERN_ECHO_HEADERS,
   post,
   record,
   startServer,
@@ -31,7 +33,6 @@ import {
 } from './_harness.js';
 
 const V2025 = '2025-11-25';
-const V2026 = '2026-07-28';
 const INIT = {
   jsonrpc: '2.0',
   id: 0,
@@ -55,26 +56,8 @@ async function openSession(url: string): Promise<Record<string, string>> {
   return headers;
 }
 
-const modernHeaders = {
-  ...JSON_HEADERS,
-  'mcp-protocol-version': V2026,
-  'mcp-method': 'tools/call',
-  'mcp-name': 'echo',
-};
-const modernBody = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: 'echo',
-    arguments: { text: 'hello' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': V2026,
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
-    },
-  },
-});
+const modernHeaders = MODERN_ECHO_HEADERS;
+const modernBody = JSON.stringify(MODERN_ECHO_CALL);
 
 async function check(url: string, headers: Record<string, string>, body: string): Promise<void> {
   const answer = await post(url, JSON.parse(body), headers);
