@@ -62,10 +62,19 @@ export interface LoadResult {
   latencyP50: number;
   latencyP99: number;
   non2xx: number;
+  /** Connection errors (timeouts included), plus 200 answers that carry a JSON-RPC error. */
   errors: number;
 }
 
-/** Load an endpoint with identical POST requests. */
+/** A JSON-RPC error in an answer (plain JSON or one SSE event). */
+const RPC_ERROR = /"error":\{"code":/;
+
+/**
+ * Load an endpoint with POST requests that are identical but for the JSON-RPC
+ * id: every request gets a fresh one, as a real client's do (a server may
+ * refuse an id that is still in use in the session, and a bridge routes answers
+ * by id). An answer carrying a JSON-RPC error counts as an error.
+ */
 export async function load(options: {
   url: string;
   body: string;
@@ -73,6 +82,13 @@ export async function load(options: {
   seconds: number;
   connections: number;
 }): Promise<LoadResult> {
+  const message = JSON.parse(options.body) as { id?: unknown };
+  let setupRequest: ((request: autocannon.Request) => autocannon.Request) | undefined;
+  if (message.id !== undefined) {
+    const [head, tail] = JSON.stringify({ ...message, id: '\u0000id' }).split('"\\u0000id"') as [string, string];
+    let next = 1;
+    setupRequest = (request) => ({ ...request, body: `${head}${next++}${tail}` });
+  }
   const result = await autocannon({
     url: options.url,
     method: 'POST',
@@ -81,13 +97,15 @@ export async function load(options: {
     connections: options.connections,
     duration: options.seconds,
     pipelining: 1,
+    ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
+    verifyBody: (body) => !RPC_ERROR.test(String(body)),
   });
   return {
     requestsPerSecond: result.requests.average,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,
     non2xx: result.non2xx,
-    errors: result.errors,
+    errors: result.errors + (result.mismatches ?? 0),
   };
 }
 

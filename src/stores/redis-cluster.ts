@@ -12,9 +12,10 @@
  * go out without ids (not resumable) — all logged, nothing crashes, and it all
  * resumes when Redis returns.
  */
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ServerLogger } from '../engine/logger.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
+import { BatchedRedisLimiter } from './batched-redis-limiter.js';
 import { openRedis, type RedisConnection, type RedisInput } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
 import { redactRedisUrl } from './redis-url.js';
@@ -130,7 +131,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     prefix,
     eventStore: new RedisEventStore(command, { ...options.events, prefix }),
     rateLimitStore: (spec) =>
-      new RateLimiterRedis({
+      // Concurrent calls for one key share a round trip (see batched-redis-limiter.ts).
+      new BatchedRedisLimiter({
         storeClient: command,
         ...spec,
         keyPrefix: `${prefix}${spec.keyPrefix}`,
