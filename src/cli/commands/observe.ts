@@ -105,8 +105,9 @@ export function registerObserve(program: Command): Command {
         'Exit 1 when a tool contradicts its hints.',
         '',
         'Examples:',
-        '  candor observe -- npx -y @modelcontextprotocol/server-memory',
-        '  candor observe .cursor/mcp.json#github --tools "get_*" --format sarif > observe.sarif',
+        '  npm install -g @modelcontextprotocol/server-memory   # the sandbox has no network: install first',
+        '  candor observe -- mcp-server-memory',
+        '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
       ].join('\n'),
     )
     .action(async (operands: string[], opts: Record<string, unknown>, command: Command) => {
