@@ -106,14 +106,16 @@ export function nameFor(
   }
   if (base === undefined && target.kind === 'stdio') {
     const words = [target.command ?? '', ...(target.args ?? [])].filter((w) => w !== '' && !w.startsWith('-'));
-    const word = words[words.length - 1] ?? 'server';
+    // The script or package names the server better than a mode word after it (`index.js stdio`).
+    const named = words.filter((w) => /[/\\]|\.(?:[cm]?[jt]s|py|rb|sh)$/.test(w));
+    const word = named.at(-1) ?? words.at(-1) ?? 'server';
     const pkg = /(?:node_modules\/)?((?:@[^/]+\/)?[^/@]+)(?:@[^/]*)?(?:\/dist\/.*|\/index\.[cm]?js)?$/.exec(
       word.includes('node_modules/') ? word.slice(word.lastIndexOf('node_modules/') + 13) : word,
     );
     base = (pkg?.[1] ?? word)
       .replace(/^@[^/]+\//, '')
       .replace(/^(?:mcp-)?server-/, '')
-      .replace(/\.[cm]?[jt]s$/, '');
+      .replace(/\.(?:[cm]?[jt]s|py|rb|sh)$/, '');
     base = path.basename(base);
   }
   const clean = (base ?? target.label).replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '') || 'server';
