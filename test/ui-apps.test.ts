@@ -162,6 +162,29 @@ describe('candor ui hosting an MCP App', () => {
     expect(await rpc(9004, 'resources/read', { uri: 'ui://notes/view' })).toHaveProperty('error');
   });
 
+  it("hands the View the person's colour scheme, and the change when it flips", async () => {
+    const dark = await browser.newPage({ viewport: { width: 1200, height: 800 }, colorScheme: 'dark' });
+    try {
+      await dark.goto(ui.url);
+      await dark.waitForSelector('body[data-ready="true"]');
+      await dark.click('[data-tool="notes__list_notes"] [data-action="call"]');
+      const proxy = (await (await dark.waitForSelector('iframe[data-view="notes__list_notes"]')).contentFrame())!;
+      await expect.poll(() => proxy.childFrames().length, { timeout: 10_000 }).toBe(1);
+      const themed = proxy.childFrames()[0]!;
+      await themed.waitForSelector('li[data-note]');
+      const theme = () => themed.evaluate(() => document.documentElement.dataset.theme ?? 'none');
+      // From ui/initialize's hostContext…
+      expect(await theme()).toBe('dark');
+      // …and from ui/notifications/host-context-changed when the system scheme changes.
+      await dark.emulateMedia({ colorScheme: 'light' });
+      await expect.poll(theme).toBe('light');
+      await dark.emulateMedia({ colorScheme: 'dark' });
+      await expect.poll(theme).toBe('dark');
+    } finally {
+      await dark.close();
+    }
+  });
+
   it('does not let a person call an app-only tool from the console', async () => {
     expect(await page.locator('[data-tool="notes__add_note"] [data-action="call"]').isDisabled()).toBe(true);
     const status = await page.evaluate(async (token) => {
