@@ -211,6 +211,25 @@ if (core && bareCpu && http) {
   );
 }
 
+// Every recorded run side by side: the same code moves with the machine it lands on.
+const across = readdirSync(historyDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => {
+    const past = JSON.parse(readFileSync(join(historyDir, f), 'utf8')) as History;
+    const calls = past.benchmarks['engine-http']?.callsPerSecond as Record<string, number> | undefined;
+    if (!calls) return [];
+    const stateful = calls['candor (stateful)'];
+    return [
+      `${past.date.slice(0, 16).replace('T', ' ')} (${past.cpu.model}): ${pct(ratio(stateful, calls['bare node:http echo']))} of bare, ${times(ratio(stateful, calls['SDK v2 createMcpHandler']))} SDK v2`,
+    ];
+  });
+if (across.length > 1) {
+  extra.push(
+    `Every run in \`bench/history/\`, tools/call over HTTP in a 2025 stateful session: ${across.join('; ')}. The machines these run on change CPU between sessions, and the ratios move with the CPU more than with the code: compare figures within one run.`,
+  );
+}
+
 const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
 const section = `## Benchmarks
 
