@@ -171,6 +171,7 @@ export type {
   ContentBlock,
   Declaration,
   Effect,
+  AskOptions,
   ElicitParams,
   ElicitResult,
   HandlerReturn,

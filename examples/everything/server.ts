@@ -13,7 +13,10 @@ import {
   defineTool,
   ToolError,
 } from '../../src/index.js';
+import { diagnosticTools } from './diagnostic-fixtures.js';
+import { inputPrompts, inputTools } from './input-fixtures.js';
 import { redPixelPng, silentWav } from './media.js';
+import { taskTools } from './tasks-fixtures.js';
 
 const PNG = redPixelPng();
 const WAV = silentWav();
@@ -365,13 +368,14 @@ const prompts = [
  * ```
  */
 export function createEverythingServer(): CandorServer {
-  return createServer({
+  const server: CandorServer = createServer({
     name: 'candor-everything',
     version: '1.0.0',
     title: 'candor: everything the conformance suite asks for',
     instructions: 'A test server: every tool, resource and prompt of the MCP conformance suite.',
-    tools,
+    tools: [...tools, ...inputTools, ...taskTools, ...diagnosticTools(() => server)],
     resources,
-    prompts,
+    prompts: [...prompts, ...inputPrompts],
   });
+  return server;
 }

@@ -8,7 +8,7 @@
  * functions, so both ask the same way.
  */
 import { ToolError } from '../errors.js';
-import type { ElicitParams, ElicitResult } from '../tool/types.js';
+import type { AskOptions, ElicitParams, ElicitResult } from '../tool/types.js';
 import { canElicitForm, confirmBy } from './call-context-base.js';
 import type { RequestScope } from './engine.js';
 import { elicitationHasMode } from './era.js';
@@ -17,9 +17,9 @@ import type { Interactions } from './modern/interactions.js';
 /** What a prompt or resource handler can ask. */
 export interface Ask {
   /** Ask the user through the client (form elicitation). */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** A yes/no question: true when the user accepted and ticked the box. */
-  confirm(message: string): Promise<boolean>;
+  confirm(message: string, options?: AskOptions): Promise<boolean>;
 }
 
 /**
@@ -74,6 +74,6 @@ export function askOnRequest(scope: RequestScope, signal: AbortSignal, who: stri
 
 /** The 2026-07-28 {@link Ask} of one round. */
 export function askInRound(asked: Interactions): Ask {
-  const elicit = async (params: ElicitParams) => asked.elicit(params);
-  return { elicit, confirm: (message) => confirmBy(elicit, message) };
+  const elicit = async (params: ElicitParams, options?: AskOptions) => asked.elicit(params, options);
+  return { elicit, confirm: (message, options) => confirmBy(elicit, message, options) };
 }

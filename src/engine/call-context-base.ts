@@ -7,6 +7,7 @@
  */
 import type { CallContext } from '../pipeline/types.js';
 import type {
+  AskOptions,
   AuthInfo,
   ElicitParams,
   ElicitResult,
@@ -36,10 +37,11 @@ export function canElicitForm(capability: { form?: object; url?: object } | unde
  * accepted AND ticked the box; decline, cancel and unchecked are a no.
  */
 export async function confirmBy(
-  elicit: (params: ElicitParams) => Promise<ElicitResult>,
+  elicit: (params: ElicitParams, options?: AskOptions) => Promise<ElicitResult>,
   message: string,
+  options?: AskOptions,
 ): Promise<boolean> {
-  const answer = await elicit({ message, requestedSchema: CONFIRM_SCHEMA });
+  const answer = await elicit({ message, requestedSchema: CONFIRM_SCHEMA }, options);
   return answer.action === 'accept' && answer.content?.confirm === true;
 }
 
@@ -52,6 +54,7 @@ export abstract class BaseCallContext implements CallContext {
   readonly auth: AuthInfo | undefined;
   readonly http: HttpInfo | undefined;
   abstract readonly session: { readonly id: string } | undefined;
+  abstract readonly clientCapabilities: Readonly<{ [key: string]: unknown }>;
   /** Set by the task runtime when the call runs as a task (declared only: plain calls keep their shape). */
   declare task: { readonly taskId: string } | undefined;
   readonly #progressToken: string | number | undefined;
@@ -124,8 +127,8 @@ export abstract class BaseCallContext implements CallContext {
     return Promise.resolve();
   }
 
-  confirm(message: string): Promise<boolean> {
-    return confirmBy((params) => this.elicit(params), message);
+  confirm(message: string, options?: AskOptions): Promise<boolean> {
+    return confirmBy((params, asked) => this.elicit(params, asked), message, options);
   }
 
   /** Whether a notification about this call may still be sent. */
@@ -134,7 +137,7 @@ export abstract class BaseCallContext implements CallContext {
   protected abstract notify(method: string, params: { [key: string]: unknown }): void;
 
   abstract log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
-  abstract elicit(params: ElicitParams): Promise<ElicitResult>;
-  abstract sample(params: SampleParams): Promise<SampleResult>;
-  abstract listRoots(): Promise<Array<{ uri: string; name?: string }>>;
+  abstract elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
+  abstract sample(params: SampleParams, options?: AskOptions): Promise<SampleResult>;
+  abstract listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>>;
 }

@@ -32,6 +32,10 @@ export class EngineCallContext extends BaseCallContext {
     this.session = sessionId === undefined ? undefined : { id: sessionId };
   }
 
+  get clientCapabilities(): Readonly<{ [key: string]: unknown }> {
+    return this.#scope.peer.clientCapabilities;
+  }
+
   protected canNotify(): boolean {
     return !this.finished;
   }

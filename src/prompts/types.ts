@@ -1,7 +1,7 @@
 /** Prompt types: plain-data definitions with one `get` function. */
 
 import type { Completer, Icon } from '../resources/types.js';
-import type { AuthInfo, ElicitParams, ElicitResult, HttpInfo } from '../tool/types.js';
+import type { AskOptions, AuthInfo, ElicitParams, ElicitResult, HttpInfo } from '../tool/types.js';
 
 /** One declared prompt argument (prompt arguments are strings on the wire). */
 export interface PromptArgument {
@@ -45,9 +45,9 @@ export interface PromptContext {
    * 2026-07-28 era the answer arrives on a retry (`input_required`): the
    * handler runs again from the start, so ask before doing anything else.
    */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** A yes/no question (one checkbox); false on decline or cancel. */
-  confirm(message: string): Promise<boolean>;
+  confirm(message: string, options?: AskOptions): Promise<boolean>;
 }
 
 /** The `prompts/list` entry of a prompt. */

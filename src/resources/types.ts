@@ -2,7 +2,7 @@
  * Resource types: definitions are plain data (like tools); `read` is the only
  * function, and what it returns is normalised to `resources/read` contents.
  */
-import type { AuthInfo, ElicitParams, ElicitResult, HttpInfo } from '../tool/types.js';
+import type { AskOptions, AuthInfo, ElicitParams, ElicitResult, HttpInfo } from '../tool/types.js';
 import type { TemplateVariables, UriTemplate } from './uri-template.js';
 
 /** MCP Apps: the mime type of a `ui://` resource (ext-apps 2026-01-26). */
@@ -55,9 +55,9 @@ export interface ResourceContext {
    * 2026-07-28 era the answer arrives on a retry (`input_required`): the
    * read runs again from the start, so ask before doing anything else.
    */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** A yes/no question (one checkbox); false on decline or cancel. */
-  confirm(message: string): Promise<boolean>;
+  confirm(message: string, options?: AskOptions): Promise<boolean>;
 }
 
 /** Context of a template read: the URI's variables too. */

@@ -112,6 +112,18 @@ export interface ElicitParams {
   requestedSchema: JsonSchema;
 }
 
+/**
+ * How a handler's question is named. In the 2026-07-28 era a question travels
+ * as an entry of the `input_required` result's `inputRequests`, under this key
+ * (default: numbered in the order asked, `elicit-0`, `sample-1`, …). Naming it
+ * keeps the key stable when which questions a handler asks depends on earlier
+ * answers, and readable for clients. Ignored in the 2025 era.
+ */
+export interface AskOptions {
+  /** 1–200 characters, unique among the questions of one call. */
+  key?: string;
+}
+
 export interface ElicitResult {
   action: 'accept' | 'decline' | 'cancel';
   content?: { [key: string]: unknown };
@@ -184,18 +196,24 @@ export interface ToolContext<Args = unknown> {
   readonly task?: { readonly taskId: string };
   /** Free-form per-call storage for middleware. */
   readonly state: Map<string, unknown>;
+  /**
+   * What the client declared it can do (`elicitation`, `sampling`, `roots`, …):
+   * at `initialize` in the 2025 era, in this request's `_meta` in 2026-07-28.
+   * Ask only what it can answer; asking anyway is refused with a clear error.
+   */
+  readonly clientCapabilities: Readonly<{ [key: string]: unknown }>;
   /** Report progress; a no-op when the client sent no progress token. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Send a log message to the client (filtered by `logging/setLevel`). */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** Ask the user for structured input through the client. */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** Ask the user a yes/no question: true on accept, false on decline or cancel. */
-  confirm(message: string): Promise<boolean>;
+  confirm(message: string, options?: AskOptions): Promise<boolean>;
   /** Ask the client's model for a completion. */
-  sample(params: SampleParams): Promise<SampleResult>;
+  sample(params: SampleParams, options?: AskOptions): Promise<SampleResult>;
   /** Ask the client for its roots. */
-  listRoots(): Promise<Array<{ uri: string; name?: string }>>;
+  listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>>;
 }
 
 /** A tool handler: called with validated arguments and the call context. */

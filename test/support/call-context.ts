@@ -18,6 +18,7 @@ export function makeCallContext(
     requestId: 1,
     era: '2025',
     state: new Map(),
+    clientCapabilities: {},
     abort: (reason?: unknown) => controller.abort(reason),
     progress: async () => {},
     log: async () => {},

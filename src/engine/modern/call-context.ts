@@ -25,6 +25,7 @@
  * `finally` still runs). Whatever the handler returns after that is ignored.
  */
 import type {
+  AskOptions,
   AuthInfo,
   ElicitParams,
   ElicitResult,
@@ -38,7 +39,7 @@ import { BaseCallContext } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
 import type { Envelope } from './envelope.js';
-import { type InputRequest, Interactions } from './interactions.js';
+import { type InputRequest, Interactions, type Offered } from './interactions.js';
 
 // Where they were defined first; kept importable from here.
 export { InputRequiredError } from './input-required-error.js';
@@ -54,6 +55,8 @@ export interface ModernCallOptions {
   progressToken?: string | number;
   /** Answers from earlier rounds, by input key. */
   answers: ReadonlyMap<string, unknown>;
+  /** Answers the request brought unasked (no requestState). */
+  offered?: Offered | undefined;
 }
 
 /** The 2026-era implementation of {@link CallContext}. */
@@ -71,7 +74,12 @@ export class ModernCallContext extends BaseCallContext {
       options.answers,
       `The tool "${tool.name}"`,
       (r) => this.abort(r),
+      options.offered,
     );
+  }
+
+  get clientCapabilities(): Readonly<{ [key: string]: unknown }> {
+    return this.#options.envelope.clientCapabilities;
   }
 
   /** Interactions asked in this round and not answered yet, by input key. */
@@ -97,15 +105,15 @@ export class ModernCallContext extends BaseCallContext {
     return Promise.resolve();
   }
 
-  async elicit(params: ElicitParams): Promise<ElicitResult> {
-    return this.#asked.elicit(params);
+  async elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
+    return this.#asked.elicit(params, options);
   }
 
-  async sample(params: SampleParams): Promise<SampleResult> {
-    return this.#asked.sample(params);
+  async sample(params: SampleParams, options?: AskOptions): Promise<SampleResult> {
+    return this.#asked.sample(params, options);
   }
 
-  async listRoots(): Promise<Array<{ uri: string; name?: string }>> {
-    return this.#asked.listRoots();
+  async listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>> {
+    return this.#asked.listRoots(options);
   }
 }

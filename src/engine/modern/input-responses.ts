@@ -4,7 +4,7 @@
  * are ignored; an answer of the wrong shape is a -32602 error before the
  * handler runs. A key asked but not answered is simply asked again.
  */
-import type { StatePayload } from './request-state.js';
+import type { InputMethod, StatePayload } from './request-state.js';
 
 /**
  * The answers a retry brings: earlier rounds' (from the sealed state) plus the
@@ -26,18 +26,26 @@ export function gatherAnswers(payload: StatePayload | undefined, responses: unkn
   for (const key of payload.q) {
     if (!Object.hasOwn(given, key)) continue;
     const answer = given[key];
-    const problem = shapeProblem(key, answer);
+    const problem = shapeProblem(payload.k?.[key] ?? methodOfKey(key), answer);
     if (problem !== undefined) return `inputResponses["${key}"] ${problem}`;
     answers.set(key, answer);
   }
   return answers;
 }
 
-/** What is wrong with one answer's shape for its input key, or undefined. */
-export function shapeProblem(key: string, answer: unknown): string | undefined {
+/** What a numbered key (`elicit-0`, `sample-1`, `roots-2`) asked, from its prefix. */
+export function methodOfKey(key: string): InputMethod | undefined {
+  if (key.startsWith('elicit-')) return 'elicitation/create';
+  if (key.startsWith('sample-')) return 'sampling/createMessage';
+  if (key.startsWith('roots-')) return 'roots/list';
+  return undefined;
+}
+
+/** What is wrong with one answer's shape for the request it answers, or undefined. */
+export function shapeProblem(method: InputMethod | undefined, answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return 'must be an object.';
   const a = answer as Record<string, unknown>;
-  if (key.startsWith('elicit-')) {
+  if (method === 'elicitation/create') {
     if (a.action !== 'accept' && a.action !== 'decline' && a.action !== 'cancel') {
       return 'must be an elicitation result: "action" is "accept", "decline" or "cancel".';
     }
@@ -46,13 +54,13 @@ export function shapeProblem(key: string, answer: unknown): string | undefined {
     }
     return undefined;
   }
-  if (key.startsWith('sample-')) {
+  if (method === 'sampling/createMessage') {
     if ((a.role !== 'assistant' && a.role !== 'user') || typeof a.model !== 'string' || a.content === undefined) {
       return 'must be a sampling result with "role", "content" and "model".';
     }
     return undefined;
   }
-  if (key.startsWith('roots-')) {
+  if (method === 'roots/list') {
     if (
       !Array.isArray(a.roots) ||
       !a.roots.every((r) => typeof r === 'object' && r !== null && typeof r.uri === 'string')

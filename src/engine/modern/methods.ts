@@ -136,7 +136,7 @@ async function inRounds(
   const opening = openRound(params, request, scope.shared.sealer, scope.info);
   const round = opening instanceof Promise ? await opening : opening;
   const what = request.method === 'prompts/get' ? `The prompt "${request.name}"` : `Reading ${request.name}`;
-  const asked = new Interactions(scope.envelope.clientCapabilities, round.answers, what, () => {});
+  const asked = new Interactions(scope.envelope.clientCapabilities, round.answers, what, () => {}, round.offered);
   let result: Result | undefined;
   try {
     result = await run({ ...legacyScope(scope), ask: askInRound(asked) });

@@ -53,7 +53,16 @@ export interface StatePayload {
   a: { [key: string]: unknown };
   /** Keys asked in the round that issued this state. */
   q: string[];
+  /**
+   * What each key of `q` asked, when the handler named the key itself
+   * (`ctx.elicit(params, { key })`): `elicitation/create`, `sampling/createMessage`
+   * or `roots/list`. Numbered keys (`elicit-0`) say it in their prefix.
+   */
+  k?: { [key: string]: InputMethod };
 }
+
+/** The methods a 2026-07-28 server may embed in `inputRequests`. */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
 
 /** What the state must match on the retry. */
 export interface StateBinding {

@@ -9,8 +9,8 @@
 import type { RequestInfo } from '../channel.js';
 import type { Result } from '../engine.js';
 import { invalidParams } from '../methods/params.js';
-import { gatherAnswers } from './input-responses.js';
-import type { InputRequest } from './interactions.js';
+import { gatherAnswers, methodOfKey } from './input-responses.js';
+import type { InputRequest, Offered } from './interactions.js';
 import { digestOf, type RequestStateSealer, type StatePayload } from './request-state.js';
 
 /** What the request is: the state is bound to all of it. */
@@ -24,6 +24,8 @@ export interface RoundRequest {
 /** An opened round: the answers known so far, and what the state is bound to. */
 export interface Round {
   readonly answers: Map<string, unknown>;
+  /** Answers a first request brought unasked (no requestState); each counts once asked for. */
+  readonly offered: Offered | undefined;
   readonly argsDigest: string | undefined;
   readonly principal: string | undefined;
 }
@@ -40,8 +42,13 @@ export function openRound(
   info: RequestInfo | undefined,
 ): Round | Promise<Round> {
   if (params.requestState === undefined) {
-    // inputResponses without a state answer nothing this server asked: ignored (gatherAnswers).
-    return { answers: new Map(), argsDigest: undefined, principal: principalOf(info?.auth) };
+    const answers = new Map<string, unknown>();
+    return {
+      answers,
+      offered: offeredOf(params.inputResponses, answers),
+      argsDigest: undefined,
+      principal: principalOf(info?.auth),
+    };
   }
   return openRetry(params, request, sealer, info);
 }
@@ -68,7 +75,21 @@ async function openRetry(
   }
   const answers = gatherAnswers(state, params.inputResponses);
   if (typeof answers === 'string') throw invalidParams(answers);
-  return { answers, argsDigest, principal };
+  return { answers, offered: undefined, argsDigest, principal };
+}
+
+/**
+ * `inputResponses` on a request without `requestState`: the client answers
+ * before it is asked (mrtr lets a server ignore what it does not recognise).
+ * An answer counts when the handler asks under its key and its shape fits the
+ * question; it then joins `answers`, and so the state of a later round. The
+ * rest is ignored.
+ */
+function offeredOf(given: unknown, answers: Map<string, unknown>): Offered | undefined {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return undefined;
+  const entries = Object.entries(given);
+  if (entries.length === 0) return undefined;
+  return { answers: new Map(entries), adopt: (key, answer) => answers.set(key, answer) };
 }
 
 /** The `input_required` result of a round: what to ask, and the sealed state to bring back. */
@@ -88,6 +109,9 @@ export async function inputRequired(
     q: [...asked.keys()],
   };
   if (round.principal !== undefined) payload.p = round.principal;
+  // A key the handler named does not say in its prefix what it asked: the state does.
+  const named = [...asked].filter(([key, request]) => methodOfKey(key) !== request.method);
+  if (named.length > 0) payload.k = Object.fromEntries(named.map(([key, request]) => [key, request.method]));
   return {
     resultType: 'input_required',
     inputRequests: Object.fromEntries(asked),

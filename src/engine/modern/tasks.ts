@@ -31,6 +31,7 @@ import { detailedTask2026, TASKS_EXTENSION, taskWire2026 } from '../tasks/task-w
 import { ModernCallContext } from './call-context.js';
 import type { Envelope } from './envelope.js';
 import { shapeProblem } from './input-responses.js';
+import type { InputRequest } from './interactions.js';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
 import { type ModernHandler, type ModernScope, refuseWith } from './scope.js';
 
@@ -157,7 +158,9 @@ const updateTask: ModernHandler = async (params, scope) => {
   const task = await runtime.read(taskId, owningContextOf(scope.info?.auth));
   if (task === undefined) throw taskNotFound(taskId);
   if (responses !== undefined) {
-    const problem = await runtime.inputs.answer(task, responses as { [key: string]: unknown }, shapeProblem);
+    const problem = await runtime.inputs.answer(task, responses as { [key: string]: unknown }, (request, answer) =>
+      shapeProblem((request as Partial<InputRequest> | undefined)?.method, answer),
+    );
     if (problem !== undefined) throw new ProtocolError(INVALID_PARAMS, `Invalid params: ${problem}`);
   }
   return {};

@@ -61,6 +61,7 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   const meta = params._meta as { progressToken?: unknown } | undefined;
   const token = meta?.progressToken;
   const options: ModernCallOptions = { id, envelope: scope.envelope, channel: scope.channel, answers };
+  if (round.offered !== undefined) options.offered = round.offered;
   if (info?.auth) options.auth = info.auth;
   if (info?.http) options.http = info.http;
   if (typeof token === 'string' || typeof token === 'number') options.progressToken = token;

@@ -92,14 +92,14 @@ export class TaskInputs {
   async answer(
     task: TaskRecord,
     given: { [key: string]: unknown },
-    check: (key: string, answer: unknown) => string | undefined,
+    check: (request: unknown, answer: unknown) => string | undefined,
   ): Promise<string | undefined> {
     if (task.status !== 'input_required' || task.input === undefined) return undefined;
     const { requests = {}, responses = {} } = parse(task.input);
     const merged = { ...responses };
     for (const key of Object.keys(requests)) {
       if (!Object.hasOwn(given, key) || Object.hasOwn(responses, key)) continue;
-      const problem = check(key, given[key]);
+      const problem = check(requests[key], given[key]);
       if (problem !== undefined) return `inputResponses["${key}"] ${problem}`;
       merged[key] = given[key];
     }
