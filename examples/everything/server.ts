@@ -254,14 +254,47 @@ const tools = [
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: {
-        address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+        address: {
+          $anchor: 'postalAddress',
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
       },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        preferred: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      // Composition and conditionals (SEP-2106): candor passes them through as written.
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { preferred: { const: 'phone' } }, required: ['preferred'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
       additionalProperties: false,
     },
     effect: 'read',
     world: 'closed',
     handler: (args) => `Received: ${JSON.stringify(args)}`,
+  }),
+  defineTool({
+    name: 'test_region_lookup',
+    description: 'Look up a key in one region; the region is mirrored into an Mcp-Param-Region header for routing.',
+    input: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region', description: 'Where to look, e.g. eu-west-1.' },
+        key: { type: 'string' },
+      },
+      required: ['region', 'key'],
+    },
+    effect: 'read',
+    world: 'closed',
+    handler: (args) => {
+      const { region, key } = args as { region: string; key: string };
+      return `No value for ${key} in ${region} (a test server).`;
+    },
   }),
   defineTool({
     name: 'test_reconnection',
