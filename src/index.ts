@@ -165,13 +165,13 @@ export type { SchemaInput } from './tool/schema.js';
 export { EMPTY_INPUT_SCHEMA, formatIssues } from './tool/schema.js';
 export { deriveTitle, splitWords } from './tool/title.js';
 export type {
+  AskOptions,
   AuthInfo,
   CallToolResult,
   CompiledSchema,
   ContentBlock,
   Declaration,
   Effect,
-  AskOptions,
   ElicitParams,
   ElicitResult,
   HandlerReturn,

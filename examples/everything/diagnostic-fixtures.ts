@@ -58,7 +58,8 @@ export function diagnosticTools(server: () => CandorServer) {
     }),
     defineTool({
       name: 'test_logging_tool',
-      description: 'Three messages for the caller at info, warning and error; a 2026-07-28 request hears them only when it set a log level.',
+      description:
+        'Three messages for the caller at info, warning and error; a 2026-07-28 request hears them only when it set a log level.',
       effect: 'read',
       world: 'closed',
       handler: async (_args, ctx) => {

@@ -270,6 +270,7 @@ const tools = [
       // Composition and conditionals (SEP-2106): candor passes them through as written.
       allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
       if: { properties: { preferred: { const: 'phone' } }, required: ['preferred'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword; an object, not a function, so never a thenable.
       then: { required: ['phone'] },
       else: { required: ['email'] },
       additionalProperties: false,
