@@ -5,8 +5,9 @@
  * numbered in the order the handler asks them (`elicit-0`, `sample-1`, …) unless
  * the handler names them (`{ key: 'user_name' }`); one answered in an earlier
  * round resolves at once with that answer, the first unanswered one ends the
- * round, and questions asked together (`Promise.all`) go out in one round. Shared by tools/call, prompts/get and
- * resources/read, the three requests the revision lets answer input_required.
+ * round, and questions asked together (`Promise.all`) go out in one round.
+ * Shared by tools/call, prompts/get and resources/read, the three requests the
+ * revision lets answer input_required.
  */
 import type { AskOptions, ElicitParams, ElicitResult, SampleParams, SampleResult } from '../../tool/types.js';
 import { canElicitForm } from '../call-context-base.js';
