@@ -82,6 +82,26 @@ export const taskTools = [
     },
   }),
   defineTool({
+    name: 'test_tool_with_task',
+    description: 'Ask a name first (input_required rounds), then finish the work as a task that greets them.',
+    effect: 'read',
+    world: 'closed',
+    task: 'required',
+    asksBeforeTask: true,
+    handler: async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        {
+          message: 'Who is this for?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+        { key: 'user_name' },
+      );
+      await ctx.becomeTask();
+      await sleep(200, ctx.signal);
+      return `Done for ${String(answer.content?.name ?? 'nobody')}.`;
+    },
+  }),
+  defineTool({
     name: 'multi_input',
     description: 'Ask two questions at once; the task waits until both are answered.',
     effect: 'read',

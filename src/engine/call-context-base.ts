@@ -140,4 +140,9 @@ export abstract class BaseCallContext implements CallContext {
   abstract elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   abstract sample(params: SampleParams, options?: AskOptions): Promise<SampleResult>;
   abstract listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>>;
+
+  /** Resolves at once: only a 2026-07-28 plain call of an `asksBeforeTask` tool turns into a task here. */
+  becomeTask(): Promise<void> {
+    return Promise.resolve();
+  }
 }

@@ -77,6 +77,14 @@ export interface ToolConfig<S extends SchemaInput | undefined = SchemaInput | un
    * result (see README, "Tasks"). The tool's `timeoutMs` still applies.
    */
   task?: TaskSupport | 'forbidden';
+  /**
+   * With `task`: the handler asks its questions first and calls
+   * `ctx.becomeTask()` when they are answered. In the 2026-07-28 era with the
+   * tasks extension, the call is then plain until that point (questions go out
+   * as `input_required` rounds) and is answered with the task there (SEP-2663,
+   * "MRTR → tasks"). Elsewhere the call is a task from the start, as without it.
+   */
+  asksBeforeTask?: boolean;
   /** Fill in undeclared behaviour from the name's words (marked as inferred). Off by default. */
   infer?: boolean;
   handler: ToolHandler<ArgsOf<S>>;
@@ -122,6 +130,15 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
   checkLimits(where, config.rateLimit, config.timeoutMs);
   checkUi(where, config.ui);
   const task = checkTask(where, config.task);
+  if (config.asksBeforeTask !== undefined && typeof config.asksBeforeTask !== 'boolean') {
+    throw new DefinitionError(`${where}: asksBeforeTask must be true or false.`, { fields: ['asksBeforeTask'] });
+  }
+  if (config.asksBeforeTask === true && task === undefined) {
+    throw new DefinitionError(`${where}: asksBeforeTask needs task: 'optional' or 'required'.`, {
+      fields: ['asksBeforeTask', 'task'],
+    });
+  }
+  const asksBeforeTask = config.asksBeforeTask === true;
   // RFC 6749 §3.3 scope-tokens: they go into WWW-Authenticate headers as they are.
   if (
     config.scopes !== undefined &&
@@ -209,6 +226,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     timeoutMs: config.timeoutMs,
     scopes: config.scopes ? Object.freeze([...config.scopes]) : undefined,
     task,
+    asksBeforeTask,
     input,
     output,
     handler: config.handler,
@@ -313,6 +331,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
   readonly timeoutMs?: number;
   readonly scopes?: readonly string[];
   readonly task?: TaskSupport | 'forbidden';
+  readonly asksBeforeTask?: boolean;
 
   abstract execute(input: Args, ctx: ToolContext<Args>): HandlerReturn | Promise<HandlerReturn>;
 
@@ -335,6 +354,7 @@ export abstract class BaseTool<Args = Record<string, unknown>> {
       timeoutMs: this.timeoutMs,
       scopes: this.scopes,
       task: this.task,
+      asksBeforeTask: this.asksBeforeTask,
       handler: (args, ctx) => this.execute(args as Args, ctx as unknown as ToolContext<Args>),
     }) as unknown as ToolDefinition<Args>;
   }

@@ -214,6 +214,14 @@ export interface ToolContext<Args = unknown> {
   sample(params: SampleParams, options?: AskOptions): Promise<SampleResult>;
   /** Ask the client for its roots. */
   listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>>;
+  /**
+   * For a tool declared `asksBeforeTask`: the questions are done, run the rest as
+   * a task. In the 2026-07-28 era with the tasks extension, the request is
+   * answered with the task here and the handler runs again from the start as the
+   * task's work (its questions resolve from the answers, this call resolves at
+   * once), so code before it runs twice. Anywhere else it resolves at once.
+   */
+  becomeTask(): Promise<void>;
 }
 
 /** A tool handler: called with validated arguments and the call context. */
@@ -281,6 +289,8 @@ export interface ToolDefinition<Args = any> {
    * undefined means forbidden, the spec's default. On the wire: `execution.taskSupport`.
    */
   readonly task?: TaskSupport;
+  /** The handler asks first, then calls `ctx.becomeTask()` (see `defineTool`'s `asksBeforeTask`). */
+  readonly asksBeforeTask?: boolean;
   readonly input: CompiledSchema<Args>;
   readonly output?: CompiledSchema;
   readonly handler: ToolHandler<Args>;

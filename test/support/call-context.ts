@@ -28,6 +28,7 @@ export function makeCallContext(
       throw new Error('no sampling in unit tests');
     },
     listRoots: async () => [],
+    becomeTask: async () => {},
     ...overrides,
   };
   return ctx;

@@ -38,6 +38,7 @@ import type {
 import { BaseCallContext } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
+import { BecameTaskError } from './input-required-error.js';
 import type { Envelope } from './envelope.js';
 import { type InputRequest, Interactions, type Offered } from './interactions.js';
 
@@ -57,6 +58,8 @@ export interface ModernCallOptions {
   answers: ReadonlyMap<string, unknown>;
   /** Answers the request brought unasked (no requestState). */
   offered?: Offered | undefined;
+  /** A plain call of an `asksBeforeTask` tool whose request declared the tasks extension. */
+  mayBecomeTask?: boolean;
 }
 
 /** The 2026-era implementation of {@link CallContext}. */
@@ -65,6 +68,7 @@ export class ModernCallContext extends BaseCallContext {
   readonly session = undefined;
   readonly #options: ModernCallOptions;
   readonly #asked: Interactions;
+  #becameTask = false;
 
   constructor(tool: ToolDefinition, args: unknown, options: ModernCallOptions) {
     super(tool, args, options);
@@ -115,5 +119,18 @@ export class ModernCallContext extends BaseCallContext {
 
   async listRoots(options?: AskOptions): Promise<Array<{ uri: string; name?: string }>> {
     return this.#asked.listRoots(options);
+  }
+
+  /** Set once the handler reached `becomeTask()` in a plain call that may turn into a task. */
+  get becameTask(): boolean {
+    return this.#becameTask;
+  }
+
+  override async becomeTask(): Promise<void> {
+    if (this.#options.mayBecomeTask !== true || this.task !== undefined) return;
+    this.#becameTask = true;
+    const reason = new BecameTaskError();
+    this.abort(reason);
+    throw reason;
   }
 }

@@ -11,6 +11,17 @@ export class InputRequiredError extends ToolError {
   }
 }
 
+/**
+ * The reason on `ctx.signal` and the rejection of `ctx.becomeTask()` when a
+ * plain 2026-07-28 call of an `asksBeforeTask` tool turns into a task: the
+ * engine answers the request with the task and runs the handler again as its work.
+ */
+export class BecameTaskError extends ToolError {
+  constructor() {
+    super('This call continues as a task; it is answered with a CreateTaskResult.', { code: 'became_task' });
+  }
+}
+
 /** True for an {@link InputRequiredError}, also across module copies. */
 export function isInputRequiredError(error: unknown): error is InputRequiredError {
   return (

@@ -64,11 +64,16 @@ export function wantsTask(tool: ToolDefinition, envelope: Envelope): boolean {
   return false;
 }
 
-/** Start the call as a task and answer the `CreateTaskResult` (`resultType: "task"`). */
+/**
+ * Start the call as a task and answer the `CreateTaskResult` (`resultType: "task"`).
+ * `answered`: what the questions asked before the task (an `asksBeforeTask` tool's
+ * plain rounds) were answered with; the task's run starts from them.
+ */
 export async function callToolAsTaskModern(
   scope: ModernScope,
   tool: ToolDefinition,
   args: unknown,
+  answered: ReadonlyMap<string, unknown> = NO_ANSWERS,
 ): Promise<{ [key: string]: unknown }> {
   const { engine, envelope, info, id } = scope;
   const runtime = engine.tasks!;
@@ -83,7 +88,7 @@ export async function callToolAsTaskModern(
       ...(info?.http ? { http: info.http } : {}),
     });
   // A handler that asks the client runs once per round of answers; cancelling reaches whichever round runs.
-  let current = round(NO_ANSWERS);
+  let current = round(answered);
   const cancelled = new AbortController();
   const handle: Abortable = {
     abort(reason) {
@@ -99,7 +104,7 @@ export async function callToolAsTaskModern(
     isErrorStatus: 'completed',
     ctx: handle,
     run: async (): Promise<CallToolResult> => {
-      let answers: ReadonlyMap<string, unknown> = NO_ANSWERS;
+      let answers: ReadonlyMap<string, unknown> = answered;
       for (;;) {
         current.task = handle.task;
         const result = await engine.runTool(current);

@@ -47,10 +47,10 @@ export const callToolModern: ModernHandler = async (params, scope) => {
     const problem = checkParamHeaders(paramHeadersOf(tool), args, scope.headers);
     if (problem !== undefined) throw refuseWith(400, HEADER_MISMATCH, `Header mismatch: ${problem}.`);
   }
-  // The tasks extension: only tools declared with `task` ever look at it.
-  if (tool.task !== undefined && engine.tasks !== undefined && wantsTask(tool, scope.envelope)) {
-    return callToolAsTaskModern(scope, tool, args);
-  }
+  // The tasks extension: only tools declared with `task` ever look at it. A tool that
+  // asks before it becomes a task runs plain until it calls ctx.becomeTask().
+  const task = tool.task !== undefined && engine.tasks !== undefined && wantsTask(tool, scope.envelope);
+  if (task && tool.asksBeforeTask !== true) return callToolAsTaskModern(scope, tool, args);
 
   // A retry: verify the sealed state before anything of the tool runs (mrtr, "Server Requirements").
   const request = { method: METHOD, name, args } as const;
@@ -62,6 +62,7 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   const token = meta?.progressToken;
   const options: ModernCallOptions = { id, envelope: scope.envelope, channel: scope.channel, answers };
   if (round.offered !== undefined) options.offered = round.offered;
+  if (task) options.mayBecomeTask = true;
   if (info?.auth) options.auth = info.auth;
   if (info?.http) options.http = info.http;
   if (typeof token === 'string' || typeof token === 'number') options.progressToken = token;
@@ -99,8 +100,10 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   try {
     const result = await answer;
     if (entry.cancelled || result === undefined) return undefined;
-    if (ctx.inputRequests.size === 0) return result as unknown as Result;
-    return await inputRequired(ctx.inputRequests, round, request, shared.sealer);
+    if (ctx.inputRequests.size > 0) return await inputRequired(ctx.inputRequests, round, request, shared.sealer);
+    // Questions answered: the task starts, its work running the handler again with the answers.
+    if (ctx.becameTask) return (await callToolAsTaskModern(scope, tool, args, round.answers)) as unknown as Result;
+    return result as unknown as Result;
   } finally {
     ctx.finish();
     stopListening();
