@@ -12,7 +12,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createServer, DefinitionError, defineTool } from '../src/index.js';
 import { closeAll, track } from './http-support.js';
-import { modernClient } from './support/task-wire.js';
+import { modernClient, pollTask } from './support/task-wire.js';
 
 afterEach(closeAll);
 
@@ -51,15 +51,6 @@ async function start() {
   return { url: listener.url, worked };
 }
 
-async function poll(call: ReturnType<typeof modernClient>, taskId: string, until: (status: string) => boolean) {
-  for (let i = 0; i < 250; i++) {
-    const got = await call('tasks/get', { taskId });
-    if (until(got.result!.status)) return got.result!;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`task ${taskId} never reached the status`);
-}
-
 describe('asksBeforeTask, 2026-07-28 with the tasks extension', () => {
   test('asks in plain rounds, answers the last one with the task, and the task finishes with the answers', async () => {
     const { url, worked } = await start();
@@ -81,7 +72,7 @@ describe('asksBeforeTask, 2026-07-28 with the tasks extension', () => {
     const taskId = second.result!.taskId as string;
 
     // Inside the task the earlier answer holds; the new question goes through the task.
-    const waiting = await poll(call, taskId, (status) => status !== 'working');
+    const waiting = await pollTask(call, taskId, (status) => status !== 'working');
     expect(waiting.status).toBe('input_required');
     expect(Object.keys(waiting.inputRequests)).toEqual(['colour']);
     const ack = await call('tasks/update', {
@@ -90,7 +81,7 @@ describe('asksBeforeTask, 2026-07-28 with the tasks extension', () => {
     });
     expect(ack.error).toBeUndefined();
 
-    const done = await poll(call, taskId, (status) => status === 'completed' || status === 'failed');
+    const done = await pollTask(call, taskId, (status) => status === 'completed' || status === 'failed');
     expect(done.status).toBe('completed');
     expect(done.result.content).toEqual([{ type: 'text', text: 'Deployed for Ada in teal.' }]);
     // The plain round stopped at becomeTask(): the work after it ran only in the task (twice: before and after the colour).

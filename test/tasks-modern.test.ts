@@ -13,7 +13,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { closeAll, track } from './http-support.js';
 import { startLineProcess } from './support/line-process.js';
 import { buildTaskServer } from './support/task-server.js';
-import { answerOf, MODERN, modernClient, rawSession, TASKS_EXTENSION } from './support/task-wire.js';
+import { answerOf, MODERN, modernClient, pollTask, rawSession, TASKS_EXTENSION } from './support/task-wire.js';
 
 afterEach(closeAll);
 
@@ -22,19 +22,6 @@ async function start() {
   const listener = await built.server.listen({ port: 0, handleSignals: false, env: {} });
   track({ close: () => built.server.close() });
   return { ...built, url: listener.url };
-}
-
-async function poll(
-  call: ReturnType<typeof modernClient>,
-  taskId: string,
-  until: (status: string) => boolean,
-): Promise<Record<string, any>> {
-  for (let i = 0; i < 200; i++) {
-    const got = await call('tasks/get', { taskId });
-    if (until(got.result!.status)) return got.result!;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`task ${taskId} never reached the status`);
 }
 
 describe('the tasks extension (2026-07-28)', () => {
@@ -71,7 +58,7 @@ describe('the tasks extension (2026-07-28)', () => {
     });
     expect(created.result?.ttl).toBeUndefined();
     const taskId = created.result!.taskId as string;
-    const done = await poll(call, taskId, (s) => s === 'completed');
+    const done = await pollTask(call, taskId, (s) => s === 'completed');
     expect(done).toMatchObject({
       resultType: 'complete',
       taskId,
@@ -84,7 +71,7 @@ describe('the tasks extension (2026-07-28)', () => {
     const { url } = await start();
     const call = modernClient(url);
     const created = await call('tools/call', { name: 'job', arguments: { end: 'tool_error' } });
-    const done = await poll(call, created.result!.taskId, (s) => s !== 'working');
+    const done = await pollTask(call, created.result!.taskId, (s) => s !== 'working');
     expect(done).toMatchObject({ status: 'completed', result: { isError: true } });
   });
 
@@ -92,7 +79,7 @@ describe('the tasks extension (2026-07-28)', () => {
     const { url } = await start();
     const call = modernClient(url, { capabilities: { elicitation: { form: {} } } });
     const created = await call('tools/call', { name: 'confirm_job', arguments: {} });
-    const waiting = await poll(call, created.result!.taskId, (s) => s === 'input_required');
+    const waiting = await pollTask(call, created.result!.taskId, (s) => s === 'input_required');
     const keys = Object.keys(waiting.inputRequests);
     expect(keys).toHaveLength(1);
     expect(waiting.inputRequests[keys[0]!]).toMatchObject({
@@ -103,7 +90,7 @@ describe('the tasks extension (2026-07-28)', () => {
     expect(
       (await call('tasks/update', { taskId: created.result!.taskId, inputResponses: { nope: {} } })).result,
     ).toMatchObject({ resultType: 'complete' });
-    expect((await poll(call, created.result!.taskId, () => true)).status).toBe('input_required');
+    expect((await pollTask(call, created.result!.taskId, () => true)).status).toBe('input_required');
     const bad = await call('tasks/update', { taskId: created.result!.taskId, inputResponses: { [keys[0]!]: 'yes' } });
     expect(bad.error?.code).toBe(-32602);
     const ack = await call('tasks/update', {
@@ -111,22 +98,22 @@ describe('the tasks extension (2026-07-28)', () => {
       inputResponses: { [keys[0]!]: { action: 'accept', content: { confirm: true } } },
     });
     expect(ack.result).toMatchObject({ resultType: 'complete' });
-    const done = await poll(call, created.result!.taskId, (s) => s === 'completed');
+    const done = await pollTask(call, created.result!.taskId, (s) => s === 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'went ahead' }] });
     expect(done.inputRequests).toBeUndefined();
 
     // Declined: the handler sees the decline.
     const declined = await call('tools/call', { name: 'confirm_job', arguments: {} });
-    const asked = await poll(call, declined.result!.taskId, (s) => s === 'input_required');
+    const asked = await pollTask(call, declined.result!.taskId, (s) => s === 'input_required');
     const key = Object.keys(asked.inputRequests)[0]!;
     await call('tasks/update', { taskId: declined.result!.taskId, inputResponses: { [key]: { action: 'decline' } } });
-    expect((await poll(call, declined.result!.taskId, (s) => s === 'completed')).result).toMatchObject({
+    expect((await pollTask(call, declined.result!.taskId, (s) => s === 'completed')).result).toMatchObject({
       content: [{ type: 'text', text: 'stopped' }],
     });
 
     // Cancelled while it waits: cancelled, and an answer afterwards changes nothing.
     const dropped = await call('tools/call', { name: 'confirm_job', arguments: {} });
-    const pending = await poll(call, dropped.result!.taskId, (s) => s === 'input_required');
+    const pending = await pollTask(call, dropped.result!.taskId, (s) => s === 'input_required');
     expect((await call('tasks/cancel', { taskId: dropped.result!.taskId })).result).toMatchObject({
       resultType: 'complete',
     });
@@ -136,12 +123,12 @@ describe('the tasks extension (2026-07-28)', () => {
       inputResponses: { [late]: { action: 'accept', content: { confirm: true } } },
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await poll(call, dropped.result!.taskId, () => true)).status).toBe('cancelled');
+    expect((await pollTask(call, dropped.result!.taskId, () => true)).status).toBe('cancelled');
 
     // A client that cannot answer at all: the call's own -32021 fails the task.
     const unable = modernClient(url);
     const second = await unable('tools/call', { name: 'confirm_job', arguments: {} });
-    const failed = await poll(unable, second.result!.taskId, (s) => s !== 'working');
+    const failed = await pollTask(unable, second.result!.taskId, (s) => s !== 'working');
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32021 } });
   });
 
@@ -150,7 +137,7 @@ describe('the tasks extension (2026-07-28)', () => {
     server.registry.disable({ names: ['job'] });
     const call = modernClient(url);
     const created = await call('tools/call', { name: 'job', arguments: {} });
-    const done = await poll(call, created.result!.taskId, (s) => s !== 'working');
+    const done = await pollTask(call, created.result!.taskId, (s) => s !== 'working');
     expect(done).toMatchObject({
       status: 'failed',
       error: { code: -32602, message: expect.stringContaining('disabled') },

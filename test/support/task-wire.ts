@@ -72,3 +72,17 @@ export function modernClient(url: string, options: { tasks?: boolean; capabiliti
     return answerOf(await post(url, body, headers), id);
   };
 }
+
+/** Poll `tasks/get` (2026-07-28) until `until(status)` holds; throws after about 5 s. */
+export async function pollTask(
+  call: ReturnType<typeof modernClient>,
+  taskId: string,
+  until: (status: string) => boolean,
+): Promise<Record<string, any>> {
+  for (let i = 0; i < 250; i++) {
+    const got = await call('tasks/get', { taskId });
+    if (until(got.result!.status)) return got.result!;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`task ${taskId} never reached the status`);
+}

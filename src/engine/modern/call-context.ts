@@ -38,8 +38,8 @@ import type {
 import { BaseCallContext } from '../call-context-base.js';
 import type { Channel, JsonRpcId } from '../channel.js';
 import { shouldSend } from '../log-levels.js';
-import { BecameTaskError } from './input-required-error.js';
 import type { Envelope } from './envelope.js';
+import { BecameTaskError } from './input-required-error.js';
 import { type InputRequest, Interactions, type Offered } from './interactions.js';
 
 // Where they were defined first; kept importable from here.
