@@ -73,7 +73,7 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
     });
     return connection;
   } catch (error) {
-    if (isCliError(error)) throw error;
+    if (isCliError(error) || (error as { name?: unknown }).name === 'SignInRequiredError') throw error;
     throw new CliError((error as Error).message, { cause: error });
   }
 }

@@ -106,17 +106,19 @@ export async function signOut(options: {
   serverUrl: string;
   store: CredentialsStore;
   client?: OAuthClientSettings;
-}): Promise<{ removed: boolean; revoked: boolean }> {
+}): Promise<{ removed: boolean; revoked: boolean; revokeError?: string }> {
   const entry = await options.store.get(options.serverUrl);
   if (!entry) return { removed: false, revoked: false };
   let revoked = false;
+  let revokeError: string | undefined;
   try {
     revoked = await revoke(entry, options.client ?? {});
-  } catch {
+  } catch (error) {
     // Forgetting locally still happens: the person asked to sign out.
+    revokeError = redactTokens((error as Error).message);
   }
   await options.store.delete(options.serverUrl);
-  return { removed: true, revoked };
+  return { removed: true, revoked, ...(revokeError ? { revokeError } : {}) };
 }
 
 async function revoke(entry: StoredSignIn, client: OAuthClientSettings): Promise<boolean> {
@@ -128,7 +130,6 @@ async function revoke(entry: StoredSignIn, client: OAuthClientSettings): Promise
   const clientId = client.clientId ?? entry.client?.client_id;
   if (!clientId) return false;
   const secret = client.clientId ? clientSecretOf(client) : entry.client?.client_secret;
-  let all = true;
   for (const [token, hint] of [
     [entry.tokens.refresh_token, 'refresh_token'],
     [entry.tokens.access_token, 'access_token'],
@@ -142,10 +143,13 @@ async function revoke(entry: StoredSignIn, client: OAuthClientSettings): Promise
       body,
       redirect: 'error',
     });
+    if (!response.ok) {
+      const text = redactTokens((await response.text().catch(() => '')).slice(0, 200));
+      throw new Error(`the revocation endpoint answered ${response.status}${text ? `: ${text}` : ''}`);
+    }
     await response.body?.cancel().catch(() => {});
-    all &&= response.ok;
   }
-  return all;
+  return true;
 }
 
 /** The server's 401 challenge to an unauthenticated `initialize` (empty when it does not ask). */

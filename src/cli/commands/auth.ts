@@ -170,6 +170,11 @@ Examples:
         out(`${target.label}: no sign-in stored for ${canonicalResource(target.url)}.`);
         return;
       }
-      out(`Signed out of ${target.label}${result.revoked ? ' (tokens revoked at the authorization server)' : ''}.`);
+      const how = result.revoked
+        ? ' (tokens revoked at the authorization server)'
+        : result.revokeError
+          ? ` (forgotten here; the authorization server did not revoke the tokens: ${result.revokeError})`
+          : ' (forgotten here; the authorization server has no revocation endpoint)';
+      out(`Signed out of ${target.label}${how}.`);
     });
 }
