@@ -1,22 +1,20 @@
 /**
- * The throwaway sandbox (issue 12): a copy of the workdir, a fresh HOME and
- * TMPDIR, the rest of the filesystem read-only, a network namespace with only
- * loopback (bubblewrap), a PID namespace so every process the server starts
- * dies with it, and `strace -f` recording what each process does. io_uring is
- * refused (ENOSYS) so libuv falls back to syscalls strace can see.
+ * The throwaway sandbox (issue 12) on the shared bubblewrap sandbox (src/sandbox,
+ * issue 21): a copy of the workdir, a fresh HOME and TMPDIR, the rest of the
+ * filesystem read-only, a network namespace with only loopback, a PID namespace so
+ * every process the server starts dies with it, and `strace -f` recording what each
+ * process does. io_uring is refused (ENOSYS) so libuv falls back to syscalls
+ * strace can see.
  */
-import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
+import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 
 /** The syscalls traced: file changes, program runs, connections. */
 const TRACED =
   'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
-
-/** No network but loopback, own PIDs (all die with the sandbox), everything read-only but what is bound. */
-const ISOLATION = ['--unshare-net', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
 
 /** Folders of a workdir copy left out unless asked for. */
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -49,35 +47,13 @@ export interface Sandbox {
  * user namespaces and ptrace. Throws a clear error saying what is missing.
  */
 export function checkPlatform(): void {
-  if (process.platform !== 'linux') {
-    throw new CandorError(
-      `candor observe needs Linux (bubblewrap namespaces and strace); this is ${process.platform}. Run it in a Linux VM or CI.`,
-      { code: 'observe_unsupported' },
-    );
-  }
-  for (const [tool, pkg] of [
-    ['bwrap', 'bubblewrap'],
-    ['strace', 'strace'],
-  ] as const) {
-    try {
-      execFileSync(tool, ['--version'], { stdio: 'ignore' });
-    } catch {
-      throw new CandorError(`candor observe needs ${tool}: install it (Debian/Ubuntu: apt-get install ${pkg}).`, {
-        code: 'observe_unsupported',
-      });
-    }
-  }
-  try {
-    execFileSync('bwrap', [...ISOLATION, '--', 'strace', '-qq', '-o', '/dev/null', 'true'], {
-      stdio: 'ignore',
-      timeout: 10_000,
-    });
-  } catch {
-    throw new CandorError(
-      'candor observe cannot start a sandbox here: bubblewrap needs user namespaces and strace needs ptrace (containers often forbid both). Nothing was run.',
-      { code: 'observe_unsupported' },
-    );
-  }
+  checkSandboxPlatform({
+    who: 'candor observe',
+    code: 'observe_unsupported',
+    tools: [['strace', 'strace']],
+    probe: ['strace', '-qq', '-o', '/dev/null', 'true'],
+    probeHint: 'bubblewrap needs user namespaces and strace needs ptrace (containers often forbid both)',
+  });
 }
 
 async function sizeOf(dir: string, limit: number, total = { bytes: 0 }): Promise<number> {
@@ -126,39 +102,29 @@ export async function prepareSandbox(options: {
   });
   await Promise.all([mkdir(home), mkdir(tmp), mkdir(traceDir)]);
   const trace = path.join(traceDir, 'trace');
-  const bind = (dir: string) => ['--bind', dir, dir];
-  const args = [
-    '--die-with-parent',
-    ...ISOLATION,
-    ...bind(work),
-    ...bind(home),
-    ...bind(tmp),
-    ...bind(traceDir),
-    '--chdir',
-    work,
-    '--setenv',
-    'HOME',
-    home,
-    '--setenv',
-    'TMPDIR',
-    tmp,
-    '--',
-    'strace',
-    '-f',
-    '-qq',
-    '-s',
-    '4096',
-    '-o',
-    trace,
-    '-e',
-    `trace=${TRACED}`,
-    '-e',
-    'inject=io_uring_setup:error=ENOSYS',
-    '--',
-    options.command,
-    // A server given the real workdir (a root folder argument, say) gets the copy instead.
-    ...options.args.map((arg) => inCopy(arg, source, work)),
-  ];
+  const args = bwrapArgs({
+    network: 'loopback',
+    write: [work, home, tmp, traceDir],
+    chdir: work,
+    env: { HOME: home, TMPDIR: tmp },
+    command: 'strace',
+    args: [
+      '-f',
+      '-qq',
+      '-s',
+      '4096',
+      '-o',
+      trace,
+      '-e',
+      `trace=${TRACED}`,
+      '-e',
+      'inject=io_uring_setup:error=ENOSYS',
+      '--',
+      options.command,
+      // A server given the real workdir (a root folder argument, say) gets the copy instead.
+      ...options.args.map((arg) => inCopy(arg, source, work)),
+    ],
+  });
   return {
     source,
     work,
