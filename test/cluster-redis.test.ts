@@ -1,6 +1,7 @@
 /**
  * Several real instances of one server sharing a real Redis (issue 11),
- * behind a round-robin balancer with no stickiness: sessions, resumable
+ * behind a real haproxy (round robin, no stickiness, health checks on
+ * /readyz; issue 25): sessions, resumable
  * streams, tool toggles, rate limits and elicitation answers work wherever a
  * request lands, and an instance can die without taking sessions with it.
  */
@@ -12,8 +13,8 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { INITIALIZE, messagesOf, POST_HEADERS, readSse, type SseEvent } from './http-support.js';
+import { type Balancer, startHaproxy } from './support/haproxy.js';
 import { type RedisServer, startRedis } from './support/redis-server.js';
-import { type RoundRobinProxy, startRoundRobinProxy } from './support/round-robin-proxy.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/cluster-server.ts', import.meta.url));
 
@@ -83,20 +84,31 @@ function stop(instance: Instance): Promise<void> {
   });
 }
 
+/** The balancer of the running test: raw requests to its URL go through its recording fetch. */
+let balancer: Balancer | undefined;
+
 async function cluster(
   count = 2,
   env: Record<string, string> = {},
-): Promise<{ instances: Instance[]; proxy: RoundRobinProxy }> {
+): Promise<{ instances: Instance[]; proxy: Balancer }> {
   const instances = await Promise.all(Array.from({ length: count }, (_, i) => startInstance(`i${i}`, env)));
-  const proxy = await startRoundRobinProxy(instances.map((i) => i.base));
-  closers.push(() => proxy.close());
+  const proxy = await startHaproxy(instances.map((i) => ({ name: i.name, origin: i.base })));
+  balancer = proxy;
+  closers.push(() => {
+    balancer = undefined;
+    return proxy.close();
+  });
+  await proxy.waitForBackends(instances.map((i) => i.name));
   return { instances, proxy };
 }
+
+const fetchFor = (url: string): typeof fetch =>
+  balancer !== undefined && url === balancer.url ? balancer.fetch : fetch;
 
 const text = (result: unknown) => (result as { content: Array<{ text?: string }> }).content[0]?.text;
 
 async function rawInitialize(url: string, version = '2025-11-25'): Promise<string> {
-  const response = await fetch(url, {
+  const response = await fetchFor(url)(url, {
     method: 'POST',
     headers: POST_HEADERS,
     body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: version } }),
@@ -109,7 +121,7 @@ async function rawInitialize(url: string, version = '2025-11-25'): Promise<strin
 }
 
 function rawPost(url: string, session: string, body: unknown, version = '2025-11-25'): Promise<Response> {
-  return fetch(url, {
+  return fetchFor(url)(url, {
     method: 'POST',
     headers: { ...POST_HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': version },
     body: JSON.stringify(body),
@@ -136,7 +148,9 @@ describe('sessions across instances', () => {
     ['SDK v1', 'v1'],
   ] as const)('an %s client keeps its session while the balancer alternates instances', async (_name, sdk) => {
     const { proxy } = await cluster(2);
-    const transport = sdk === 'v2' ? new TransportV2(new URL(proxy.url)) : new TransportV1(new URL(proxy.url));
+    const options = { fetch: proxy.fetch };
+    const transport =
+      sdk === 'v2' ? new TransportV2(new URL(proxy.url), options) : new TransportV1(new URL(proxy.url), options);
     const client =
       sdk === 'v2'
         ? new ClientV2({ name: 'cluster-test', version: '1.0.0' })
@@ -148,10 +162,10 @@ describe('sessions across instances', () => {
     for (let i = 0; i < 3; i++) {
       expect(text(await client.callTool({ name: 'echo', arguments: { text: `n${i}` } }))).toBe(`n${i}`);
     }
-    // Both instances answered calls of the one session that only one of them opened.
+    // Both instances answered calls of the one session that only one of them opened: no affinity needed.
     expect([...answered].sort()).toEqual(['i0', 'i1']);
     const calls = proxy.routed.filter((r) => r.rpc === 'tools/call');
-    expect(new Set(calls.map((r) => r.backend))).toEqual(new Set([0, 1]));
+    expect(new Set(calls.map((r) => r.backend))).toEqual(new Set(['i0', 'i1']));
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('whoami');
   });
 
@@ -182,12 +196,12 @@ describe('server→client requests across instances', () => {
     const client = new ClientV2({ name: 'cluster-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }));
     // The call goes to i0; the client's answer (its own POST) to i1.
-    proxy.policy = ({ rpc }) => (rpc === 'tools/call' ? 0 : rpc === 'response' ? 1 : undefined);
-    await client.connect(new TransportV2(new URL(proxy.url)));
+    proxy.policy = ({ rpc }) => (rpc === 'tools/call' ? 'i0' : rpc === 'response' ? 'i1' : undefined);
+    await client.connect(new TransportV2(new URL(proxy.url), { fetch: proxy.fetch }));
     closers.push(() => client.close());
     expect(text(await client.callTool({ name: 'ask_name', arguments: {} }))).toBe('hello Ada from i0');
     const answer = proxy.routed.find((r) => r.rpc === 'response');
-    expect(answer?.backend).toBe(1);
+    expect(answer?.backend).toBe('i1');
   });
 });
 
@@ -231,7 +245,7 @@ describe('rate limits across instances', () => {
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await rawCall(proxy.url, session, 'limited'));
     const served = proxy.routed.filter((r) => r.rpc === 'tools/call').map((r) => r.backend);
-    expect(new Set(served)).toEqual(new Set([0, 1]));
+    expect(new Set(served)).toEqual(new Set(['i0', 'i1']));
     expect(results.slice(0, 3).map((r) => r.body?.result?.isError)).toEqual([undefined, undefined, undefined]);
     expect(results[3]!.body?.result?.isError).toBe(true);
     expect(results[3]!.body?.result?.content[0].text).toMatch(/limit|again/i);
@@ -242,7 +256,7 @@ describe('rate limits across instances', () => {
     const statuses: number[] = [];
     let retryAfter: string | null = null;
     for (let i = 0; i < 6; i++) {
-      const response = await fetch(proxy.url, {
+      const response = await proxy.fetch(proxy.url, {
         method: 'POST',
         headers: POST_HEADERS,
         body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ping' }),
@@ -251,7 +265,7 @@ describe('rate limits across instances', () => {
       if (response.status === 429) retryAfter = response.headers.get('retry-after');
       await response.text();
     }
-    expect(new Set(proxy.routed.map((r) => r.backend))).toEqual(new Set([0, 1]));
+    expect(new Set(proxy.routed.map((r) => r.backend))).toEqual(new Set(['i0', 'i1']));
     expect(statuses.slice(0, 5).every((s) => s !== 429)).toBe(true);
     expect(statuses[5]).toBe(429);
     expect(Number(retryAfter)).toBeGreaterThan(0);
@@ -373,26 +387,26 @@ describe('Redis restarted', () => {
 });
 
 describe('the 2026-07-28 era across instances', () => {
-  async function modernClient(url: string) {
+  async function modernClient(url: string, fetcher: typeof fetch = fetch) {
     const client = new ClientV2(
       { name: 'modern-cluster', version: '1.0.0' },
       { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Grace' } }));
-    await client.connect(new TransportV2(new URL(url)));
+    await client.connect(new TransportV2(new URL(url), { fetch: fetcher }));
     closers.push(() => client.close());
     return client;
   }
 
   test('an input_required retry that lands on the other instance completes (one shared requestState secret)', async () => {
     const { proxy } = await cluster(2);
-    const client = await modernClient(proxy.url);
+    const client = await modernClient(proxy.url, proxy.fetch);
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const result = await client.callTool({ name: 'ask_name', arguments: {} });
     const rounds = proxy.routed.filter((r) => r.rpc === 'tools/call');
     expect(rounds).toHaveLength(2);
     expect(rounds[0]!.backend).not.toBe(rounds[1]!.backend);
-    expect(text(result)).toBe(`hello Grace from i${rounds[1]!.backend}`);
+    expect(text(result)).toBe(`hello Grace from ${rounds[1]!.backend}`);
   });
 
   test('subscriptions/listen on one instance hears a tool disabled on the other', async () => {

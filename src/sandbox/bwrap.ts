@@ -1,0 +1,23 @@
+/**
+ * A sandbox plan as bubblewrap arguments (issue 21: one sandbox for observe and the
+ * gateway). Always: the whole filesystem read-only, a fresh /dev and /proc, its own
+ * PID namespace (every process the program starts dies with it: when bwrap's init
+ * exits the kernel kills the rest) and --die-with-parent (it dies with whoever
+ * started it).
+ */
+import type { SandboxPlan } from './types.js';
+
+/** The bwrap arguments that run `plan`; the program is `bwrap`. */
+export function bwrapArgs(plan: SandboxPlan): string[] {
+  const args = ['--die-with-parent'];
+  if (plan.network === 'loopback') args.push('--unshare-net');
+  args.push('--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const dir of plan.hide ?? []) args.push('--tmpfs', dir);
+  for (const dir of plan.read ?? []) args.push('--ro-bind', dir, dir);
+  for (const dir of plan.write ?? []) args.push('--bind', dir, dir);
+  if (plan.chdir) args.push('--chdir', plan.chdir);
+  if (plan.clearEnv) args.push('--clearenv');
+  for (const [name, value] of Object.entries(plan.env ?? {})) args.push('--setenv', name, value);
+  args.push('--', plan.command, ...plan.args);
+  return args;
+}
