@@ -1,18 +1,25 @@
 /**
- * Engine benchmark (issue 3), all in one run on one machine:
- * - tools/call requests per second over Streamable HTTP (2025 era): candor
- *   (stateful and stateless), SDK v1 (stateful, stateless), SDK v2
- *   createMcpHandler, and a bare node:http JSON-RPC echo (the limit);
+ * Engine benchmark (issues 3, 14, 24), all in one run on one machine:
+ * - tools/call over Streamable HTTP under wrk (a C load generator that
+ *   saturates the server): a bare node:http JSON-RPC echo (the limit), candor
+ *   in the 2025 era (stateful session, stateless) and the 2026-07-28 era, SDK v1
+ *   (stateful, stateless) and SDK v2 `createMcpHandler` (both eras); requests
+ *   per second and the server's CPU per request (user and system), with
+ *   autocannon's requests per second as a second column;
  * - tools/list end-to-end latency over HTTP for 1,000 and 10,000 tools.
- * Load comes from autocannon in this process; every server runs in its own.
+ * Every server runs in its own process.
+ *
+ * BENCH_SECONDS (per load, default 5 here), BENCH_ROUNDS (default 3) and
+ * BENCH_CONNECTIONS (default 32) tune the load.
  */
 import { writeFileSync } from 'node:fs';
 import { barChart } from './_chart.js';
 import {
   BENCH_CONNECTIONS,
-  BENCH_SECONDS,
   JSON_HEADERS,
   load,
+  MODERN_ECHO_CALL,
+  MODERN_ECHO_HEADERS,
   post,
   processCpuMicros,
   type RunningServer,
@@ -20,6 +27,11 @@ import {
   startServer,
   table,
 } from './_harness.js';
+import { ensureWrk, type WrkResult, wrkLoad } from './_wrk.js';
+
+const BENCH_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const BENCH_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const AUTOCANNON_SECONDS = Math.min(BENCH_SECONDS, 5);
 
 const PROTOCOL = '2025-11-25';
 const INIT = {
@@ -38,10 +50,14 @@ interface Target {
   args: (tools: number) => string[];
   /** Initialise a session first and send its id (stateful servers). */
   session: boolean;
+  /** The request (its id is replaced per request) and the era its headers name. */
+  message: object;
+  era: '2025' | '2026';
 }
 
 /** Headers for a server: initialise once when it keeps sessions. */
 async function headersFor(server: RunningServer, target: Target): Promise<Record<string, string>> {
+  if (target.era === '2026') return { ...MODERN_ECHO_HEADERS };
   const headers: Record<string, string> = { ...JSON_HEADERS, 'mcp-protocol-version': PROTOCOL };
   if (!target.session) return headers;
   const init = await post(server.url, INIT, JSON_HEADERS);
@@ -56,56 +72,92 @@ async function headersFor(server: RunningServer, target: Target): Promise<Record
   return headers;
 }
 
-/** Server CPU per request under load (µs), by target label: steadier than req/s on a shared machine. */
-const cpuPerRequest = new Map<string, number>();
+interface Measured {
+  /** Per round, in run order. */
+  rounds: WrkResult[];
+  autocannon?: { requestsPerSecond: number; cpuMicros?: number };
+}
 
-async function callThroughput(targets: Target[]): Promise<Map<string, number>> {
-  const results = new Map<string, number>();
-  const rows: string[][] = [];
-  for (const target of targets) {
-    const server = await startServer(target.file, target.args(1));
-    try {
-      const headers = await headersFor(server, target);
-      const probe = await post(server.url, CALL, headers);
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const sum = (rounds: WrkResult[], key: 'requests' | 'userMicros' | 'sysMicros') =>
+  rounds.reduce((total, r) => total + r[key], 0);
+
+/**
+ * tools/call under wrk (issue 24): every server starts first and idles while
+ * another is loaded; then BENCH_ROUNDS rounds load each in turn, the order
+ * reversed every other round, so a drift in the machine's load falls on all
+ * of them alike. Ratios are taken within a round, and their median reported.
+ */
+async function callThroughput(targets: Target[]): Promise<Map<string, Measured>> {
+  const servers = new Map<string, RunningServer>();
+  const headers = new Map<string, Record<string, string>>();
+  const measured = new Map<string, Measured>();
+  try {
+    for (const target of targets) {
+      const key = `${target.file} ${target.args(1).join(' ')}`;
+      let server = servers.get(key);
+      if (server === undefined) {
+        server = await startServer(target.file, target.args(1));
+        servers.set(key, server);
+      }
+      const h = await headersFor(server, target);
+      headers.set(target.label, h);
+      const probe = await post(server.url, target.message, h);
       const text = probe.json?.result?.content?.[0]?.text;
       if (text !== 'hello')
         throw new Error(`${target.label}: probe failed: ${probe.status} ${JSON.stringify(probe.json)}`);
-      await load({ url: server.url, body: JSON.stringify(CALL), headers, seconds: 2, connections: BENCH_CONNECTIONS }); // warm-up
-      const cpuBefore = processCpuMicros(server.child.pid!);
+      measured.set(target.label, { rounds: [] });
+    }
+    const serverOf = (target: Target) => servers.get(`${target.file} ${target.args(1).join(' ')}`)!;
+    const run = (target: Target, seconds: number) =>
+      wrkLoad({
+        url: serverOf(target).url,
+        message: target.message,
+        headers: headers.get(target.label)!,
+        seconds,
+        connections: BENCH_CONNECTIONS,
+        pid: serverOf(target).child.pid!,
+      });
+    for (const target of targets) await run(target, 2); // warm-up: the JIT settles
+    for (let round = 0; round < BENCH_ROUNDS; round++) {
+      const order = round % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of order) {
+        const r = await run(target, BENCH_SECONDS);
+        if (r.errors > 0) throw new Error(`${target.label}: ${r.errorDetail} under load`);
+        measured.get(target.label)!.rounds.push(r);
+      }
+    }
+    // The second column: autocannon (load from Node, one run each), as this benchmark measured before.
+    for (const target of targets) {
+      const server = serverOf(target);
+      const before = processCpuMicros(server.child.pid!);
       const r = await load({
         url: server.url,
-        body: JSON.stringify(CALL),
-        headers,
-        seconds: BENCH_SECONDS,
+        body: JSON.stringify(target.message),
+        headers: headers.get(target.label)!,
+        seconds: AUTOCANNON_SECONDS,
         connections: BENCH_CONNECTIONS,
       });
       if (r.non2xx > 0 || r.errors > 0)
-        throw new Error(`${target.label}: ${r.non2xx} non-2xx, ${r.errors} errors under load`);
-      const cpuAfter = processCpuMicros(server.child.pid!);
-      const cpu =
-        cpuBefore === undefined || cpuAfter === undefined
-          ? undefined
-          : (cpuAfter - cpuBefore) / (r.requestsPerSecond * BENCH_SECONDS);
-      results.set(target.label, r.requestsPerSecond);
-      if (cpu !== undefined) cpuPerRequest.set(target.label, cpu);
-      rows.push([
-        target.label,
-        Math.round(r.requestsPerSecond).toLocaleString('en'),
-        `${r.latencyP50} ms`,
-        `${r.latencyP99} ms`,
-        cpu === undefined ? 'n/a' : `${cpu.toFixed(1)} µs`,
-      ]);
-    } finally {
-      await server.stop();
+        throw new Error(`${target.label}: ${r.non2xx} non-2xx, ${r.errors} errors under autocannon`);
+      const after = processCpuMicros(server.child.pid!);
+      measured.get(target.label)!.autocannon = {
+        requestsPerSecond: r.requestsPerSecond,
+        cpuMicros:
+          before === undefined || after === undefined
+            ? undefined
+            : (after - before) / (r.requestsPerSecond * AUTOCANNON_SECONDS),
+      };
     }
+  } finally {
+    for (const server of servers.values()) await server.stop();
   }
-  const bare = results.get('bare node:http echo') ?? Number.NaN;
-  table(
-    `tools/call over HTTP (${BENCH_CONNECTIONS} connections, ${BENCH_SECONDS} s each)`,
-    ['server', 'requests/s', 'p50', 'p99', 'server CPU/request', 'vs bare'],
-    rows.map((r) => [...r, `${((results.get(r[0]!)! / bare) * 100).toFixed(0)}%`]),
-  );
-  return results;
+  return measured;
 }
 
 async function listLatency(targets: Target[], sizes: number[]): Promise<Map<string, number>> {
@@ -134,42 +186,116 @@ async function listLatency(targets: Target[], sizes: number[]): Promise<Map<stri
   return results;
 }
 
+const old = (label: string, file: string, args: Target['args'], session: boolean): Target => ({
+  label,
+  file,
+  args,
+  session,
+  message: CALL,
+  era: '2025',
+});
+const modern = (label: string, file: string, args: Target['args']): Target => ({
+  label,
+  file,
+  args,
+  session: false,
+  message: MODERN_ECHO_CALL,
+  era: '2026',
+});
+const BARE = 'bare node:http echo';
+const BARE_MODERN = 'bare node:http echo (2026-07-28 body)';
 const callTargets: Target[] = [
-  { label: 'bare node:http echo', file: 'bare-node.ts', args: () => [], session: false },
-  { label: 'candor (stateful)', file: 'candor.ts', args: (n) => [String(n), 'stateful'], session: true },
-  { label: 'candor (stateless)', file: 'candor.ts', args: (n) => [String(n), 'stateless'], session: false },
-  { label: 'SDK v1 (stateful)', file: 'sdk-v1.ts', args: (n) => ['stateful', String(n)], session: true },
-  { label: 'SDK v1 (stateless)', file: 'sdk-v1.ts', args: (n) => ['stateless', String(n)], session: false },
-  { label: 'SDK v2 createMcpHandler', file: 'sdk-v2.ts', args: (n) => [String(n)], session: false },
+  old(BARE, 'bare-node.ts', () => [], false),
+  old('candor (stateful)', 'candor.ts', (n) => [String(n), 'stateful'], true),
+  old('candor (stateless)', 'candor.ts', (n) => [String(n), 'stateless'], false),
+  modern(BARE_MODERN, 'bare-node.ts', () => []),
+  modern('candor (2026-07-28)', 'candor.ts', (n) => [String(n), 'stateless']),
+  old('SDK v1 (stateful)', 'sdk-v1.ts', (n) => ['stateful', String(n)], true),
+  old('SDK v1 (stateless)', 'sdk-v1.ts', (n) => ['stateless', String(n)], false),
+  old('SDK v2 createMcpHandler', 'sdk-v2.ts', (n) => [String(n)], false),
+  modern('SDK v2 createMcpHandler (2026-07-28)', 'sdk-v2.ts', (n) => [String(n)]),
 ];
-const listTargets: Target[] = [callTargets[1]!, callTargets[3]!, callTargets[5]!].map((t) => ({
+const listTargets: Target[] = [callTargets[1]!, callTargets[5]!, callTargets[7]!].map((t) => ({
   ...t,
   label: t.label.split(' (')[0]!.replace(' createMcpHandler', ''),
 }));
 
-const calls = await callThroughput(callTargets);
+ensureWrk();
+const measured = await callThroughput(callTargets);
 const lists = await listLatency(listTargets, [1_000, 10_000]);
+
+/** The median over rounds of a / b, each round's pair measured minutes apart at most. */
+function roundRatio(a: string, b: string): number {
+  const ra = measured.get(a)?.rounds ?? [];
+  const rb = measured.get(b)?.rounds ?? [];
+  return median(ra.map((r, i) => r.requestsPerSecond / (rb[i]?.requestsPerSecond ?? Number.NaN)));
+}
+const calls = new Map([...measured].map(([label, m]) => [label, median(m.rounds.map((r) => r.requestsPerSecond))]));
+const cpu = new Map(
+  [...measured].map(([label, m]) => {
+    const n = sum(m.rounds, 'requests');
+    return [label, { user: sum(m.rounds, 'userMicros') / n, sys: sum(m.rounds, 'sysMicros') / n }];
+  }),
+);
+const us = (n: number | undefined) => (n === undefined ? 'n/a' : `${n.toFixed(1)} µs`);
+table(
+  `tools/call over HTTP under wrk (-t1 -c${BENCH_CONNECTIONS}, ${BENCH_ROUNDS} rounds of ${BENCH_SECONDS} s, order alternating; median req/s, CPU over all rounds), autocannon ${AUTOCANNON_SECONDS} s`,
+  ['server', 'req/s (wrk)', 'p50 / p99', 'CPU/req user', 'sys', 'total', 'req/s (autocannon)', 'its CPU/req'],
+  callTargets.map((t) => {
+    const m = measured.get(t.label)!;
+    const c = cpu.get(t.label)!;
+    const last = m.rounds.at(-1)!;
+    return [
+      t.label,
+      Math.round(calls.get(t.label)!).toLocaleString('en'),
+      `${(last.p50Micros / 1000).toFixed(2)} / ${(last.p99Micros / 1000).toFixed(2)} ms`,
+      us(c.user),
+      us(c.sys),
+      us(c.user + c.sys),
+      Math.round(m.autocannon?.requestsPerSecond ?? 0).toLocaleString('en'),
+      us(m.autocannon?.cpuMicros),
+    ];
+  }),
+);
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? a / b : Number.NaN);
 const summary = {
-  'candor stateful / SDK v2': ratio(calls.get('candor (stateful)'), calls.get('SDK v2 createMcpHandler')),
-  'candor stateless / SDK v2': ratio(calls.get('candor (stateless)'), calls.get('SDK v2 createMcpHandler')),
-  'candor stateful / SDK v1 stateful': ratio(calls.get('candor (stateful)'), calls.get('SDK v1 (stateful)')),
-  'candor stateful / bare node:http': ratio(calls.get('candor (stateful)'), calls.get('bare node:http echo')),
+  'candor stateful / bare node:http': roundRatio('candor (stateful)', BARE),
+  'candor stateless / bare node:http': roundRatio('candor (stateless)', BARE),
+  'candor 2026-07-28 / bare node:http (same body)': roundRatio('candor (2026-07-28)', BARE_MODERN),
+  'candor stateful / SDK v2': roundRatio('candor (stateful)', 'SDK v2 createMcpHandler'),
+  'candor stateless / SDK v2': roundRatio('candor (stateless)', 'SDK v2 createMcpHandler'),
+  'candor 2026-07-28 / SDK v2 2026-07-28': roundRatio('candor (2026-07-28)', 'SDK v2 createMcpHandler (2026-07-28)'),
+  'candor stateful / SDK v1 stateful': roundRatio('candor (stateful)', 'SDK v1 (stateful)'),
+  'candor stateless / SDK v1 stateless': roundRatio('candor (stateless)', 'SDK v1 (stateless)'),
   'tools/list 1,000: SDK v1 / candor (end to end)': ratio(lists.get('SDK v1@1000'), lists.get('candor@1000')),
   'tools/list 10,000: SDK v1 / candor (end to end)': ratio(lists.get('SDK v1@10000'), lists.get('candor@10000')),
   'tools/list 1,000: SDK v2 / candor (end to end)': ratio(lists.get('SDK v2@1000'), lists.get('candor@1000')),
 };
 table(
-  'Ratios',
+  'Ratios (requests per second; HTTP ones: median of the rounds)',
   ['comparison', 'ratio'],
   Object.entries(summary).map(([k, v]) => [k, `${v.toFixed(2)}×`]),
 );
 record('engine-http', {
+  load: 'wrk',
   connections: BENCH_CONNECTIONS,
   seconds: BENCH_SECONDS,
+  rounds: BENCH_ROUNDS,
   callsPerSecond: Object.fromEntries(calls),
-  serverCpuMicrosPerRequest: Object.fromEntries(cpuPerRequest),
+  serverCpuMicrosPerRequest: Object.fromEntries([...cpu].map(([k, c]) => [k, c.user + c.sys])),
+  serverUserMicrosPerRequest: Object.fromEntries([...cpu].map(([k, c]) => [k, c.user])),
+  serverSysMicrosPerRequest: Object.fromEntries([...cpu].map(([k, c]) => [k, c.sys])),
+  perRound: Object.fromEntries(
+    [...measured].map(([k, m]) => [k, m.rounds.map((r) => Math.round(r.requestsPerSecond))]),
+  ),
+  ratios: summary,
+  autocannon: Object.fromEntries(
+    [...measured].map(([k, m]) => [
+      k,
+      { requestsPerSecond: m.autocannon?.requestsPerSecond, cpuMicrosPerRequest: m.autocannon?.cpuMicros },
+    ]),
+  ),
   listLatencyMs: Object.fromEntries(lists),
 });
 writeFileSync(
@@ -179,10 +305,10 @@ writeFileSync(
 writeFileSync(
   new URL('../docs/bench-http.svg', import.meta.url),
   barChart({
-    title: `tools/call over Streamable HTTP, requests per second (${BENCH_CONNECTIONS} connections)`,
+    title: `tools/call over Streamable HTTP under wrk, requests per second (${BENCH_CONNECTIONS} connections)`,
     unit: 'req/s',
     bars: callTargets
-      .filter((t) => calls.has(t.label))
+      .filter((t) => calls.has(t.label) && t.label !== BARE_MODERN)
       .map((t) => ({ label: t.label, value: calls.get(t.label)!, ours: t.label.startsWith('candor') })),
   }),
 );

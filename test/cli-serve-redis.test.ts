@@ -2,14 +2,15 @@
  * `candor serve --redis` through the built binary (issue 11): the workspace
  * example as a protected, multi-instance service without writing code — two
  * `candor serve` processes sharing one real Redis and one authorization
- * server, behind a round-robin balancer — and clear refusals of a bad URL.
+ * server, behind a real haproxy (round robin, health checks on /readyz) — and
+ * clear refusals of a bad URL.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type ServeProcess, startServe } from './cli-harness.js';
 import { INITIALIZE, POST_HEADERS } from './http-support.js';
+import { startHaproxy } from './support/haproxy.js';
 import { type RedisServer, startRedis } from './support/redis-server.js';
-import { startRoundRobinProxy } from './support/round-robin-proxy.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from './support/test-authorization-server.js';
 
 const RESOURCE = 'http://mcp.test/mcp';
@@ -37,14 +38,16 @@ describe('candor serve --redis', () => {
       RESOURCE,
     ];
     const served: ServeProcess[] = await Promise.all([startServe(args), startServe(args)]);
-    const proxy = await startRoundRobinProxy(served.map((s) => new URL(s.url).origin));
+    const proxy = await startHaproxy(served.map((s, i) => ({ name: `i${i}`, origin: new URL(s.url).origin })));
     try {
       for (const s of served)
         expect(s.stderr()).toMatch(/shared state on Redis at redis:\/\/127\.0\.0\.1:\d+ \(instance [0-9a-f]{8}\)/);
       const token = await as.mint({ scope: 'tools:read tools:write', sub: 'ada' });
+      await proxy.waitForBackends(['i0', 'i1']);
       const client = new Client({ name: 'cli-redis', version: '1.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(proxy.url), {
+          fetch: proxy.fetch,
           requestInit: { headers: { authorization: `Bearer ${token}` } },
         }),
       );
@@ -53,7 +56,7 @@ describe('candor serve --redis', () => {
         expect(listed.isError).toBeFalsy();
       }
       expect(new Set(proxy.routed.filter((r) => r.rpc === 'tools/call').map((r) => r.backend))).toEqual(
-        new Set([0, 1]),
+        new Set(['i0', 'i1']),
       );
       // Another user with the session id gets "not found" on either instance (the binding is shared).
       const session = (client.transport as StreamableHTTPClientTransport).sessionId!;

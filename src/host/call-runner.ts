@@ -11,7 +11,16 @@ import type { PinGuard } from './pins/pin-guard.js';
 import type { Policy } from './policy.js';
 import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
 import type { ServerConnection } from './server-connection.js';
-import type { CallOutcome, CallStatus, CatalogTool, ConfirmRequest, RunOptions, ToolCall } from './types.js';
+import type {
+  CallDecision,
+  CallOutcome,
+  CallStatus,
+  CatalogTool,
+  ConfirmRequest,
+  PolicyDecision,
+  RunOptions,
+  ToolCall,
+} from './types.js';
 
 /** Who makes the call: the model (through `run`) or an MCP App view (through `callFromApp`). */
 export type CallOrigin = 'model' | 'app';
@@ -41,6 +50,19 @@ export interface CallRunnerDeps {
   onPinApproved(tool: CatalogTool): void;
   retry: RetryOptions;
   defaultTimeoutMs: number;
+}
+
+/** A call's decision with what authorising it needs to know. */
+interface Judgement {
+  decision: PolicyDecision;
+  reason: string;
+  /** Shown to the person: whether allow-always counts. */
+  canRemember: boolean;
+  /** Whether the policy lets allow-always be remembered for the tool. */
+  rememberable: boolean;
+  /** Whether the question is (also) the pin's: approving re-pins the tool. */
+  pinAsk: boolean;
+  warnings: string[];
 }
 
 /** Runs calls for the host. */
@@ -126,6 +148,73 @@ export class CallRunner {
     return outcome;
   }
 
+  /**
+   * What the host would do with a prepared call now: visibility, policy, pins,
+   * remembered approvals and the command gate, in the order a call meets them.
+   * Changes nothing (no question, no pin, no remembered answer).
+   */
+  decide(prepared: PreparedCall): CallDecision {
+    const judgement = this.#judge(prepared);
+    const decision: CallDecision = {
+      decision: judgement.decision,
+      reason: judgement.reason,
+      canRemember: judgement.canRemember,
+    };
+    if (prepared.tool) {
+      decision.pinHash = prepared.tool.hash;
+      decision.tool = prepared.tool.name;
+    }
+    return decision;
+  }
+
+  #judge(prepared: PreparedCall): Judgement {
+    const tool = prepared.tool;
+    const judgement = (decision: PolicyDecision, reason: string, extra: Partial<Judgement> = {}): Judgement => ({
+      decision,
+      reason,
+      canRemember: false,
+      rememberable: false,
+      pinAsk: false,
+      warnings: [],
+      ...extra,
+    });
+    if (prepared.problem || !tool) return judgement('deny', prepared.problem ?? 'unknown tool');
+    const { policy, pins, confirmations } = this.#deps;
+    // MCP Apps: filter on "does not include", never "equals" (REFERENCE.md, MCP Apps).
+    if (prepared.origin === 'model' && !tool.visibility.includes('model')) {
+      return judgement('deny', `${tool.name} is visible only to apps (_meta.ui.visibility lacks "model").`);
+    }
+    if (prepared.origin === 'app' && !tool.visibility.includes('app')) {
+      return judgement('deny', `${tool.name} may not be called by an app (_meta.ui.visibility lacks "app").`);
+    }
+    const verdict = policy.decide(prepared.command ? { tool, command: prepared.command.verdict } : { tool });
+    if (verdict.decision === 'deny') return judgement('deny', verdict.reason);
+    const pin = pins?.verdict(tool) ?? { decision: 'allow' as const };
+    if (pin.decision === 'deny') return judgement('deny', pin.reason!);
+    const warnings = pin.warning ? [pin.warning] : [];
+
+    let decision = verdict.decision;
+    let reason = verdict.reason;
+    let pinAsk = false;
+    if (pin.decision === 'ask') {
+      if (policy.preset === 'yolo') warnings.push(pin.reason!);
+      else {
+        pinAsk = true;
+        reason = decision === 'ask' ? `${pin.reason} Also: ${verdict.reason}` : pin.reason!;
+        decision = 'ask';
+      }
+    }
+    const rememberable = verdict.canRemember;
+    if (decision === 'ask' && !pinAsk && rememberable && confirmations.remembered(tool)) {
+      return judgement('allow', `${tool.name} was allowed always earlier (at this definition).`, {
+        canRemember: true,
+        rememberable,
+        warnings,
+      });
+    }
+    return judgement(decision, reason, { canRemember: rememberable || pinAsk, rememberable, pinAsk, warnings });
+  }
+
   /** Returns a finished outcome when the call may not run, `undefined` when it may. */
   async #authorize(
     prepared: PreparedCall,
@@ -133,33 +222,30 @@ export class CallRunner {
     outcome: CallOutcome,
   ): Promise<CallOutcome | undefined> {
     const tool = prepared.tool!;
-    const { policy, pins, confirmations } = this.#deps;
-    // MCP Apps: filter on "does not include", never "equals" (REFERENCE.md, MCP Apps).
-    if (prepared.origin === 'model' && !tool.visibility.includes('model')) {
-      return finish(outcome, 'denied', `${tool.name} is visible only to apps (_meta.ui.visibility lacks "model").`);
-    }
-    if (prepared.origin === 'app' && !tool.visibility.includes('app')) {
-      return finish(outcome, 'denied', `${tool.name} may not be called by an app (_meta.ui.visibility lacks "app").`);
-    }
-    const verdict = policy.decide(prepared.command ? { tool, command: prepared.command.verdict } : { tool });
-    if (verdict.decision === 'deny') return finish(outcome, 'denied', verdict.reason);
-    const pin = pins?.verdict(tool) ?? { decision: 'allow' as const };
-    if (pin.decision === 'deny') return finish(outcome, 'denied', pin.reason!);
-    if (pin.warning) outcome.warnings.push(pin.warning);
+    const { pins, confirmations } = this.#deps;
+    const judgement = this.#judge(prepared);
+    outcome.warnings.push(...judgement.warnings);
+    if (judgement.decision === 'deny') return finish(outcome, 'denied', judgement.reason);
+    if (judgement.decision === 'allow') return undefined;
 
-    let decision = verdict.decision;
-    let reason = verdict.reason;
-    let pinAsk = false;
-    if (pin.decision === 'ask') {
-      if (policy.preset === 'yolo') outcome.warnings.push(pin.reason!);
-      else {
-        pinAsk = true;
-        reason = decision === 'ask' ? `${pin.reason} Also: ${verdict.reason}` : pin.reason!;
-        decision = 'ask';
+    const grant = (always: boolean): undefined => {
+      if (!always) return undefined;
+      if (judgement.rememberable) confirmations.remember(tool);
+      if (judgement.pinAsk && pins) {
+        pins.approve(tool);
+        this.#deps.onPinApproved(tool);
       }
+      return undefined;
+    };
+    let { reason } = judgement;
+    const { approval } = prepared.call;
+    if (approval !== undefined) {
+      // Bound to the definition the person saw: a tool that changed since must be asked about again.
+      if (approval !== null && typeof approval === 'object' && approval.pinHash === tool.hash) {
+        return grant(approval.always === true);
+      }
+      reason = `${tool.name} changed since the call was approved (the approval was for another definition), so it asks again. ${reason}`;
     }
-    if (decision === 'allow') return undefined;
-    if (!pinAsk && verdict.canRemember && confirmations.remembered(tool)) return undefined;
 
     const request: ConfirmRequest = {
       tool: tool.name,
@@ -169,7 +255,7 @@ export class CallRunner {
       hints: { ...tool.hints },
       trust: tool.trust,
       reason,
-      canRemember: verdict.canRemember || pinAsk,
+      canRemember: judgement.canRemember,
       pin: tool.pin,
     };
     if (prepared.command) request.command = { text: prepared.command.text, ...prepared.command.verdict };
@@ -178,12 +264,7 @@ export class CallRunner {
       case 'allow-once':
         return undefined;
       case 'allow-always':
-        if (verdict.canRemember) confirmations.remember(tool);
-        if (pinAsk && pins) {
-          pins.approve(tool);
-          this.#deps.onPinApproved(tool);
-        }
-        return undefined;
+        return grant(true);
       case 'cancelled':
         return finish(outcome, 'cancelled', 'the batch was aborted while waiting for confirmation.');
       case 'no-handler':

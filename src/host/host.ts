@@ -26,6 +26,8 @@ import { Policy } from './policy.js';
 import { schedule } from './scheduler.js';
 import { type ConnectionStatus, ServerConnection } from './server-connection.js';
 import type {
+  CallApproval,
+  CallDecision,
   CallOutcome,
   CatalogTool,
   CommandToolConfig,
@@ -120,12 +122,25 @@ export interface Host {
   tool(name: string): CatalogTool | undefined;
   /** Run a model's batch: reads in parallel, writes alone, outcomes in request order. */
   run(calls: readonly ToolCall[], options?: RunOptions): Promise<CallOutcome[]>;
-  /** Run one call (a batch of one). */
+  /** Run one call (a batch of one); `approval` carries a person's answer obtained elsewhere (see `ToolCall`). */
   call(
     tool: string,
     args?: Record<string, unknown>,
-    options?: RunOptions & { timeoutMs?: number },
+    options?: RunOptions & { timeoutMs?: number; approval?: CallApproval },
   ): Promise<CallOutcome>;
+  /**
+   * What a call would meet now, on the path a call takes (visibility, policy,
+   * pins, remembered approvals, the command gate), without side effects: no
+   * question, nothing sent, nothing remembered. `pinHash` binds a person's
+   * answer to the definition they saw (`ToolCall.approval`).
+   *
+   * @example
+   * ```ts
+   * const { decision, reason, pinHash } = await host.decide('fs__write_file', { path: 'a.txt' });
+   * if (decision === 'ask' && (await askUser(reason))) await host.call('fs__write_file', args, { approval: { pinHash } });
+   * ```
+   */
+  decide(tool: string, args?: Record<string, unknown>, options?: { origin?: 'model' | 'app' }): Promise<CallDecision>;
   /** A call from an MCP App view: refused unless the tool's visibility includes "app"; policy still applies. */
   callFromApp(
     request: { server: string; tool: string; args?: Record<string, unknown> },
@@ -347,7 +362,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     call: async (tool, args, runOptions = {}) => {
       const call: ToolCall = { tool, args: args ?? {} };
       if (runOptions.timeoutMs !== undefined) call.timeoutMs = runOptions.timeoutMs;
+      if (runOptions.approval !== undefined) call.approval = runOptions.approval;
       return (await runBatch([call], 'model', runOptions))[0]!;
+    },
+    decide: async (tool, args, decideOptions = {}) => {
+      if (typeof tool !== 'string')
+        throw new CandorError('decide() needs a tool name (a string).', { code: 'invalid_calls' });
+      const call: ToolCall = { tool, args: args ?? {} };
+      return runner.decide(await runner.prepare(call, 0, decideOptions.origin ?? 'model'));
     },
     callFromApp: async (request, runOptions) => {
       const tool = catalog.get(request.tool) ?? catalog.get(`${request.server}${separator}${request.tool}`);

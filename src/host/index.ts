@@ -27,7 +27,11 @@ export type { PinnedDefinition } from './pins/pin-hash.js';
 export { pinHash, pinnedDefinition } from './pins/pin-hash.js';
 export type { PolicyQuestion, PolicyVerdict } from './policy.js';
 export { POLICY_PRESETS, Policy } from './policy.js';
+export type { BatchRunner, StepBatcher, StepBatcherOptions, StepCallOptions } from './step-batcher.js';
+export { createStepBatcher } from './step-batcher.js';
 export type {
+  CallApproval,
+  CallDecision,
   CallOutcome,
   CallStatus,
   CatalogTool,

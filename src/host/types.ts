@@ -183,6 +183,35 @@ export interface ToolCall {
   args?: Record<string, unknown>;
   /** Per-call timeout in milliseconds. */
   timeoutMs?: number;
+  /**
+   * A person's approval the caller already obtained (e.g. through an agent
+   * framework's own approval step), bound to the pin hash `host.decide()` gave:
+   * it answers the host's question instead of `onConfirm`. A tool whose hash
+   * changed since asks again; a denial is never overridden.
+   */
+  approval?: CallApproval;
+}
+
+/** An approval obtained outside the host, for one call. */
+export interface CallApproval {
+  /** The tool's pin hash when the person approved (`host.decide(…).pinHash`). */
+  pinHash: string;
+  /** Remember it like allow-always (only where the policy lets answers be remembered). */
+  always?: boolean;
+}
+
+/** What the host would do with a call now (`host.decide`); deciding changes nothing. */
+export interface CallDecision {
+  /** `allow`: runs without a question; `ask`: needs a person; `deny`: refused. */
+  decision: PolicyDecision;
+  /** Why, in words for a person and for the model. */
+  reason: string;
+  /** Whether an allow-always answer to this question would be remembered. */
+  canRemember: boolean;
+  /** The tool's pin hash now: bind an approval to it (`ToolCall.approval`). Absent for an unknown tool. */
+  pinHash?: string;
+  /** The tool's namespaced name (absent for an unknown tool). */
+  tool?: string;
 }
 
 /** How a call ended. */
