@@ -286,7 +286,11 @@ export function createServer(options: ServerOptions): CandorServer {
       const { listenHttp } = await import('../transports/http/listen.js');
       // Shared state first: a misconfigured Redis fails here, and no request is taken before the bus listens.
       await shared?.ready;
-      const readiness = shared === undefined ? undefined : async () => ({ redis: await shared.ping() });
+      // Redis down is degraded, not unready (issue 25): this instance still serves its sessions.
+      const readiness =
+        shared === undefined
+          ? undefined
+          : async () => ({ redis: (await shared.ping()) ? (true as const) : ('degraded' as const) });
       const listener = await listenHttp({ ...httpDefaults, readiness, ...rest, dispatcher });
       ownProcess();
       closers.add(() => listener.close());
