@@ -5,26 +5,15 @@
  * streams, tool toggles, rate limits and elicitation answers work wherever a
  * request lands, and an instance can die without taking sessions with it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { INITIALIZE, messagesOf, POST_HEADERS, readSse, type SseEvent } from './http-support.js';
+import { type Instance, killInstance, startInstance as launchInstance } from './support/cluster-instances.js';
 import { type Balancer, startHaproxy } from './support/haproxy.js';
 import { type RedisServer, startRedis } from './support/redis-server.js';
-
-const fixture = fileURLToPath(new URL('./fixtures/cluster-server.ts', import.meta.url));
-
-interface Instance {
-  name: string;
-  url: string;
-  base: string;
-  child: ChildProcess;
-  stderr: () => string;
-}
 
 let redis: RedisServer;
 let inspect: Redis;
@@ -49,40 +38,13 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map(stop));
 });
 
-function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
-    env: { ...process.env, REDIS_URL: redis.url, INSTANCE: name, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${err}`)), 20_000);
-    let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /listening (\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        const url = match[1]!;
-        const instance = { name, url, base: new URL(url).origin, child, stderr: () => err };
-        running.push(instance);
-        resolve(instance);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${err}`)));
-  });
+async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
+  const instance = await launchInstance(name, { REDIS_URL: redis.url, ...env });
+  running.push(instance);
+  return instance;
 }
 
-function stop(instance: Instance): Promise<void> {
-  return new Promise((resolve) => {
-    if (instance.child.exitCode !== null || instance.child.signalCode !== null) return resolve();
-    instance.child.once('exit', () => resolve());
-    instance.child.kill('SIGKILL');
-  });
-}
+const stop = killInstance;
 
 /** The balancer of the running test: raw requests to its URL go through its recording fetch. */
 let balancer: Balancer | undefined;
@@ -320,9 +282,16 @@ describe('resumable streams across instances', () => {
   });
 });
 
-describe('Redis outage', () => {
-  test('a hung Redis: cached sessions keep working, new sessions get a clear 503, /readyz says so, all recovers', async () => {
-    const { instances } = await cluster(2);
+describe('Redis outage (degraded mode, issue 25)', () => {
+  /** A request's status and how long it took (ms). */
+  async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+    const started = performance.now();
+    const value = await run();
+    return { value, ms: performance.now() - started };
+  }
+
+  test('a hung Redis: sessions keep working, new sessions are kept locally and shared on its return, /readyz says degraded', async () => {
+    const { instances } = await cluster(2, { CLUSTER_LOG: 'info' });
     const [a, b] = instances as [Instance, Instance];
     const session = await rawInitialize(a.url);
     expect((await rawCall(b.url, session, 'whoami')).body?.result?.content[0].text).toBe('i1');
@@ -333,46 +302,89 @@ describe('Redis outage', () => {
     expect((await rawCall(b.url, session, 'echo', { text: 'still here' })).body?.result?.content[0].text).toBe(
       'still here',
     );
-    // A rate-limited tool falls back to per-process counting (not to "unlimited", not to an error).
-    const limited = await rawCall(a.url, session, 'limited');
-    expect(limited.body?.result?.content[0].text).toBe('ok from i0');
-    // No new session can be shared: refused with a reason, not hung.
-    const opened = await fetch(b.url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) });
-    expect(opened.status).toBe(503);
-    expect(opened.headers.get('retry-after')).toBe('5');
-    expect(((await opened.json()) as any).error.message).toMatch(/Redis\) is unreachable/);
-    const ready = await fetch(`${a.base}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: 'unready', redis: 'down' });
-    expect((await fetch(`${a.base}/healthz`)).status).toBe(200);
+    // A rate-limited tool falls back to per-process counting (not to "unlimited", not to an error), and says so.
+    const limited = await timed(() => rawCall(a.url, session, 'limited'));
+    expect(limited.value.body?.result?.content[0].text).toBe('ok from i0');
+    // The first store operation waits at most the store timeout (500 ms, plus slack for a busy machine).
+    expect(limited.ms).toBeLessThan(2000);
+    for (let i = 0; i < 3; i++) await rawCall(a.url, session, 'limited');
+    expect((await rawCall(a.url, session, 'limited')).body?.result?.isError).toBe(true);
+    await expect.poll(() => a.stderr(), { timeout: 5000 }).toMatch(/rate limits are counted per process/);
+    // A new session is accepted here, without waiting on the paused Redis.
+    const opened = await timed(() => rawInitialize(b.url));
+    const during = opened.value;
+    expect(opened.ms).toBeLessThan(2000);
+    expect((await rawCall(b.url, during, 'whoami')).body?.result?.content[0].text).toBe('i1');
+    // …but the other instance cannot know it yet: a clear 503, quickly, not a hang.
+    const elsewhere = await timed(() => rawCall(a.url, during, 'whoami'));
+    expect(elsewhere.value.status).toBe(503);
+    expect(elsewhere.value.body?.error?.message).toMatch(
+      /Redis\) is unreachable, so this session cannot be served here/,
+    );
+    expect(elsewhere.ms).toBeLessThan(2000);
+    // Still ready for the balancer, and says why it is degraded.
+    for (const instance of [a, b]) {
+      const ready = await fetch(`${instance.base}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'degraded', redis: 'down' });
+    }
 
     redis.resume();
-    await expect.poll(async () => (await fetch(`${a.base}/readyz`)).status, { timeout: 10_000 }).toBe(200);
-    expect(await (await fetch(`${b.base}/readyz`)).json()).toEqual({ status: 'ready', redis: 'up' });
-    // Nothing acknowledged was lost: the session opened before the outage is served by a new instance.
+    await expect
+      .poll(async () => (await (await fetch(`${b.base}/readyz`)).json()) as unknown, { timeout: 10_000 })
+      .toEqual({ status: 'ready', redis: 'up' });
+    // The session opened during the outage is written to Redis once it answers; any instance serves it.
+    await expect.poll(() => inspect.exists(`candor:session:${during}`), { timeout: 10_000 }).toBe(1);
+    expect((await rawCall(a.url, during, 'whoami')).body?.result?.content[0].text).toBe('i0');
     const c = await startInstance('i2');
     expect((await rawCall(c.url, session, 'whoami')).body?.result?.content[0].text).toBe('i2');
-    expect(await rawInitialize(b.url)).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await rawCall(c.url, during, 'whoami')).body?.result?.content[0].text).toBe('i2');
+    expect(b.stderr()).toMatch(/answers again after \d+ ms/);
     expect([a, b, c].map((i) => i.child.exitCode)).toEqual([null, null, null]);
+  });
+
+  test('resuming a stream while Redis is away is a clear 503, not a hang', async () => {
+    const { instances } = await cluster(1);
+    const [a] = instances as [Instance];
+    const session = await rawInitialize(a.url);
+    redis.pause();
+    const resumed = await timed(() =>
+      fetch(a.url, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': `${session}.0_1`,
+        },
+      }),
+    );
+    expect(resumed.value.status).toBe(503);
+    expect(((await resumed.value.json()) as any).error.message).toMatch(/cannot be resumed now/);
+    expect(resumed.ms).toBeLessThan(2000);
   });
 });
 
 describe('Redis restarted', () => {
-  test('a Redis that went down and came back empty: 503 while down, new sessions after, no crash', async () => {
+  test('a Redis that came back empty gets the live sessions back from the instances holding them', async () => {
     const { instances } = await cluster(2);
     const [a, b] = instances as [Instance, Instance];
     const before = await rawInitialize(a.url);
     await redis.kill();
-    const opened = await fetch(b.url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) });
-    expect(opened.status).toBe(503);
-    await opened.text();
+    // Opened while Redis is down: kept on b.
+    const during = await rawInitialize(b.url);
     // a still holds its session; b cannot look it up.
     expect((await rawCall(a.url, before, 'whoami')).body?.result?.content[0].text).toBe('i0');
     expect((await rawCall(b.url, before, 'whoami')).status).toBe(503);
     await redis.restart();
     await expect.poll(async () => (await fetch(`${b.base}/readyz`)).status, { timeout: 10_000 }).toBe(200);
-    // Redis kept nothing (no persistence): b answers 404 for the old session, as for any ended one.
-    expect((await rawCall(b.url, before, 'whoami')).status).toBe(404);
+    // Redis kept nothing (no persistence), but the instances wrote back what they hold.
+    await expect
+      .poll(() => inspect.exists(`candor:session:${before}`, `candor:session:${during}`), { timeout: 10_000 })
+      .toBe(2);
+    expect((await rawCall(b.url, before, 'whoami')).body?.result?.content[0].text).toBe('i1');
+    expect((await rawCall(a.url, during, 'whoami')).body?.result?.content[0].text).toBe('i0');
+    // A session no instance holds is gone, as for any ended one.
+    expect((await rawCall(b.url, crypto.randomUUID(), 'whoami')).status).toBe(404);
     const after = await rawInitialize(b.url);
     expect((await rawCall(a.url, after, 'whoami')).body?.result?.content[0].text).toBe('i0');
     // Toggles are shared again once Redis is back (the subscriber reconnected by itself).

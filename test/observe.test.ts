@@ -53,18 +53,19 @@ describe('candor observe', () => {
   it('catches a read-only tool that writes, with the file as evidence', () => {
     expect(rulesOf('get_status')).toEqual(['observe/read-only-wrote']);
     const finding = report.tools.find((t) => t.name === 'get_status')!.findings[0]!;
-    expect(finding.evidence.some((e) => e.endsWith('/status.log'))).toBe(true);
+    // Paths are said relative to the person's workdir, not the sandbox's copy.
+    expect(finding.evidence).toContain('wrote status.log');
   });
 
-  it('catches a closed-world tool that reaches for the network, and the connection never left', () => {
-    expect(rulesOf('lookup_local')).toEqual(['observe/closed-world-connected', 'observe/read-only-wrote']);
+  it('catches a closed-world tool that reaches for the network (not a write), and the connection never left', () => {
+    expect(rulesOf('lookup_local')).toEqual(['observe/closed-world-connected']);
     const evidence = report.tools.find((t) => t.name === 'lookup_local')!.findings.flatMap((f) => f.evidence);
     expect(evidence).toContain('connect 10.255.255.1:80 (attempted)');
   });
 
   it('catches a non-destructive tool that deletes, and an idempotent one that changes things again', () => {
     expect(rulesOf('add_note')).toEqual(['observe/non-destructive-deleted']);
-    expect(report.tools.find((t) => t.name === 'add_note')!.findings[0]!.evidence.join('\n')).toContain('notes/a.txt');
+    expect(report.tools.find((t) => t.name === 'add_note')!.findings[0]!.evidence).toContain('deleted notes/a.txt');
     expect(rulesOf('touch_log')).toEqual(['observe/idempotent-changed-again']);
   });
 
@@ -97,20 +98,21 @@ describe('candor observe', () => {
       timeoutMs: 1_500,
     });
     expect(hung.killed).toBe(true);
+    expect(hung.failure).toMatchObject({ kind: 'hung', tool: 'hang' });
     expect(hung.tools[0]!.notExercised).toContain('no answer within 1500 ms');
   });
 
-  it('says clearly when the server exits at start', async () => {
+  it('says clearly when the server exits at start, with its last stderr lines, and exits 2 (could not observe)', async () => {
     await expect(
       observe({ command: process.execPath, args: ['-e', 'process.exit(3)'], workdir, timeoutMs: 5_000 }),
-    ).rejects.toThrow();
-    const run = await runCli(['observe', '--', process.execPath, '-e', 'process.exit(3)'], {
-      cwd: workdir,
-      timeoutMs: 60_000,
-    });
-    expect(run.code).not.toBe(0);
-    expect(run.code).not.toBe(null);
-    expect(run.stderr.trim().split('\n').length).toBeLessThanOrEqual(3);
+    ).rejects.toThrow(/It wrote nothing to stderr/);
+    const run = await runCli(
+      ['observe', '--', process.execPath, '-e', 'console.error("boom: no config at ~/.app.json"); process.exit(3)'],
+      { cwd: workdir, timeoutMs: 60_000 },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("The server's last stderr lines:");
+    expect(run.stderr).toContain('  boom: no config at ~/.app.json');
   });
 
   it('observes a server in another language (Python, standard library only)', async () => {

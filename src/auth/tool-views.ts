@@ -8,8 +8,7 @@
  * authenticated request).
  */
 import type { ToolSource } from '../engine/engine.js';
-import { decodeCursor, encodeCursor } from '../registry/cursor.js';
-import { compareNames } from '../registry/search.js';
+import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolDefinition, WireTool } from '../tool/types.js';
 import type { ToolScopePolicy } from './tool-scopes.js';
 
@@ -98,18 +97,7 @@ export class ScopedTools implements ToolSource {
   }
 
   manifest(options: { cursor?: string; limit?: number } = {}): { tools: readonly WireTool[]; nextCursor?: string } {
-    const listed = this.#list();
-    let start = 0;
-    if (options.cursor !== undefined) {
-      const { after } = decodeCursor<{ after: string }>(options.cursor, (v) => typeof v.after === 'string');
-      start = listed.findIndex((tool) => compareNames(tool.name, after) > 0);
-      if (start < 0) start = listed.length;
-    }
-    const limit = options.limit === undefined ? listed.length : Math.max(1, Math.floor(options.limit));
-    const end = Math.min(listed.length, start + limit);
-    const page: { tools: readonly WireTool[]; nextCursor?: string } = { tools: listed.slice(start, end) };
-    if (end < listed.length) page.nextCursor = encodeCursor({ after: listed[end - 1]!.name });
-    return page;
+    return pageOfNamed(this.#list(), options);
   }
 
   manifestJson(options: { cursor?: string; limit?: number } = {}): string {

@@ -28,6 +28,10 @@ export class CliError extends CandorError {
   }
 }
 
+function signInRequired(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'SignInRequiredError';
+}
+
 /** True for a {@link CliError}, also across module copies. */
 export function isCliError(error: unknown): error is CliError {
   return error instanceof CliError || (error as { name?: unknown } | null)?.name === 'CliError';
@@ -42,6 +46,11 @@ export function isCliError(error: unknown): error is CliError {
  * ```
  */
 export function reportError(error: unknown, options: { debug: boolean; write: (text: string) => void }): number {
+  if (signInRequired(error) && !options.debug) {
+    // One line naming `candor auth login …`, exit 2: the fix is a command to run (issue 19).
+    options.write(`candor: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
   const message = error instanceof Error ? error.message : String(error);
   const lines = [`candor: ${message}`];
   if (isCliError(error)) lines.push(...error.details);

@@ -15,6 +15,7 @@ import { packageInfo } from './package-root.js';
 
 /** Commands whose modules load heavy dependencies at import; registered only when they may run. */
 const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Command) => unknown>]> = [
+  ['auth', async () => (await import('./commands/auth.js')).registerAuth],
   ['gateway', async () => (await import('./commands/gateway.js')).registerGateway],
   ['lint', async () => (await import('./commands/lint.js')).registerLint],
   ['observe', async () => (await import('./commands/observe.js')).registerObserve],
@@ -43,7 +44,7 @@ function commandWord(argv: readonly string[]): string | undefined {
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('candor')
     .description(
-      'MCP tools whose annotations tell the truth: serve, inspect, call, lint, pin and verify MCP servers, and look at them in a web console (ui).',
+      'MCP tools whose annotations tell the truth: serve, inspect, call, lint, pin and verify MCP servers, sign in to remote ones (auth), and look at them in a web console (ui).',
     )
     .version(packageInfo().version, '-v, --version')
     .option('--debug', 'print stack traces on errors')
@@ -59,8 +60,23 @@ export async function buildProgram(argv: readonly string[] = process.argv): Prom
   return program;
 }
 
+/**
+ * The SDK's OAuth code explains itself on console.warn ("Could not refresh OAuth tokens;
+ * falling back…"); candor says what happened in its own words, so those lines are shown
+ * only with --debug.
+ */
+function quietSdkAuthNotes(): void {
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && /^\[mcp-sdk\] (OAuth|Could not refresh|.*SEP-2352|.*credential)/i.test(args[0]))
+      return;
+    warn(...args);
+  };
+}
+
 async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
+  if (!debug) quietSdkAuthNotes();
   try {
     await (await buildProgram(argv)).parseAsync(argv);
   } catch (error) {

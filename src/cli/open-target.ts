@@ -13,6 +13,7 @@ import { CliError, EXIT, isCliError } from './cli-error.js';
 import { loadServerModule } from './load-server.js';
 import { packageInfo } from './package-root.js';
 import { describeRequestError } from './request-errors.js';
+import { signInWhenAsked } from './sign-in.js';
 import type { ListedTool } from './tool-summary.js';
 
 /** An open connection to one server. */
@@ -65,10 +66,14 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
     };
   }
   try {
-    const connection = await connectTarget(target, { timeoutMs: options.timeoutMs, clientInfo });
+    const connection = await connectTarget(target, {
+      timeoutMs: options.timeoutMs,
+      clientInfo,
+      onSignInRequired: signInWhenAsked(),
+    });
     return connection;
   } catch (error) {
-    if (isCliError(error)) throw error;
+    if (isCliError(error) || (error as { name?: unknown }).name === 'SignInRequiredError') throw error;
     throw new CliError((error as Error).message, { cause: error });
   }
 }

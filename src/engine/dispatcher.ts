@@ -63,7 +63,7 @@ import type { ResourceRegistry } from '../resources/registry.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { Channel, JsonRpcNotification, JsonRpcResponse, RequestInfo } from './channel.js';
 import { ClientRequests } from './client-requests.js';
-import type { Engine, Params, ServerCapabilities, ServerInfo, ToolSource } from './engine.js';
+import type { Engine, Params, ServerCapabilities, ServerInfo, ToolScope, ToolSource } from './engine.js';
 import { allowsBatches } from './era.js';
 import {
   classify,
@@ -118,6 +118,8 @@ export interface DispatcherOptions extends PipelineOptions {
   modern?: ModernOptions;
   /** Serve MCP tasks (both eras) with these options; absent: calls never become tasks. */
   tasks?: TasksOptions;
+  /** Narrow the tools per request (per session, per person): see {@link ToolScope}. */
+  toolScope?: ToolScope;
 }
 
 /** Options of {@link Dispatcher.drain}. */
@@ -149,6 +151,7 @@ export class Dispatcher {
   readonly #maxBatch: number;
   readonly #modern: ModernEngine;
   readonly #unsubscribe: Array<() => void> = [];
+  readonly #toolScope: ToolScope | undefined;
   #accepting = true;
 
   constructor(options: DispatcherOptions) {
@@ -174,6 +177,7 @@ export class Dispatcher {
       },
     };
     this.#maxBatch = options.maxBatchSize ?? 32;
+    this.#toolScope = options.toolScope;
     // The 2026-07-28 era on the same engine: same registries, pipeline and logger (issue 4).
     this.#modern = new ModernEngine(this.#engine, options.modern);
     // One notification per registry change (the registry fires 'changed' once per change).
@@ -242,6 +246,7 @@ export class Dispatcher {
       // The era is chosen per message, by the body (src/engine/modern/classify.ts).
       const route = ctx.route ?? classifyEra(message, ctx.headers === undefined ? {} : { headers: ctx.headers });
       if (route.era === 'refused') return Promise.resolve(route.response);
+      if (this.#toolScope !== undefined) ctx = this.#scoped(ctx, route.era);
       if (route.era === 'modern') {
         return this.#modern
           .handle(route, {
@@ -264,6 +269,18 @@ export class Dispatcher {
   #failed(message: unknown, error: unknown): JsonRpcResponse {
     this.#engine.logger.error('dispatcher failed on a message', { error });
     return errorResponse(salvageId(message), INTERNAL_ERROR, 'Internal error.');
+  }
+
+  /**
+   * Tell clients their tool list changed when only theirs did (issue 22): a
+   * peer (a 2025 session or a stdio connection) gets the notification on its
+   * standalone channel; `'modern'` reaches the open 2026-07-28
+   * `subscriptions/listen` streams (which are not tied to a client, so all of them).
+   */
+  notifyToolsChanged(target: Peer | 'modern'): void {
+    if (target === 'modern') this.#modern.publish({ type: 'tools_list_changed' });
+    else if (!target.stateless && (target.negotiated || target.initialized))
+      target.notify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
   }
 
   /** Send a notification to every live peer's standalone channel. */
@@ -305,6 +322,11 @@ export class Dispatcher {
   /** Resolves once no tool call runs. */
   #idle(): Promise<void> {
     return this.#running === 0 ? Promise.resolve() : new Promise((resolve) => this.#whenIdle.push(resolve));
+  }
+
+  #scoped(ctx: DispatchContext, era: 'legacy' | 'modern'): DispatchContext {
+    const tools = this.#toolScope!({ peer: ctx.peer, info: ctx.info, era });
+    return tools === undefined ? ctx : { ...ctx, info: { ...ctx.info, tools } };
   }
 
   async #batch(batch: unknown[], ctx: DispatchContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {

@@ -24,7 +24,28 @@ export interface ToolSource {
   manifestJson?(options?: { cursor?: string; limit?: number }): string;
   /** Subscribe to changes of what is listed or callable; returns a function that unsubscribes. */
   on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void;
+  /**
+   * The message of the -32602 error for a tool this source does not offer, when it
+   * can say more than "Unknown tool" (issue 22: "call find_tools first").
+   */
+  unknownToolMessage?(name: string): string | undefined;
 }
+
+/** Who a request comes from, as the dispatcher knows it: what a {@link ToolScope} decides on. */
+export interface ToolScopeRequest {
+  /** The client: one stdio connection or HTTP session; a throwaway peer for stateless HTTP (`peer.stateless`). */
+  readonly peer: Peer;
+  /** Auth, and the tools an authorizer already narrowed (`info.tools`). */
+  readonly info: RequestInfo | undefined;
+  /** The request's era. */
+  readonly era: 'legacy' | 'modern';
+}
+
+/**
+ * Narrows the tools one request may list and call (issue 22: per-session tool
+ * lists in search mode). Return undefined to keep `info.tools` (or all tools).
+ */
+export type ToolScope = (request: ToolScopeRequest) => ToolSource | undefined;
 
 /** `serverInfo` of the `initialize` result. */
 export interface ServerInfo {

@@ -32,6 +32,8 @@ const KEYS = new Set([
   'timeoutMs',
   'confirmTimeoutMs',
   'reconnect',
+  'toolList',
+  'alwaysList',
   '$schema',
 ]);
 
@@ -218,6 +220,16 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     options.rateLimits = limits;
   }
+  if (root.toolList !== undefined) {
+    if (root.toolList !== 'all' && root.toolList !== 'search')
+      fail(
+        file,
+        `${prefix}toolList`,
+        'must be "all" (every tool listed) or "search" (find_tools adds tools per session).',
+      );
+    options.toolList = root.toolList;
+  }
+  if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
   if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);
   if (root.confirmTimeoutMs !== undefined)
     options.confirmTimeoutMs = positive(file, `${prefix}confirmTimeoutMs`, root.confirmTimeoutMs);
@@ -278,6 +290,12 @@ function policyOf(file: string, where: string, value: unknown): PolicyConfig | P
     });
   }
   return value as PolicyConfig;
+}
+
+function globsOf(file: string, where: string, value: unknown): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === ''))
+    fail(file, where, 'expected an array of tool names or globs, e.g. ["memory__read_graph", "files__read_*"].');
+  return value as string[];
 }
 
 function pathOf(file: string, where: string, value: unknown, resolve: (p: string) => string): string {

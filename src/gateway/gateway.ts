@@ -22,6 +22,7 @@ import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
+import { ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 import { upstreamExtras } from './upstream-extras.js';
 import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
@@ -101,6 +102,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   const registry = new ToolRegistry();
+  // Search mode (issue 22): sessions list what they found; `server` is set below, before any request.
+  let server: CandorServer;
+  const search =
+    options.toolList === 'search'
+      ? new ToolSearch({
+          registry,
+          ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
+          notify: (target) => server.dispatcher.notifyToolsChanged(target),
+        })
+      : undefined;
+  if (search) registry.add(search.definition);
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   const upstream = new Map<string, UpstreamStatus>();
@@ -258,7 +270,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   watchdog.unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
-  const server = createServer({
+  server = createServer({
     name: options.name ?? 'candor-gateway',
     version: options.version ?? '0.1.0',
     instructions:
@@ -270,6 +282,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     lintOnStart: false,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.redis === undefined ? {} : { redis: options.redis }),
+    // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
+    ...(search
+      ? { toolScope: search.scope, modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } }
+      : {}),
     middleware:
       Object.keys(serverLimits).length === 0
         ? []

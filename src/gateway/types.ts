@@ -53,6 +53,13 @@ export interface GatewayOptions {
    * `REDIS_URL` when set; `false` keeps it in memory.
    */
   redis?: RedisOption;
+  /**
+   * `all` (default): every tool is listed. `search`: a session starts with the
+   * `alwaysList` tools and `find_tools`; the tools it finds join that session's list (issue 22).
+   */
+  toolList?: 'all' | 'search';
+  /** Search mode: globs of namespaced tool names every session lists from the start. */
+  alwaysList?: string[];
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -4,19 +4,21 @@
  * judge each tool against its hints (issue 12).
  */
 import { open, stat } from 'node:fs/promises';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from '../host/annotations.js';
-import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments, type PathStyle } from './arguments.js';
-import { checkPlatform, inCopy, prepareSandbox } from './sandbox.js';
+import type { CallRecord, Scene } from './evidence.js';
+import { readAnswer } from './read-answer.js';
+import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
+import { StderrTail } from './stderr-tail.js';
 import { type Effect, parseTrace } from './trace.js';
-import { type CallRecord, judge } from './verdicts.js';
+import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
 export interface ObserveOptions {
@@ -27,13 +29,18 @@ export interface ObserveOptions {
   env?: Record<string, string>;
   /** Copied into the sandbox as the server's working directory (default: the current directory). */
   workdir?: string;
+  /** Globs (relative to the workdir) left out of the copy; `.git` is copied unless excluded. */
+  exclude?: string[];
   /** Calls per tool (default 2: the same arguments twice, to check idempotency). */
   calls?: number;
   /** Only tools matching these globs. */
   tools?: string[];
   /** Leave out tools matching these globs. */
   skip?: string[];
-  /** Exact arguments per tool: one object (used for every call) or a list. */
+  /**
+   * Exact arguments per tool: one object (used for every call) or a list. `{workdir}`
+   * and paths naming the real workdir, anywhere in a string, become the sandbox's copy.
+   */
   arguments?: Record<string, Record<string, unknown> | Array<Record<string, unknown>>>;
   /** Per-call timeout in milliseconds (default 10 000); the sandbox is killed past it. */
   timeoutMs?: number;
@@ -50,7 +57,16 @@ export interface ToolObservation {
   calls: CallRecord[];
   /** Why the tool was not exercised (no successful call), if so. */
   notExercised?: string;
-  findings: Array<Finding & { evidence: string[] }>;
+  findings: ObserveFinding[];
+}
+
+/** Why observing stopped before the last tool, with the server's last stderr lines. */
+export interface ObserveFailure {
+  /** `hung`: a call got no answer in time and the sandbox was killed; `exited`: the server died. */
+  kind: 'hung' | 'exited';
+  /** The tool whose call it happened in. */
+  tool: string;
+  stderr: string[];
 }
 
 /** The report of one observed server. */
@@ -58,9 +74,14 @@ export interface ObserveReport {
   tools: ToolObservation[];
   /** Effects during start-up and listing (normal: caches, logs), reported apart. */
   startup: { effects: Effect[]; diff: SnapshotDiff };
-  findings: Array<Finding & { evidence: string[] }>;
+  /** Per-tool findings, then findings about the whole server (no `tool`). Paths are relative to the workdir. */
+  findings: ObserveFinding[];
   /** True when a call hung and the sandbox was killed (later tools were not observed). */
   killed: boolean;
+  /** Set when observing stopped early: a call hung, or the server exited. */
+  failure?: ObserveFailure;
+  /** Things the person asked for that were not done as asked (an --args list longer than --calls, say). */
+  warnings: string[];
 }
 
 class TraceReader {
@@ -97,13 +118,27 @@ class TraceReader {
 
 const LOOSE = z.looseObject({});
 
-/** A start-up failure, said plainly: the usual cause of a silent server here is the missing network. */
-function startFailure(error: Error, timeoutMs: number): CandorError {
-  const timedOut = /timed out|timeout/i.test(error.message);
+/** Whether a request failed because no answer came in time (never a tool error that mentions a timeout). */
+function isTimeout(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+}
+
+/** `lines` indented under a heading, or nothing. */
+function stderrBlock(lines: readonly string[]): string {
+  return lines.length === 0
+    ? ' It wrote nothing to stderr.'
+    : `\nThe server's last stderr lines:\n${lines.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** A start-up failure, said plainly, with the server's own last words: the usual cause of a silent server here is the missing network. */
+function startFailure(error: unknown, timeoutMs: number, stderr: readonly string[]): CandorError {
+  const message = error instanceof Error ? error.message : String(error);
   return new CandorError(
-    timedOut
-      ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
-      : `The server stopped before finishing the MCP handshake in the sandbox (${error.message}). Run the same command outside candor observe to see why.`,
+    `${
+      isTimeout(error)
+        ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
+        : `The server stopped before finishing the MCP handshake in the sandbox (${message}).`
+    }${stderrBlock(stderr)}`,
     { code: 'observe_start_failed' },
   );
 }
@@ -122,14 +157,9 @@ function firstFile(shot: Snapshot, work: string): string | undefined {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function errorText(result: { content?: unknown }): string {
-  const blocks = Array.isArray(result.content) ? (result.content as Array<{ text?: unknown }>) : [];
-  return (
-    blocks
-      .map((b) => (typeof b.text === 'string' ? b.text : ''))
-      .join(' ')
-      .slice(0, 200) || 'the tool reported an error'
-  );
+/** The tools a model may call: MCP Apps tools whose visibility lacks "model" are an app's (often long polls). */
+function appOnly(visibility: readonly string[]): boolean {
+  return !visibility.includes('model');
 }
 
 /**
@@ -147,6 +177,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     command: options.command,
     args: options.args ?? [],
     workdir: options.workdir ?? process.cwd(),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
   });
   const roots = [sandbox.work, sandbox.home, sandbox.tmp];
   const reader = new TraceReader(sandbox.trace);
@@ -164,19 +195,35 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
       ),
     },
-    stderr: 'ignore',
+    stderr: 'pipe',
   });
+  const stderr = new StderrTail(transport.stderr);
   const report: ObserveReport = {
     tools: [],
     startup: { effects: [], diff: { created: [], modified: [], deleted: [] } },
     findings: [],
     killed: false,
+    warnings: [],
   };
+  const given = options.arguments ? argumentsInCopy(options.arguments, sandbox.source, sandbox.work) : undefined;
+  let exited = false;
   try {
     const startSnapshot = await snapshot(roots);
-    await client.connect(transport, { timeout: timeoutMs }).catch((error: Error) => {
-      throw startFailure(error, timeoutMs);
-    });
+    const scene: Scene = {
+      work: sandbox.work,
+      home: sandbox.home,
+      tmp: sandbox.tmp,
+      initial: new Set(startSnapshot.keys()),
+    };
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+    } catch (error) {
+      await sleep(100);
+      throw startFailure(error, timeoutMs, stderr.lines());
+    }
+    client.onclose = () => {
+      exited = true;
+    };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
     const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
       tools?: WireToolLike[];
@@ -194,19 +241,22 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await reader.read();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
-        const result = (await client.callTool({ name, arguments: args }, { timeout: timeoutMs })) as {
-          isError?: boolean;
-          content?: unknown;
-        };
-        record.ok = result.isError !== true;
-        if (!record.ok) record.error = errorText(result);
+        const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
+        record.ok = answer.error === undefined;
+        record.answer = answer.text;
+        if (answer.error !== undefined) record.error = answer.error;
         await client.ping({ timeout: timeoutMs });
       } catch (error) {
-        record.error = (error as Error).message;
-        if (/timed out|timeout/i.test(record.error)) {
+        record.ok = false;
+        if (isTimeout(error)) {
           report.killed = true;
           record.error = `no answer within ${timeoutMs} ms; the sandbox and every process in it were killed`;
+          report.failure = { kind: 'hung', tool: name, stderr: stderr.lines() };
+        } else {
+          await sleep(100);
+          record.error = exited ? 'the server exited during this call' : (error as Error).message;
         }
+        if (exited && !report.failure) report.failure = { kind: 'exited', tool: name, stderr: stderr.lines() };
       }
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
@@ -215,27 +265,47 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
     const skip = options.skip?.length ? picomatch(options.skip) : undefined;
+    const wires = new Map<string, WireToolLike>();
+    for (const name of Object.keys(given ?? {})) {
+      if (!(listed.tools ?? []).some((t) => t.name === name)) {
+        report.warnings.push(`--args names ${name}, which the server does not list; its arguments were not used.`);
+      }
+    }
     for (const wire of listed.tools ?? []) {
       if ((only && !only(wire.name)) || skip?.(wire.name)) continue;
-      const hints = normaliseTool(wire).hints;
-      const observation: ToolObservation = { name: wire.name, hints, calls: [], findings: [] };
+      const normalised = normaliseTool(wire);
+      const observation: ToolObservation = { name: wire.name, hints: normalised.hints, calls: [], findings: [] };
       report.tools.push(observation);
-      if (report.killed) {
-        observation.notExercised = 'the sandbox was killed after an earlier call hung';
+      wires.set(wire.name, wire);
+      if (report.failure) {
+        observation.notExercised =
+          report.failure.kind === 'hung'
+            ? `the sandbox was killed after a call of ${report.failure.tool} hung`
+            : `the server exited during a call of ${report.failure.tool}`;
         continue;
       }
-      const given = options.arguments?.[wire.name];
+      if (appOnly(normalised.visibility) && !only) {
+        observation.notExercised =
+          'app-only (its _meta.ui.visibility lacks "model"): only an app calls it, often as a long poll; name it with --tools to observe it';
+        continue;
+      }
+      const mine = given?.[wire.name];
       const schema = (wire.inputSchema ?? {}) as Record<string, unknown>;
+      if (Array.isArray(mine) && mine.length > callsPerTool) {
+        report.warnings.push(
+          `--args gives ${mine.length} argument objects for ${wire.name}, but --calls is ${callsPerTool}: the last ${mine.length - callsPerTool} were not used (raise --calls).`,
+        );
+      }
       // Calls come in pairs with the same arguments, so a repeat can be compared with the first.
       const argumentsFor = (i: number, pathStyle: PathStyle): Record<string, unknown> | undefined => {
-        if (Array.isArray(given)) return given[i % given.length];
-        if (given) return given;
+        if (Array.isArray(mine)) return mine[i % mine.length];
+        if (mine) return mine;
         const seed = (options.seed ?? 1) + Math.floor(i / 2);
         return generateArguments(schema, { seed, workdir: sandbox.work, pathStyle, existingFile });
       };
       // Generated paths point at an existing file first, then a new one, then the workdir:
       // the first way a call succeeds with is kept for the rest of the tool's calls.
-      const styles = given ? (['new'] as const) : PATH_STYLES;
+      const styles = mine ? (['new'] as const) : PATH_STYLES;
       const distinct = styles.filter(
         (style, i) =>
           styles.findIndex((s) => JSON.stringify(argumentsFor(0, s)) === JSON.stringify(argumentsFor(0, style))) === i,
@@ -249,22 +319,74 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         style = candidate;
         const record = await callOnce(wire.name, argumentsFor(0, candidate)!);
         observation.calls.push(record);
-        if (record.ok || report.killed) break;
+        if (record.ok || report.failure) break;
       }
-      for (let i = 1; i < callsPerTool && !report.killed; i++) {
+      for (let i = 1; i < callsPerTool && !report.failure; i++) {
         const args = argumentsFor(i, style);
         if (args !== undefined) observation.calls.push(await callOnce(wire.name, args));
       }
       if (!observation.calls.some((c) => c.ok)) {
         observation.notExercised = `every call failed: ${observation.calls[0]?.error ?? 'no call was made'}`;
       }
-      observation.findings = judge(wire.name, hints, observation.calls);
+    }
+    // Judged once every tool was seen: what the server does on every call is one finding, not one per tool.
+    const server = judgeServer(report.tools, scene);
+    for (const observation of report.tools) {
+      observation.findings = judge(observation.name, observation.hints, observation.calls, scene, server.lines);
       report.findings.push(...observation.findings);
     }
+    report.findings.push(...server.findings);
   } finally {
+    client.onclose = undefined;
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
     await sandbox.dispose();
   }
-  return report;
+  return relativeToWorkdir(report, sandbox);
+}
+
+/** The report with sandbox paths said as a person knows them: relative to their workdir, `~` and `$TMPDIR` for the sandbox's HOME and TMPDIR. */
+function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home: string; tmp: string }): ObserveReport {
+  const swaps: Array<[RegExp, string]> = [
+    [new RegExp(`${pathPattern(sandbox.work).source}/`, 'g'), ''],
+    [pathPattern(sandbox.work), '.'],
+    [pathPattern(sandbox.home), '~'],
+    [pathPattern(sandbox.tmp), '$TMPDIR'],
+  ];
+  const shown = (text: string) => swaps.reduce((out, [pattern, to]) => out.replace(pattern, to), text);
+  const diff = (d: SnapshotDiff): SnapshotDiff => ({
+    created: d.created.map(shown),
+    modified: d.modified.map(shown),
+    deleted: d.deleted.map(shown),
+  });
+  const effect = (e: Effect): Effect =>
+    e.kind === 'connect'
+      ? e
+      : e.kind === 'rename'
+        ? { ...e, path: shown(e.path), to: shown(e.to) }
+        : { ...e, path: shown(e.path) };
+  const finding = (f: ObserveFinding): ObserveFinding => ({
+    ...f,
+    message: shown(f.message),
+    evidence: f.evidence.map(shown),
+  });
+  return {
+    ...report,
+    tools: report.tools.map((t) => ({
+      ...t,
+      ...(t.notExercised === undefined ? {} : { notExercised: shown(t.notExercised) }),
+      calls: t.calls.map((c) => ({
+        ...c,
+        ...(c.error === undefined ? {} : { error: shown(c.error) }),
+        ...(c.answer === undefined ? {} : { answer: shown(c.answer) }),
+        // Arguments keep {workdir}, so they can be given back with --args as they are.
+        args: argumentsInCopy(c.args, sandbox.work, '{workdir}'),
+        effects: c.effects.map(effect),
+        diff: diff(c.diff),
+      })),
+      findings: t.findings.map(finding),
+    })),
+    startup: { effects: report.startup.effects.map(effect), diff: diff(report.startup.diff) },
+    findings: report.findings.map(finding),
+  };
 }

@@ -9,6 +9,7 @@
 import { cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { CandorError } from '../errors.js';
 import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 
@@ -16,13 +17,39 @@ import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 const TRACED =
   'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
 
-/** Folders of a workdir copy left out unless asked for. */
-const SKIPPED = new Set(['.git', 'node_modules']);
+/** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied (issue 20). */
+const SKIPPED = new Set(['node_modules']);
 
-/** `value` with the real workdir replaced by its copy, when it names a path inside it. */
+/** The placeholder for the sandbox's copy of the workdir in server and tool arguments. */
+export const WORKDIR_PLACEHOLDER = '{workdir}';
+
+/**
+ * `value` with `{workdir}` and every path naming the real workdir (anywhere in
+ * it: `--dsn sqlite:///home/me/proj/db.sqlite`, `root=/home/me/proj`) replaced
+ * by the copy. A path that only starts like it (`/home/me/project2`) is left.
+ *
+ * @example
+ * ```ts
+ * inCopy('sqlite:///home/me/proj/a.db', '/home/me/proj', '/tmp/c/work'); // 'sqlite:///tmp/c/work/a.db'
+ * ```
+ */
 export function inCopy(value: string, source: string, work: string): string {
-  if (value === source) return work;
-  return value.startsWith(`${source}${path.sep}`) ? `${work}${value.slice(source.length)}` : value;
+  return value.split(WORKDIR_PLACEHOLDER).join(work).replace(pathPattern(source), work);
+}
+
+/** A global pattern for `dir` as a whole path (or the start of one), never the start of a longer name. */
+export function pathPattern(dir: string): RegExp {
+  return new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`, 'g');
+}
+
+/** Every string inside a JSON value passed through {@link inCopy}. */
+export function argumentsInCopy<T>(value: T, source: string, work: string): T {
+  if (typeof value === 'string') return inCopy(value, source, work) as T;
+  if (Array.isArray(value)) return value.map((v) => argumentsInCopy(v, source, work)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, argumentsInCopy(v, source, work)])) as T;
+  }
+  return value;
 }
 
 /** A prepared sandbox. */
@@ -56,11 +83,27 @@ export function checkPlatform(): void {
   });
 }
 
-async function sizeOf(dir: string, limit: number, total = { bytes: 0 }): Promise<number> {
+/** Whether a path of the workdir is left out of the copy: node_modules, or a --exclude glob (relative to the workdir). */
+function excluder(source: string, globs: readonly string[]): (file: string) => boolean {
+  const match = globs.length > 0 ? picomatch([...globs], { dot: true }) : undefined;
+  return (file) => {
+    if (file === source) return false;
+    if (SKIPPED.has(path.basename(file))) return true;
+    const relative = path.relative(source, file);
+    return match !== undefined && (match(relative) || match(`${relative}/`));
+  };
+}
+
+async function sizeOf(
+  dir: string,
+  limit: number,
+  excluded: (file: string) => boolean,
+  total = { bytes: 0 },
+): Promise<number> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (SKIPPED.has(entry.name)) continue;
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) await sizeOf(full, limit, total);
+    if (excluded(full)) continue;
+    if (entry.isDirectory()) await sizeOf(full, limit, excluded, total);
     else if (entry.isFile()) total.bytes += (await stat(full)).size;
     if (total.bytes > limit) return total.bytes;
   }
@@ -79,14 +122,17 @@ export async function prepareSandbox(options: {
   command: string;
   args: readonly string[];
   workdir: string;
+  /** Globs (relative to the workdir) left out of the copy, e.g. `.git`, `data/**`. */
+  exclude?: readonly string[];
   maxBytes?: number;
 }): Promise<Sandbox> {
   const limit = options.maxBytes ?? 100 * 1024 * 1024;
   const source = path.resolve(options.workdir);
-  const size = await sizeOf(source, limit);
+  const excluded = excluder(source, options.exclude ?? []);
+  const size = await sizeOf(source, limit, excluded);
   if (size > limit) {
     throw new CandorError(
-      `The workdir ${source} holds more than ${Math.round(limit / 1048576)} MB (without .git and node_modules); pass a smaller --workdir.`,
+      `The workdir ${source} holds more than ${Math.round(limit / 1048576)} MB (without node_modules and what --exclude leaves out); pass --exclude GLOB (e.g. --exclude .git) or a smaller --workdir.`,
       { code: 'observe_workdir_too_large' },
     );
   }
@@ -97,7 +143,7 @@ export async function prepareSandbox(options: {
   const traceDir = path.join(base, 'trace');
   await cp(source, work, {
     recursive: true,
-    filter: (file) => !SKIPPED.has(path.basename(file)) || file === source,
+    filter: (file) => !excluded(file),
     verbatimSymlinks: true,
   });
   await Promise.all([mkdir(home), mkdir(tmp), mkdir(traceDir)]);
@@ -121,7 +167,7 @@ export async function prepareSandbox(options: {
       'inject=io_uring_setup:error=ENOSYS',
       '--',
       options.command,
-      // A server given the real workdir (a root folder argument, say) gets the copy instead.
+      // A server given the real workdir (a root folder argument, a DSN naming a file in it) gets the copy instead.
       ...options.args.map((arg) => inCopy(arg, source, work)),
     ],
   });

@@ -1,21 +1,28 @@
 /**
- * Verdicts (issue 12): what a tool did, held against what its hints claim
- * (spec defaults where absent). Findings use lint's shape, severities and
- * reporters, so `candor observe` reads and exports like `candor lint`.
+ * Verdicts (issue 12, evidence classes issue 20): what a tool did, held against
+ * what its hints claim (spec defaults where absent). Each rule reads one class
+ * of evidence (evidence.ts): writes and deletions against readOnlyHint,
+ * deletions against destructiveHint, network attempts against openWorldHint,
+ * repeats (effects and answers) against idempotentHint. Programs run and the
+ * server's scratch are reported, never a contradiction by themselves. Findings
+ * use lint's shape, severities and reporters, so `candor observe` reads and
+ * exports like `candor lint`.
  */
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
-import type { SnapshotDiff } from './snapshot.js';
-import type { Effect } from './trace.js';
+import { answersDiffer } from './answers.js';
+import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
+
+export type { CallRecord } from './evidence.js';
 
 /** The observe rules, in the lint rule shape (for SARIF's rule list). */
 export const OBSERVE_RULES = [
   {
     id: 'observe/read-only-wrote',
     severity: 'error',
-    summary: 'A tool marked readOnlyHint: true changed files, ran a program or connected out.',
+    summary: 'A tool marked readOnlyHint: true changed or deleted files.',
     explanation:
-      'Hosts skip confirmation for read-only tools and let them through plan mode; a tool that writes while claiming to read defeats both.',
+      'Hosts skip confirmation for read-only tools and let them through plan mode; a tool that writes while claiming to read defeats both. Running a program or reaching the network is not counted as a write (the program’s own writes are).',
   },
   {
     id: 'observe/closed-world-connected',
@@ -28,7 +35,7 @@ export const OBSERVE_RULES = [
   {
     id: 'observe/non-destructive-deleted',
     severity: 'error',
-    summary: 'A tool marked destructiveHint: false deleted, truncated or overwrote existing data.',
+    summary: 'A tool marked destructiveHint: false deleted, truncated or overwrote data that existed before the run.',
     explanation:
       'destructiveHint: false promises only additive changes; hosts may skip the extra confirmation destructive calls get.',
   },
@@ -36,153 +43,221 @@ export const OBSERVE_RULES = [
     id: 'observe/idempotent-changed-again',
     severity: 'warning',
     summary:
-      'A tool marked idempotentHint: true changed state again when called a second time with the same arguments.',
+      'A tool marked idempotentHint: true changed state again, or answered differently, when called a second time with the same arguments.',
     explanation:
-      'Hosts retry idempotent calls after failures; a repeat that changes things again is not safe to retry.',
+      'Hosts retry idempotent calls after failures; a repeat that changes things again (on disk, or in the server’s memory, as a different answer shows) is not safe to retry. Answers that differ only in timestamps, durations or ids are not counted.',
+  },
+  {
+    id: 'observe/server-wide-effect',
+    severity: 'error',
+    summary:
+      'The server changes the same files or reaches the same address on (nearly) every call, whatever the tool: one finding about the server, not one per tool.',
+    explanation:
+      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints.',
   },
   {
     id: 'observe/destructive-no-effect',
     severity: 'info',
-    summary: 'A tool marked destructiveHint: true changed nothing in any observed call.',
+    summary:
+      'A tool marked destructiveHint: true changed nothing, ran no program and reached no network in any observed call.',
     explanation:
       'It may only be destructive for other arguments; if it never is, a lighter hint spares people needless prompts.',
   },
 ] as const;
 
-/** What one observed call did. */
-export interface CallRecord {
-  args: Record<string, unknown>;
-  ok: boolean;
-  error?: string;
-  effects: Effect[];
-  diff: SnapshotDiff;
+type RuleId = (typeof OBSERVE_RULES)[number]['id'];
+
+/** A finding with what was seen. */
+export type ObserveFinding = Finding & { evidence: string[] };
+
+function finding(id: RuleId, tool: string | undefined, message: string, evidence: string[]): ObserveFinding {
+  const rule = OBSERVE_RULES.find((r) => r.id === id)!;
+  return { ruleId: id, severity: rule.severity, ...(tool === undefined ? {} : { tool }), message, evidence };
 }
 
-/** Bookkeeping nobody would call a state change: caches and bytecode the runtime writes on its own. */
-const BOOKKEEPING = /(\/\.cache\/|\.pyc$|__pycache__|\/node-compile-cache\/|-journal$|-wal$|-shm$)/;
-
-/** DNS: a connection to this port is a name lookup. */
-const DNS_PORT = 53;
-
-/** The effects that change state (writes, deletes, renames, execs) and outbound connections, minus bookkeeping. */
-export function stateChanges(call: CallRecord): {
-  changed: string[];
-  deleted: string[];
-  overwritten: string[];
-  execs: string[];
-  outbound: Effect[];
-} {
-  const changed = new Set<string>();
-  for (const file of [...call.diff.created, ...call.diff.modified, ...call.diff.deleted]) {
-    if (!BOOKKEEPING.test(file)) changed.add(file);
-  }
-  const deleted = new Set(call.diff.deleted.filter((f) => !BOOKKEEPING.test(f)));
-  // Overwritten: an existing file opened with O_TRUNC (or truncated) and changed. Appending
-  // changes a file too, but adds; the snapshot alone cannot tell the two apart.
-  const created = new Set(call.diff.created);
-  const overwritten = new Set(
-    call.effects
-      .filter((e) => e.kind === 'truncate' && !created.has(e.path) && !BOOKKEEPING.test(e.path))
-      .map((e) => (e as { path: string }).path)
-      .filter((f) => call.diff.modified.includes(f)),
-  );
-  for (const effect of call.effects) {
-    if ((effect.kind === 'delete' || effect.kind === 'rmdir') && !BOOKKEEPING.test(effect.path))
-      deleted.add(effect.path);
-  }
-  const execs = call.effects.filter((e) => e.kind === 'exec').map((e) => e.path);
-  // A name lookup counts even through a loopback resolver (systemd-resolved's 127.0.0.53):
-  // resolving a name is reaching for the open world.
-  const outbound = call.effects.filter(
-    (e) => e.kind === 'connect' && e.family !== 'unix' && (!e.loopback || e.port === DNS_PORT),
-  );
-  return { changed: [...changed], deleted: [...deleted], overwritten: [...overwritten], execs, outbound };
+/** Evidence of many calls as one, minus the lines the server does on every call. */
+function merged(evidence: readonly Evidence[], serverWide: ReadonlySet<string>): Evidence {
+  const all = (key: keyof Evidence, line: (item: string) => string) => [
+    ...new Set(evidence.flatMap((e) => e[key]).filter((item) => !serverWide.has(line(item)))),
+  ];
+  return {
+    writes: all('writes', (f) => `wrote ${f}`),
+    deletions: all('deletions', (f) => `deleted ${f}`),
+    overwrites: all('overwrites', (f) => `overwrote ${f}`),
+    execs: all('execs', (f) => `ran ${f}`),
+    network: all('network', (l) => l),
+    scratch: all('scratch', (f) => f),
+  };
 }
 
 /**
- * Judge one tool's calls against its hints.
+ * Judge one tool's calls against its hints. `serverWide` holds evidence lines
+ * already reported once for the whole server (see {@link judgeServer}).
  *
  * @example
  * ```ts
- * judge('get_status', hints, calls); // [{ ruleId: 'observe/read-only-wrote', … }]
+ * judge('get_status', hints, calls, scene); // [{ ruleId: 'observe/read-only-wrote', … }]
  * ```
  */
 export function judge(
   tool: string,
   hints: ResolvedHints,
   calls: readonly CallRecord[],
-): Array<Finding & { evidence: string[] }> {
-  const findings: Array<Finding & { evidence: string[] }> = [];
+  scene: Scene,
+  serverWide: ReadonlySet<string> = new Set(),
+): ObserveFinding[] {
+  const findings: ObserveFinding[] = [];
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
-  const seen = exercised.map(stateChanges);
-  const all = {
-    changed: [...new Set(seen.flatMap((s) => s.changed))],
-    deleted: [...new Set(seen.flatMap((s) => s.deleted))],
-    overwritten: [...new Set(seen.flatMap((s) => s.overwritten))],
-    execs: [...new Set(seen.flatMap((s) => s.execs))],
-    outbound: seen.flatMap((s) => s.outbound),
-  };
-  const connects = [
-    ...new Set(
-      all.outbound.map((e) =>
-        e.kind !== 'connect'
-          ? ''
-          : `${e.port === DNS_PORT ? 'resolved a name: ' : ''}connect ${e.address}:${e.port ?? ''} (${e.succeeded ? 'connected' : 'attempted'})`,
+  const all = merged(
+    exercised.map((c) => classify(c, scene)),
+    serverWide,
+  );
+  const deleted = all.deletions.length + all.overwrites.length > 0;
+  if (hints.readOnlyHint && (all.writes.length > 0 || deleted)) {
+    findings.push(
+      finding(
+        'observe/read-only-wrote',
+        tool,
+        `${tool} claims readOnlyHint: true, but its calls changed files.`,
+        evidenceLines({ writes: all.writes, deletions: all.deletions, overwrites: all.overwrites }),
       ),
-    ),
-  ];
-  const add = (id: (typeof OBSERVE_RULES)[number]['id'], message: string, evidence: string[]) => {
-    const rule = OBSERVE_RULES.find((r) => r.id === id)!;
-    findings.push({ ruleId: id, severity: rule.severity, tool, message, evidence });
-  };
-  if (hints.readOnlyHint && (all.changed.length > 0 || all.execs.length > 0 || all.outbound.length > 0)) {
-    add('observe/read-only-wrote', `${tool} claims readOnlyHint: true, but its calls changed the system.`, [
-      ...all.changed.map((f) => `changed ${f}`),
-      ...all.execs.map((f) => `executed ${f}`),
-      ...connects,
-    ]);
-  }
-  if (!hints.openWorldHint && all.outbound.length > 0) {
-    add(
-      'observe/closed-world-connected',
-      `${tool} claims openWorldHint: false, but it reached for the network.`,
-      connects,
     );
   }
-  if (!hints.readOnlyHint && !hints.destructiveHint && (all.deleted.length > 0 || all.overwritten.length > 0)) {
-    add('observe/non-destructive-deleted', `${tool} claims destructiveHint: false, but it deleted or overwrote data.`, [
-      ...all.deleted.map((f) => `deleted ${f}`),
-      ...all.overwritten.map((f) => `overwrote ${f}`),
-    ]);
+  if (!hints.openWorldHint && all.network.length > 0) {
+    findings.push(
+      finding(
+        'observe/closed-world-connected',
+        tool,
+        `${tool} claims openWorldHint: false, but it reached for the network.`,
+        all.network,
+      ),
+    );
+  }
+  if (!hints.readOnlyHint && !hints.destructiveHint && deleted) {
+    findings.push(
+      finding(
+        'observe/non-destructive-deleted',
+        tool,
+        `${tool} claims destructiveHint: false, but it deleted or overwrote data that existed before the run.`,
+        evidenceLines({ deletions: all.deletions, overwrites: all.overwrites }),
+      ),
+    );
   }
   if (!hints.readOnlyHint && hints.idempotentHint) {
-    // Repeats of the same arguments (calls come in pairs) must change nothing the first did not.
-    for (let i = 1; i < exercised.length; i++) {
-      const first = exercised[i - 1]!;
-      const again = exercised[i]!;
-      if (JSON.stringify(first.args) !== JSON.stringify(again.args)) continue;
-      const changes = stateChanges(again).changed;
-      const modifiedAgain = again.diff.modified.filter((f) => changes.includes(f));
-      if (modifiedAgain.length > 0 || again.diff.created.some((f) => changes.includes(f))) {
-        add(
-          'observe/idempotent-changed-again',
-          `${tool} claims idempotentHint: true, but repeating a call changed state again.`,
-          [
-            ...again.diff.created.map((f) => `created ${f} on the repeat`),
-            ...modifiedAgain.map((f) => `changed ${f} again on the repeat`),
-          ],
-        );
-        break;
-      }
-    }
+    const repeat = idempotencyBreak(exercised, scene, serverWide);
+    if (repeat)
+      findings.push(finding('observe/idempotent-changed-again', tool, `${tool} ${repeat.message}`, repeat.evidence));
   }
-  if (!hints.readOnlyHint && hints.destructiveHint && all.changed.length === 0 && all.execs.length === 0) {
-    add(
-      'observe/destructive-no-effect',
-      `${tool} claims destructiveHint: true, but none of ${exercised.length} calls changed anything.`,
-      [],
+  if (
+    !hints.readOnlyHint &&
+    hints.destructiveHint &&
+    all.writes.length + all.execs.length + all.network.length === 0 &&
+    !deleted
+  ) {
+    findings.push(
+      finding(
+        'observe/destructive-no-effect',
+        tool,
+        `${tool} claims destructiveHint: true, but none of ${exercised.length} calls changed anything.`,
+        [],
+      ),
     );
   }
   return findings;
+}
+
+/** The first repeat (same arguments, back to back) that changed state again or answered differently. */
+function idempotencyBreak(
+  exercised: readonly CallRecord[],
+  scene: Scene,
+  serverWide: ReadonlySet<string>,
+): { message: string; evidence: string[] } | undefined {
+  for (let i = 1; i < exercised.length; i++) {
+    const first = exercised[i - 1]!;
+    const again = exercised[i]!;
+    if (JSON.stringify(first.args) !== JSON.stringify(again.args)) continue;
+    const writes = classify(again, scene).writes.filter((f) => !serverWide.has(`wrote ${f}`));
+    if (writes.length > 0) {
+      return {
+        message: 'claims idempotentHint: true, but repeating a call changed state again.',
+        evidence: writes.map(
+          (f) => `${again.diff.created.includes(f) ? 'created' : 'changed'} ${f} again on the repeat`,
+        ),
+      };
+    }
+    const differs = answersDiffer(first.answer, again.answer);
+    if (differs) {
+      return {
+        message:
+          'claims idempotentHint: true, but the same call answered differently the second time (state the server keeps changed).',
+        evidence: [`first answer: ${differs.first}`, `repeat answer: ${differs.again}`],
+      };
+    }
+  }
+  return undefined;
+}
+
+/** A tool as {@link judgeServer} needs it. */
+export interface JudgedTool {
+  name: string;
+  hints: ResolvedHints;
+  calls: readonly CallRecord[];
+}
+
+/** At least this many tools, and this share of the exercised ones, for an effect to be the server's. */
+const SERVER_WIDE_MIN_TOOLS = 3;
+const SERVER_WIDE_SHARE = 0.75;
+
+/**
+ * Effects the server has on (nearly) every call whatever the tool (usage
+ * counters, a config rewrite, telemetry): one finding, and the evidence lines
+ * to leave out of each tool's own verdict.
+ *
+ * @example
+ * ```ts
+ * const { findings, lines } = judgeServer(tools, scene);
+ * ```
+ */
+export function judgeServer(
+  tools: readonly JudgedTool[],
+  scene: Scene,
+): { findings: ObserveFinding[]; lines: Set<string> } {
+  const exercised = tools.filter((t) => t.calls.some((c) => c.ok));
+  const byLine = new Map<string, Set<string>>();
+  for (const tool of exercised) {
+    for (const call of tool.calls.filter((c) => c.ok)) {
+      const evidence = classify(call, scene);
+      // Writes and network only: deleting pre-existing data on every call would still be each tool's own verdict.
+      for (const line of evidenceLines({ writes: evidence.writes, network: evidence.network })) {
+        if (!byLine.has(line)) byLine.set(line, new Set());
+        byLine.get(line)!.add(tool.name);
+      }
+    }
+  }
+  const need = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(exercised.length * SERVER_WIDE_SHARE));
+  const lines = new Set([...byLine].filter(([, names]) => names.size >= need).map(([line]) => line));
+  if (lines.size === 0) return { findings: [], lines };
+  const hit = exercised.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
+  const writes = [...lines].some((l) => !l.startsWith('connect') && !l.startsWith('resolved a name'));
+  const network = [...lines].some((l) => l.startsWith('connect') || l.startsWith('resolved a name'));
+  const readOnly = writes ? hit.filter((t) => t.hints.readOnlyHint).map((t) => t.name) : [];
+  const closed = network ? hit.filter((t) => !t.hints.openWorldHint).map((t) => t.name) : [];
+  const contradicted = [
+    ...(readOnly.length > 0 ? [`readOnlyHint: true on ${listOf(readOnly)}`] : []),
+    ...(closed.length > 0 ? [`openWorldHint: false on ${listOf(closed)}`] : []),
+  ];
+  const base = finding(
+    'observe/server-wide-effect',
+    undefined,
+    `The server does this on the calls of ${hit.length} of ${exercised.length} exercised tools, whatever the tool${
+      contradicted.length > 0 ? `; it contradicts ${contradicted.join(' and ')}` : ' (no tool’s hints are contradicted)'
+    }.`,
+    [...lines].sort(),
+  );
+  return { findings: [contradicted.length > 0 ? base : { ...base, severity: 'info' }], lines };
+}
+
+function listOf(names: readonly string[]): string {
+  return names.length <= 6 ? names.join(', ') : `${names.slice(0, 6).join(', ')} and ${names.length - 6} more`;
 }

@@ -42,3 +42,30 @@ function fromBase64url(text: string): string {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
+
+/**
+ * One page of a name-ordered tool list (keyset pagination: the cursor names the
+ * last tool sent, so a page survives tools added or removed in between). For
+ * views that filter the registry's list (auth scopes, a session's found tools).
+ *
+ * @example
+ * ```ts
+ * pageOfNamed(listed, { limit: 50 }); // { tools: [...first 50], nextCursor: '…' }
+ * ```
+ */
+export function pageOfNamed<T extends { name: string }>(
+  listed: readonly T[],
+  options: { cursor?: string; limit?: number },
+): { tools: readonly T[]; nextCursor?: string } {
+  let start = 0;
+  if (options.cursor !== undefined) {
+    const { after } = decodeCursor<{ after: string }>(options.cursor, (v) => typeof v.after === 'string');
+    start = listed.findIndex((tool) => tool.name > after);
+    if (start < 0) start = listed.length;
+  }
+  const limit = options.limit === undefined ? listed.length : Math.max(1, Math.floor(options.limit));
+  const end = Math.min(listed.length, start + limit);
+  const page: { tools: readonly T[]; nextCursor?: string } = { tools: listed.slice(start, end) };
+  if (end < listed.length) page.nextCursor = encodeCursor({ after: listed[end - 1]!.name });
+  return page;
+}

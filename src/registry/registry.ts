@@ -312,10 +312,10 @@ export class ToolRegistry {
       }
       offset = cursor.o;
     }
-    const all = this.#index.match(query, this.#unlisted());
-    const tools = all.slice(offset, offset + limit);
-    const page: SearchPage = { tools, total: all.length };
-    if (offset + limit < all.length) page.nextCursor = encodeCursor({ o: offset + limit, q: key });
+    const all = this.#index.match(query, this.#unlisted(), offset + limit);
+    const tools = all.tools.slice(offset, offset + limit);
+    const page: SearchPage = { tools, total: all.total };
+    if (offset + limit < all.total) page.nextCursor = encodeCursor({ o: offset + limit, q: key });
     return page;
   }
 

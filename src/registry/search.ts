@@ -7,11 +7,20 @@
  */
 import { splitWords } from '../tool/title.js';
 import type { ToolDefinition } from '../tool/types.js';
+import { Bm25Index } from './bm25.js';
 
 /** What `registry.search()` accepts. Every filter is optional; all given filters must hold. */
 export interface SearchQuery {
-  /** Words matched against name, title and description (every word must match). */
+  /** Words matched against name, title and description (every word must match, unless `ranking` is `bm25`). */
   text?: string;
+  /**
+   * `words` (default): every word must occur (as a substring); exact name matches first.
+   * `bm25`: any word may match (stemmed, stop words dropped), ranked by BM25 over name,
+   * title, tags, description and hints: for questions in words (issue 22, `find_tools`).
+   */
+  ranking?: 'words' | 'bm25';
+  /** A last test each result must pass (not part of the cursor's identity: keep it stable across pages). */
+  where?: (tool: ToolDefinition) => boolean;
   readOnly?: boolean;
   destructive?: boolean;
   idempotent?: boolean;
@@ -52,6 +61,7 @@ export class SearchIndex {
   readonly #byTag = new Map<string, Set<Entry>>();
   readonly #byCategory = new Map<string, Set<Entry>>();
   #ordered: Entry[] | undefined;
+  #bm25: Bm25Index | undefined;
 
   add(def: ToolDefinition): void {
     const entry: Entry = { def, bits: hintBits(def) };
@@ -59,6 +69,7 @@ export class SearchIndex {
     for (const tag of def.tags) setFor(this.#byTag, tag).add(entry);
     if (def.category !== undefined) setFor(this.#byCategory, def.category).add(entry);
     this.#ordered = undefined;
+    this.#bm25 = undefined;
   }
 
   remove(def: ToolDefinition): void {
@@ -68,13 +79,19 @@ export class SearchIndex {
     for (const tag of def.tags) dropFrom(this.#byTag, tag, entry);
     if (def.category !== undefined) dropFrom(this.#byCategory, def.category, entry);
     this.#ordered = undefined;
+    this.#bm25 = undefined;
   }
 
   /**
    * All matching tools: best first when there is text, else in name order.
    * `unlisted` holds the names of tools that are registered but not listed.
+   * `need`: only the first `need` are wanted (the rest are counted, not sorted).
    */
-  match(query: SearchQuery, unlisted: ReadonlySet<string>): ToolDefinition[] {
+  match(
+    query: SearchQuery,
+    unlisted: ReadonlySet<string>,
+    need = Infinity,
+  ): { tools: ToolDefinition[]; total: number } {
     let mask = 0;
     let want = 0;
     const flags: Array<[boolean | undefined, number]> = [
@@ -94,6 +111,23 @@ export class SearchIndex {
     if (query.category !== undefined) sets.push(this.#byCategory.get(query.category) ?? new Set());
     sets.sort((a, b) => a.size - b.size);
 
+    const checkListed = unlisted.size > 0;
+    const where = query.where;
+    if (query.ranking === 'bm25' && query.text !== undefined && query.text.trim() !== '') {
+      this.#bm25 ??= new Bm25Index(this.#order().map((e) => e.def));
+      const keep = (def: ToolDefinition) => {
+        const entry = this.#entries.get(def.name)!;
+        return (
+          (entry.bits & mask) === want &&
+          (sets.length === 0 || inAll(sets, entry)) &&
+          !(checkListed && unlisted.has(def.name)) &&
+          (where === undefined || where(def))
+        );
+      };
+      const ranked = this.#bm25.rank(query.text, { keep, top: need });
+      return { tools: ranked.tools, total: ranked.total };
+    }
+
     const ordered = this.#order();
     const smallest = sets[0];
     // Walk a small set and sort it, or walk everything in order and test membership.
@@ -106,12 +140,12 @@ export class SearchIndex {
     const tokens = tokenize(query.text);
     const hits: Entry[] = [];
     const scores: number[] = [];
-    const checkListed = unlisted.size > 0;
     for (let i = 0; i < candidates.length; i++) {
       const entry = candidates[i]!;
       if ((entry.bits & mask) !== want) continue;
       if (rest.length > 0 && !inAll(rest, entry)) continue;
       if (checkListed && unlisted.has(entry.def.name)) continue;
+      if (where !== undefined && !where(entry.def)) continue;
       if (tokens.length > 0) {
         const score = scoreText(entry, tokens);
         if (score < 0) continue;
@@ -119,10 +153,10 @@ export class SearchIndex {
       }
       hits.push(entry);
     }
-    if (tokens.length === 0) return hits.map((e) => e.def);
+    if (tokens.length === 0) return { tools: hits.map((e) => e.def), total: hits.length };
     const order = hits.map((_, i) => i);
     order.sort((a, b) => scores[b]! - scores[a]! || compareNames(hits[a]!.def.name, hits[b]!.def.name));
-    return order.map((i) => hits[i]!.def);
+    return { tools: order.map((i) => hits[i]!.def), total: hits.length };
   }
 
   #order(): Entry[] {

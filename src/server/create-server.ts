@@ -6,7 +6,7 @@
 import { createResourceServer, type ResourceServer } from '../auth/resource-server.js';
 import type { AuthOptions } from '../auth/types.js';
 import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
-import type { ServerCapabilities, ServerInfo } from '../engine/engine.js';
+import type { ServerCapabilities, ServerInfo, ToolScope } from '../engine/engine.js';
 import { type ServerLogger, stderrLogger } from '../engine/logger.js';
 import type { ModernOptions } from '../engine/modern/modern-engine.js';
 import type { TasksOptions } from '../engine/tasks/task-runtime.js';
@@ -85,6 +85,11 @@ export interface ServerOptions extends PipelineOptions {
    * from its environment). See src/auth.
    */
   auth?: AuthOptions;
+  /**
+   * Narrow the tools per request: per session or per person (issue 22: the
+   * gateway's search mode, profiles and rules). Applied after `auth`'s scopes.
+   */
+  toolScope?: ToolScope;
   /** How long `close()` waits for running calls before aborting them. Default 10 000 ms. */
   shutdownTimeoutMs?: number;
   /**
@@ -281,7 +286,11 @@ export function createServer(options: ServerOptions): CandorServer {
       const { listenHttp } = await import('../transports/http/listen.js');
       // Shared state first: a misconfigured Redis fails here, and no request is taken before the bus listens.
       await shared?.ready;
-      const readiness = shared === undefined ? undefined : async () => ({ redis: await shared.ping() });
+      // Redis down is degraded, not unready (issue 25): this instance still serves its sessions.
+      const readiness =
+        shared === undefined
+          ? undefined
+          : async () => ({ redis: (await shared.ping()) ? (true as const) : ('degraded' as const) });
       const listener = await listenHttp({ ...httpDefaults, readiness, ...rest, dispatcher });
       ownProcess();
       closers.add(() => listener.close());

@@ -29,7 +29,7 @@ export interface SharedState {
   rateLimitStore(spec: HttpRateLimiterSpec): RateLimiterAbstract;
   /** The `requestState` secret every instance shares (made once, kept in Redis). */
   readonly requestStateSecret: Promise<string>;
-  /** Whether Redis answers (for `/readyz`). */
+  /** Whether Redis answers (for `/readyz`: when it does not, the instance is degraded, not unready). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -55,6 +55,7 @@ export function openSharedState(
     );
   }
   const { logger, registry } = context;
+  const timeoutMs = storeTimeoutOf(context.env);
   const ownCluster = !isCluster(chosen);
   let stopToggles: (() => void) | undefined;
   const instanceId = isCluster(chosen) ? chosen.instanceId : crypto.randomUUID().slice(0, 8);
@@ -65,7 +66,9 @@ export function openSharedState(
       import('../stores/redis-url.js'),
     ]);
     if (typeof chosen === 'string') assertRedisUrl(chosen);
-    const cluster = isCluster(chosen) ? chosen : createRedisCluster({ redis: chosen as never, logger, instanceId });
+    const cluster = isCluster(chosen)
+      ? chosen
+      : createRedisCluster({ redis: chosen as never, logger, instanceId, timeoutMs });
     stopToggles = await syncToggles(cluster, registry, logger);
     return cluster;
   })();
@@ -96,7 +99,7 @@ export function openSharedState(
   const link: ClusterLink = {
     instanceId,
     eventStore: deferredEventStore(ready),
-    saveSession: async (record) => (await ready).saveSession(record),
+    saveSession: async (record, saveOptions) => (await ready).saveSession(record, saveOptions),
     loadSession: async (id) => (await ready).loadSession(id),
     touchSession: async (id) => (await ready).touchSession(id),
     removeSession: async (id) => (await ready).removeSession(id),
@@ -108,17 +111,8 @@ export function openSharedState(
           () => {},
         );
     },
-    onMessage(listener) {
-      let stop: (() => void) | undefined;
-      let stopped = false;
-      void ready.then((cluster) => {
-        if (!stopped) stop = cluster.onMessage(listener);
-      });
-      return () => {
-        stopped = true;
-        stop?.();
-      };
-    },
+    onMessage: (listener) => whenReady(ready, (cluster) => cluster.onMessage(listener)),
+    onStoreRestored: (listener) => whenReady(ready, (cluster) => cluster.health.onRestored(listener)),
   };
 
   return {
@@ -137,6 +131,36 @@ export function openSharedState(
       if (ownCluster) await cluster?.close();
     },
   };
+}
+
+/** Subscribe once the cluster exists; the returned function also works before that. */
+function whenReady(ready: Promise<RedisCluster>, subscribe: (cluster: RedisCluster) => () => void): () => void {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  void ready.then(
+    (cluster) => {
+      if (!stopped) stop = subscribe(cluster);
+    },
+    () => {},
+  );
+  return () => {
+    stopped = true;
+    stop?.();
+  };
+}
+
+/** `CANDOR_STORE_TIMEOUT_MS`: how long a call waits for Redis before degrading (issue 25). */
+function storeTimeoutOf(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env.CANDOR_STORE_TIMEOUT_MS?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new DefinitionError(
+      `CANDOR_STORE_TIMEOUT_MS must be a positive whole number of milliseconds, got ${JSON.stringify(raw)}.`,
+      { fields: ['redis'] },
+    );
+  }
+  return value;
 }
 
 function isCluster(value: unknown): value is RedisCluster {

@@ -12,8 +12,24 @@
  * Under load this turns one Redis round trip per call into one per batch (see
  * bench/redis.ts, the `limited` case); a lone call waits for nothing.
  * Only plain consumes are batched; a call with options goes on its own.
+ *
+ * While the store is down (issue 25) consumes go to a per-process `fallback`
+ * limiter at once, without waiting for Redis; a consume that fails for want of
+ * Redis marks the store down and is counted there too.
  */
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** What a limiter does while the shared store is down. */
+export interface LimiterFallback {
+  /** Counts per process while the store is down. */
+  limiter: RateLimiterAbstract;
+  /** Whether the store is up (consumes go to Redis). */
+  readonly up: () => boolean;
+  /** A consume failed for want of the store. */
+  markDown(reason: unknown): void;
+  /** Told each time a consume is counted by the fallback (log once per outage). */
+  onFallback(): void;
+}
 
 interface Waiter {
   points: number;
@@ -24,9 +40,20 @@ interface Waiter {
 export class BatchedRedisLimiter extends RateLimiterRedis {
   /** Keys with a batch in flight, and the calls waiting for the next one. */
   readonly #waiting = new Map<string, Waiter[]>();
+  readonly #fallback: LimiterFallback | undefined;
+
+  constructor(options: ConstructorParameters<typeof RateLimiterRedis>[0], fallback?: LimiterFallback) {
+    super(options);
+    this.#fallback = fallback;
+  }
 
   override consume(key: string | number, points = 1, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
     if (options !== undefined && Object.keys(options).length > 0) return super.consume(key, points, options);
+    const fallback = this.#fallback;
+    if (fallback !== undefined && !fallback.up()) {
+      fallback.onFallback();
+      return fallback.limiter.consume(key, points);
+    }
     const id = String(key);
     return new Promise<RateLimiterRes>((resolve, reject) => {
       const waiter = { points, resolve, reject };
@@ -47,7 +74,13 @@ export class BatchedRedisLimiter extends RateLimiterRedis {
       (res) => this.#settle(id, batch, total, res),
       (reason: unknown) => {
         if (reason instanceof RateLimiterRes) this.#settle(id, batch, total, reason);
-        else {
+        else if (this.#fallback !== undefined) {
+          const fallback = this.#fallback;
+          fallback.markDown(reason);
+          fallback.onFallback();
+          for (const waiter of batch) fallback.limiter.consume(id, waiter.points).then(waiter.resolve, waiter.reject);
+          this.#next(id);
+        } else {
           for (const waiter of batch) waiter.reject(reason);
           this.#next(id);
         }

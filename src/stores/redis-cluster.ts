@@ -5,12 +5,14 @@
  * one and hands each part to the piece that uses it; a single process with no
  * configuration keeps its in-memory defaults.
  *
- * During a Redis outage (see docs/deployment.md): a new session cannot be
- * opened and a session this instance has not seen cannot be served (503 with
- * a clear message); sessions already cached here, stateless and 2026-07-28
- * calls keep working; rate limits fall back to per-process counters; events
- * go out without ids (not resumable) — all logged, nothing crashes, and it all
- * resumes when Redis returns.
+ * During a Redis outage (issue 25, see docs/deployment.md) the instance
+ * degrades instead of stopping: every store operation gives up after the store
+ * timeout (default 500 ms) and, once Redis is known to be down, fails at once
+ * (store-health.ts); sessions cached here keep working, new sessions are kept
+ * here and written to Redis when it returns, rate limits are counted per
+ * process (logged), events go out without ids (not resumable); a session this
+ * instance has not seen cannot be served (503 with a clear message). Nothing
+ * crashes, and shared state resumes when Redis answers again.
  */
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ServerLogger } from '../engine/logger.js';
@@ -19,6 +21,7 @@ import { BatchedRedisLimiter } from './batched-redis-limiter.js';
 import { openRedis, type RedisConnection, type RedisInput } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
 import { redactRedisUrl } from './redis-url.js';
+import { DEFAULT_STORE_TIMEOUT_MS, StoreHealth } from './store-health.js';
 
 /** Options of {@link createRedisCluster}. */
 export interface RedisClusterOptions {
@@ -32,6 +35,11 @@ export interface RedisClusterOptions {
   logger?: ServerLogger;
   /** This instance's id in messages and stream ids. Default: random. */
   instanceId?: string;
+  /**
+   * How long a call waits for Redis before this instance degrades (ms).
+   * Default 500 (`CANDOR_STORE_TIMEOUT_MS` for `createServer`).
+   */
+  timeoutMs?: number;
 }
 
 /** A rate-limit store factory in rate-limiter-flexible's terms. */
@@ -53,6 +61,8 @@ export interface RedisCluster extends ClusterLink {
   subscribeRaw(channel: string, listener: (payload: string) => void): Promise<() => void>;
   /** Whether Redis answers a PING (readiness). */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Whether Redis is up as this instance sees it, and who to tell when it returns (issue 25). */
+  readonly health: StoreHealth;
   close(): Promise<void>;
 }
 
@@ -64,12 +74,43 @@ export interface RedisCluster extends ClusterLink {
  * ```
  */
 export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
-  const { prefix = 'candor:', sessionTtlMs = 30 * 60_000, logger } = options;
+  const { prefix = 'candor:', sessionTtlMs = 30 * 60_000, logger, timeoutMs = DEFAULT_STORE_TIMEOUT_MS } = options;
   const where = typeof options.redis === 'string' ? redactRedisUrl(options.redis) : 'the given client';
   const redis = openRedis(options.redis, {
     onError: (error) => logger?.warn(`Redis (${where}) is unreachable: ${error.message}`),
+    timeoutMs,
   });
   const { command, subscriber } = redis;
+  const health = new StoreHealth({
+    timeoutMs,
+    probe: async () => {
+      if (!redis.up) throw new Error('not connected');
+      await command.ping();
+    },
+    ...(logger === undefined ? {} : { logger }),
+    name: `Redis (${where})`,
+  });
+  // A dropped connection is an outage at once; a reconnect is checked at once.
+  command.on('close', () => health.markDown(new Error('the connection closed')));
+  command.on('ready', () => health.probeSoon());
+  let countingLocally = false;
+  health.onRestored(() => {
+    if (countingLocally) logger?.info('rate limits are shared again (Redis answers)');
+    countingLocally = false;
+  });
+  const limiterFallback = (spec: { points: number; duration: number; keyPrefix: string }) => ({
+    limiter: new RateLimiterMemory(spec),
+    up: () => health.up,
+    markDown: (reason: unknown) => health.markDown(reason),
+    onFallback() {
+      if (countingLocally) return;
+      countingLocally = true;
+      logger?.warn(
+        'rate limits are counted per process while Redis is unreachable: each instance allows up to the whole budget until it returns',
+      );
+    },
+  });
+  const storeEvents = new RedisEventStore(command, { ...options.events, prefix });
   const instanceId = options.instanceId ?? crypto.randomUUID().slice(0, 8);
   const busChannel = `${prefix}bus`;
   const sessionKey = (id: string) => `${prefix}session:${id}`;
@@ -129,22 +170,33 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     instanceId,
     redis,
     prefix,
-    eventStore: new RedisEventStore(command, { ...options.events, prefix }),
+    health,
+    eventStore: {
+      storeEvent: (streamId, data) => health.run(() => storeEvents.storeEvent(streamId, data)),
+      replayEventsAfter: (lastEventId, send) => health.run(() => storeEvents.replayEventsAfter(lastEventId, send)),
+    },
     rateLimitStore: (spec) =>
       // Concurrent calls for one key share a round trip (see batched-redis-limiter.ts).
-      new BatchedRedisLimiter({
-        storeClient: command,
-        ...spec,
-        keyPrefix: `${prefix}${spec.keyPrefix}`,
+      new BatchedRedisLimiter(
+        {
+          storeClient: command,
+          ...spec,
+          keyPrefix: `${prefix}${spec.keyPrefix}`,
+          rejectIfRedisNotReady: true,
+        },
         // While Redis is away each process counts on its own rather than letting everything through.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory(spec),
-      }),
-    async saveSession(record: SessionRecord) {
-      await command.set(sessionKey(record.id), JSON.stringify(record), 'PX', ttl);
+        limiterFallback(spec),
+      ),
+    async saveSession(record: SessionRecord, saveOptions = {}) {
+      const text = JSON.stringify(record);
+      await health.run(() =>
+        saveOptions.onlyIfAbsent
+          ? command.set(sessionKey(record.id), text, 'PX', ttl, 'NX')
+          : command.set(sessionKey(record.id), text, 'PX', ttl),
+      );
     },
     async loadSession(id: string) {
-      const text = await command.get(sessionKey(id));
+      const text = await health.run(() => command.get(sessionKey(id)));
       if (text === null) return undefined;
       try {
         return JSON.parse(text) as SessionRecord;
@@ -153,12 +205,19 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
       }
     },
     async touchSession(id: string) {
-      await command.pexpire(sessionKey(id), ttl);
+      await health.run(() => command.pexpire(sessionKey(id), ttl));
     },
     async removeSession(id: string) {
-      await command.del(sessionKey(id));
+      await health.run(() => command.del(sessionKey(id)));
     },
+    onStoreRestored: (listener) => health.onRestored(listener),
     publish(message: ClusterMessage) {
+      if (!health.up) {
+        logger?.debug(`a cluster message (${message.type}) was not sent (Redis unreachable)`, {
+          session: message.session,
+        });
+        return;
+      }
       command.publish(busChannel, JSON.stringify(message)).catch((error: unknown) => {
         logger?.warn(`a cluster message (${message.type}) could not be sent`, { session: message.session, error });
       });
@@ -170,22 +229,28 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     },
     publishRaw,
     subscribeRaw,
-    async ping(timeoutMs = 1000) {
-      if (!redis.up) return false;
+    async ping(pingTimeoutMs = timeoutMs) {
+      if (!redis.up || !health.up) return false;
       let timer: ReturnType<typeof setTimeout> | undefined;
+      let answered = false;
       try {
-        return await Promise.race([
+        answered = await Promise.race([
           command.ping().then((answer) => answer === 'PONG'),
           new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(false), timeoutMs);
+            timer = setTimeout(() => resolve(false), pingTimeoutMs);
           }),
         ]);
       } catch {
-        return false;
+        answered = false;
       } finally {
         clearTimeout(timer);
       }
+      if (!answered) health.markDown(new Error(`PING unanswered within ${pingTimeoutMs} ms`));
+      return answered;
     },
-    close: () => redis.close(),
+    close: () => {
+      health.close();
+      return redis.close();
+    },
   };
 }

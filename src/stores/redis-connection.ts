@@ -6,8 +6,9 @@
  * also what rate-limiter-flexible's Redis store is documented and tested with.
  *
  * Commands fail fast while Redis is away (one retry per request, no endless
- * offline queue), so a call that needs shared state gets a clear error within
- * a second instead of hanging, and everything recovers when Redis returns.
+ * offline queue, and every command gives up after the store timeout, default
+ * 500 ms — issue 25), so a call that needs shared state gets a clear error
+ * instead of hanging, and everything recovers when Redis returns.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { assertRedisUrl } from './redis-url.js';
@@ -25,18 +26,19 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-const CLIENT_OPTIONS: RedisOptions = {
+const clientOptions = (timeoutMs: number): RedisOptions => ({
   // A request waits at most one reconnect attempt while Redis is away, then fails.
   maxRetriesPerRequest: 1,
-  // Back off 50 ms, 100 ms, … up to 2 s between reconnect attempts, forever.
-  retryStrategy: (times) => Math.min(times * 50, 2000),
+  // Back off 50 ms, 100 ms, … up to 1 s between reconnect attempts, forever: a Redis that
+  // comes back is in use again within about a second.
+  retryStrategy: (times) => Math.min(times * 50, 1000),
   connectTimeout: 5000,
-  // A Redis that hangs (paused, overloaded) fails a command after 2 s instead of holding the call.
-  commandTimeout: 2000,
+  // A Redis that hangs (paused, overloaded) fails a command after the store timeout instead of holding the call.
+  commandTimeout: timeoutMs,
   enableReadyCheck: true,
   // Commands issued in the same tick go out in one write (rate-limit counters and events under load).
   enableAutoPipelining: true,
-};
+});
 
 /**
  * Open the command and subscriber connections.
@@ -48,11 +50,16 @@ const CLIENT_OPTIONS: RedisOptions = {
  * await redis.close();
  * ```
  */
-export function openRedis(input: RedisInput, options: { onError?: (error: Error) => void } = {}): RedisConnection {
+export function openRedis(
+  input: RedisInput,
+  options: { onError?: (error: Error) => void; timeoutMs?: number } = {},
+): RedisConnection {
   const owned = typeof input === 'string';
   if (owned) assertRedisUrl(input);
-  const command = owned ? new Redis(input, CLIENT_OPTIONS) : input;
-  const subscriber = command.duplicate({ ...CLIENT_OPTIONS, maxRetriesPerRequest: null });
+  const defaults = clientOptions(options.timeoutMs ?? 500);
+  const command = owned ? new Redis(input, defaults) : input;
+  // The subscriber waits for messages, not answers: no command timeout, no retry limit.
+  const subscriber = command.duplicate({ ...defaults, commandTimeout: undefined, maxRetriesPerRequest: null });
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.
   let last = '';
   const report = (error: Error) => {

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { parseAuthSetting } from '../auth/client/settings.js';
 import { CandorError } from '../errors.js';
 import type { Target } from './types.js';
 
@@ -138,6 +139,7 @@ export function entryToTarget(name: string, entry: unknown, file: string): Targe
       const expanded = vars.expand(url);
       if (!/^https?:\/\//i.test(expanded)) return invalid(`"url" must be http(s)://…; got ${JSON.stringify(url)}.`);
       const headers = stringMap(entry.headers, 'headers');
+      const auth = entry.auth === undefined ? undefined : parseAuthSetting(entry.auth, file);
       return {
         ...base,
         kind: 'http',
@@ -146,6 +148,7 @@ export function entryToTarget(name: string, entry: unknown, file: string): Targe
         ...(headers
           ? { headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, vars.expand(v)])) }
           : {}),
+        ...(auth ? { auth } : {}),
       };
     }
     return invalid(

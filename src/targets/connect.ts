@@ -4,6 +4,8 @@
  * not found, the server exited before answering (with its last stderr lines), the URL is
  * unreachable, or the handshake timed out.
  */
+
+import path from 'node:path';
 import {
   Client,
   SSEClientTransport,
@@ -11,6 +13,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CredentialsStore } from '../auth/client/credentials-store.js';
+import { CandorOAuthProvider } from '../auth/client/provider.js';
+import { findSignInRequired, type SignInRequiredError } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import { loadModuleServer } from './module.js';
 import type { HttpTarget, ModuleTarget, StdioTarget, Target } from './types.js';
@@ -33,6 +38,17 @@ export interface ConnectOptions {
   clientInfo?: { name: string; version: string };
   /** How many stderr lines to keep for error messages (default 20). */
   stderrLines?: number;
+  /**
+   * Where OAuth sign-ins are kept (issue 19; default: the user's credentials file, see
+   * `candor auth`). `false` turns OAuth off: only static headers are sent.
+   */
+  credentials?: CredentialsStore | false;
+  /**
+   * Called when an HTTP server needs a sign-in that is not stored (or no longer works).
+   * Resolve `true` once signed in to connect again (once); `false` to fail with the
+   * error, which names `candor auth login <target>`.
+   */
+  onSignInRequired?: (required: SignInRequiredError, target: HttpTarget) => Promise<boolean>;
 }
 
 /**
@@ -52,6 +68,24 @@ export interface ConnectOptions {
 export async function connectTarget(target: Target, options: ConnectOptions = {}): Promise<Connection> {
   const { timeoutMs = 30_000, clientInfo = { name: 'candor', version: '0' }, stderrLines = 20 } = options;
   if (target.kind === 'invalid') throw new CandorError(target.reason, { code: 'invalid_target' });
+  try {
+    return await connectOnce(target, { timeoutMs, clientInfo, stderrLines, credentials: options.credentials });
+  } catch (error) {
+    const required = findSignInRequired(error);
+    if (!required || target.kind !== 'http') throw error;
+    if (options.onSignInRequired && (await options.onSignInRequired(required, target))) {
+      return connectOnce(target, { timeoutMs, clientInfo, stderrLines, credentials: options.credentials });
+    }
+    throw required;
+  }
+}
+
+async function connectOnce(
+  target: StdioTarget | HttpTarget | ModuleTarget,
+  options: Required<Pick<ConnectOptions, 'timeoutMs' | 'clientInfo' | 'stderrLines'>> &
+    Pick<ConnectOptions, 'credentials'>,
+): Promise<Connection> {
+  const { timeoutMs, clientInfo, stderrLines } = options;
   const client = new Client(clientInfo);
   const tail: string[] = [];
   let stopServer: (() => Promise<void>) | undefined;
@@ -61,7 +95,10 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
     transport = memory.transport;
     stopServer = memory.close;
   } else {
-    transport = target.kind === 'stdio' ? stdioTransport(target, tail, stderrLines) : httpTransport(target);
+    transport =
+      target.kind === 'stdio'
+        ? stdioTransport(target, tail, stderrLines)
+        : httpTransport(target, oauthProviderFor(target, options.credentials));
   }
   let closed = false;
   const close = async (): Promise<void> => {
@@ -106,6 +143,8 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
     await close();
     // Let the child's last stderr chunk arrive before quoting it.
     if (target.kind === 'stdio') await new Promise((r) => setTimeout(r, 50));
+    const required = findSignInRequired(error);
+    if (required) throw required;
     throw describeFailure(target, error, { timedOut, timeoutMs, tail });
   } finally {
     clearTimeout(timer);
@@ -151,12 +190,57 @@ function stdioTransport(target: StdioTarget, tail: string[], keep: number): Stdi
   return transport;
 }
 
-function httpTransport(target: HttpTarget): StreamableHTTPClientTransport | SSEClientTransport {
+function httpTransport(
+  target: HttpTarget,
+  provider: CandorOAuthProvider | undefined,
+): StreamableHTTPClientTransport | SSEClientTransport {
   const url = new URL(target.url);
-  const requestInit = target.headers ? { headers: target.headers } : undefined;
+  const options = {
+    ...(target.headers ? { requestInit: { headers: target.headers } } : {}),
+    ...(provider ? { authProvider: provider, fetch: provider.fetch } : {}),
+  };
   return target.transport === 'sse'
-    ? new SSEClientTransport(url, requestInit ? { requestInit } : undefined)
-    : new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : undefined);
+    ? new SSEClientTransport(url, options)
+    : new StreamableHTTPClientTransport(url, options);
+}
+
+/**
+ * The OAuth provider for an HTTP target (issue 19): headless, reading and refreshing the
+ * stored sign-in. None when OAuth is off (`credentials: false`) or the entry sends its own
+ * `Authorization` header.
+ */
+export function oauthProviderFor(
+  target: HttpTarget,
+  credentials?: CredentialsStore | false,
+): CandorOAuthProvider | undefined {
+  if (credentials === false) return undefined;
+  const ownAuthorization = Object.keys(target.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+  if (ownAuthorization && target.auth === undefined) return undefined;
+  return new CandorOAuthProvider({
+    serverUrl: target.url,
+    store: credentials ?? new CredentialsStore(),
+    ...(target.auth ? { client: target.auth.client } : {}),
+    label: target.label,
+    loginCommand: `candor auth login ${loginOperand(target)}`,
+  });
+}
+
+/**
+ * The word that names a target to `candor auth login`: `file#name` (the file relative to
+ * the working directory) for a config entry, else the URL.
+ *
+ * @example
+ * ```ts
+ * loginOperand({ kind: 'http', url: 'https://x.dev/mcp', transport: 'streamable-http', label: 'x' }); // 'https://x.dev/mcp'
+ * ```
+ */
+export function loginOperand(target: HttpTarget, cwd: string = process.cwd()): string {
+  if (!target.source) return target.url;
+  const relative = path.relative(cwd, target.source.file);
+  const file =
+    relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? target.source.file : relative;
+  const word = `${file}#${target.source.name}`;
+  return /^[\w@%+=:,./#-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** Find a Node system error code (ENOENT, ECONNREFUSED…) anywhere in a cause chain. */

@@ -1,3 +1,5 @@
+import type { AuthSetting } from '../auth/client/settings.js';
+
 /**
  * What the CLI can point at: a server to start over stdio, a Streamable HTTP (or legacy
  * SSE) URL, a local module that exports tools, or an entry of a client config file.
@@ -31,6 +33,8 @@ export interface HttpTarget extends TargetBase {
   url: string;
   transport: 'streamable-http' | 'sse';
   headers?: Record<string, string>;
+  /** The entry's `"auth"` (issue 19): how to sign in when the server asks for OAuth. */
+  auth?: AuthSetting;
 }
 
 /** A local JavaScript/TypeScript module exporting a ToolRegistry, an array of tools or a server. */

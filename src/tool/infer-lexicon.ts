@@ -44,6 +44,9 @@ words('fetch', read('strong', { open: true, cap: 'medium' }));
 words('download crawl scrape', read('strong', { open: true }));
 words('query', read('weak', { cap: 'medium' }));
 
+/** Read verbs whose argument is a statement in a language that can also write (`query`: any SQL). */
+export const STATEMENT_VERBS = new Set(['query']);
+
 const add = (strength: 'strong' | 'weak', extra: Partial<Verb> = {}): Verb => ({
   effect: 'additive',
   idempotent: false,
@@ -63,9 +66,16 @@ words('tweet email', add('weak', { open: true }));
 const toggle: Verb = { effect: 'additive', idempotent: true, strength: 'strong', family: 'toggle' };
 words(
   'enable disable assign unassign tag label mark pin unpin star unstar follow unfollow subscribe unsubscribe ' +
-    'approve lock unlock ensure mkdir archive unarchive grant',
+    'approve lock unlock ensure mkdir archive unarchive grant stop pause resume',
   toggle,
 );
+
+/**
+ * Verbs that start or end an activity: what they do is what the activity does
+ * (`start_search` and `stop_search` only read; `start_server` adds). Issue 20:
+ * desktop-commander's start_search/stop_search were read as writes and erasure.
+ */
+export const LIFECYCLE = new Set(['start', 'stop', 'pause', 'resume', 'cancel', 'begin', 'end', 'abort']);
 
 const overwrite = (idempotent: boolean, extra: Partial<Verb> = {}): Verb => ({
   effect: 'destructive',
@@ -79,7 +89,7 @@ words('edit modify patch move rename merge restore', overwrite(false));
 
 words(
   'delete remove drop purge erase wipe destroy truncate kill terminate revoke uninstall cancel clear reset forget ' +
-    'unlink rm del prune evict flush discard abort shutdown reboot restart stop rollback revert undo unregister ' +
+    'unlink rm del prune evict flush discard abort shutdown reboot restart rollback revert undo unregister ' +
     'unpublish expire ban',
   { effect: 'destructive', idempotent: false, strength: 'strong', family: 'erase' },
 );

@@ -27,7 +27,15 @@ const TABLE: Row[] = [
   ['comment_delete', 'destructive', 'closed', 'high'],
   ['issue_create', 'additive', 'closed', 'high'],
   ['list_delete_requests', 'destructive', 'closed', 'medium'],
-  ['view_log', 'read', 'closed', 'medium'],
+  ['view_log', 'read', 'closed', 'high'],
+  // Issue 20: a writing word that is often a noun is one after the first word; lifecycle verbs take their activity's.
+  ['git_log', 'destructive', 'open', 'low'],
+  ['git_push', 'additive', 'open', 'high'],
+  ['log_event', 'additive', 'closed', 'high'],
+  ['start_search', 'read', 'closed', 'medium'],
+  ['stop_search', 'read', 'closed', 'medium'],
+  ['stop_server', 'additive', 'closed', 'high'],
+  ['start_process', 'additive', 'closed', 'high'],
   // Unknown or opaque verbs: low confidence, worst case.
   ['run_command', 'destructive', 'open', 'low'],
   ['do_thing', 'destructive', 'open', 'low'],

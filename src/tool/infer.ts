@@ -18,6 +18,7 @@ import {
   CONJUNCTIONS,
   DESCRIPTION_VERBS,
   LEXICON,
+  LIFECYCLE,
   NAME_ONLY_CUES,
   OPAQUE,
   OPEN_WORLD,
@@ -53,6 +54,12 @@ function readName(ws: string[]): NameReading {
   }
   if (joinedVerbs.length > 1) return { kind: 'mixed', verbs: joinedVerbs, joined: true };
 
+  // Starting or stopping a read (`start_search`, `stop_watch`) reads: the activity's verb decides.
+  const lead = ws[0];
+  const activity = ws[1] === undefined ? undefined : LEXICON.get(ws[1]);
+  if (lead !== undefined && LIFECYCLE.has(lead) && activity?.family === 'read') {
+    return { kind: 'verb', word: ws[1]!, verb: activity, confidence: 'medium', others: [] };
+  }
   const strong = ws.filter((w) => OPAQUE.has(w) || LEXICON.get(w)?.strength === 'strong');
   const first = strong[0];
   if (first !== undefined && OPAQUE.has(first)) return { kind: 'opaque', word: first };
@@ -80,14 +87,19 @@ function readName(ws: string[]): NameReading {
   }
   // Only words that are often nouns: the first one wins (`view_log` reads), less surely when
   // another of them would mean something else (`log_search`).
-  const weak = ws.filter((w) => LEXICON.has(w));
-  const lead = weak[0];
-  if (lead === undefined) return { kind: 'none' };
-  const verb = LEXICON.get(lead)!;
+  // A weak writing word after the first is a noun (`git_log`, `audit_record`), unless it reaches out
+  // (`git_push`): issue 20.
+  const weak = ws.filter((w, i) => {
+    const verb = LEXICON.get(w);
+    return verb !== undefined && (i === 0 || verb.effect === 'read' || verb.open === true);
+  });
+  const weakLead = weak[0];
+  if (weakLead === undefined) return { kind: 'none' };
+  const verb = LEXICON.get(weakLead)!;
   const others = weak.slice(1).filter((w) => LEXICON.get(w)!.effect !== verb.effect);
   return {
     kind: 'verb',
-    word: lead,
+    word: weakLead,
     verb,
     confidence: verb.cap ?? (others.length > 0 ? 'medium' : 'high'),
     others: [],

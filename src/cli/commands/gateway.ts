@@ -33,6 +33,7 @@ interface GatewayCliOptions extends AuthFlags {
   trust: string[];
   printConfig?: ClientName;
   redis?: string;
+  tools?: 'all' | 'search';
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -91,6 +92,7 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.overrides !== undefined) options.overrides = path.resolve(opts.overrides);
   if (opts.lock !== undefined) options.lock = { ...options.lock, file: path.resolve(opts.lock) };
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
+  if (opts.tools !== undefined) options.toolList = opts.tools;
   return options;
 }
 
@@ -145,6 +147,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.overrides) args.push('--overrides', path.resolve(opts.overrides));
   if (opts.lock) args.push('--lock', path.resolve(opts.lock));
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
+  if (opts.tools) args.push('--tools', opts.tools);
   return { kind: 'stdio', command: process.execPath, args };
 }
 
@@ -262,6 +265,12 @@ export function registerGateway(program: Command): Command {
       'trust this upstream: its hints may relax prompts (repeatable)',
       (v: string, p: string[]) => [...p, v],
       [],
+    )
+    .addOption(
+      new Option(
+        '--tools <mode>',
+        "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find",
+      ).choices(['all', 'search']),
     )
     .option('--redis <url>', 'share sessions, limits and toggles with other gateway instances (default: $REDIS_URL)')
     .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')

@@ -1,17 +1,23 @@
 /**
  * `candor observe [target | -- cmd …] [--calls N] [--tools GLOB…] [--skip GLOB…]
- * [--args FILE] [--workdir DIR] [--format pretty|json|sarif] [--timeout MS]` (issue 12):
- * run a stdio server in a throwaway sandbox and check what its tools do.
+ * [--args FILE] [--workdir DIR] [--exclude GLOB…] [--env K=V…] [--env-file F…]
+ * [--format pretty|json|sarif] [--timeout MS]` (issues 12, 20): run a stdio server
+ * in a throwaway sandbox and check what its tools do. Exit 0 clean, 1 a tool
+ * contradicts its hints, 2 could not observe (usage, start failure, platform, a
+ * server that hung or died before every tool was seen).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
+import { CandorError } from '../../errors.js';
 import { formatSarif } from '../../lint/reporters/sarif.js';
 import { type ObserveReport, observe } from '../../observe/observe.js';
 import { OBSERVE_RULES } from '../../observe/verdicts.js';
+import { commandEnv } from '../../targets/command-env.js';
 import { parseTargets } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
 import { renderTable } from '../table.js';
@@ -35,10 +41,13 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
     const ok = tool.calls.filter((c) => c.ok).length;
     const effects = new Set<string>();
     for (const call of tool.calls) {
-      if (call.diff.created.length + call.diff.modified.length > 0) effects.add('wrote');
-      if (call.diff.deleted.length > 0 || call.effects.some((e) => e.kind === 'delete')) effects.add('deleted');
+      const scratch = (f: string) => f.startsWith('$TMPDIR') || f.startsWith('~/.cache/');
+      if ([...call.diff.created, ...call.diff.modified].some((f) => !scratch(f))) effects.add('wrote');
+      if (call.diff.deleted.some((f) => !scratch(f))) effects.add('deleted');
       if (call.effects.some((e) => e.kind === 'exec')) effects.add('ran a program');
-      if (call.effects.some((e) => e.kind === 'connect' && !e.loopback && e.family !== 'unix')) effects.add('network');
+      if (call.effects.some((e) => e.kind === 'connect' && (!e.loopback || e.port === 53) && e.family !== 'unix'))
+        effects.add('network');
+      if ([...call.diff.created, ...call.diff.modified, ...call.diff.deleted].some(scratch)) effects.add('scratch');
     }
     const verdict = tool.notExercised
       ? paint.dim('not exercised')
@@ -54,10 +63,25 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
   });
   const lines = [renderTable({ headers: ['TOOL', 'CALLS OK', 'EFFECTS SEEN', 'VERDICT'], rows })];
   for (const finding of report.findings) {
-    lines.push('', `${finding.severity === 'info' ? 'info' : finding.severity}  ${finding.ruleId}  ${finding.message}`);
+    lines.push(
+      '',
+      `${finding.severity}  ${finding.ruleId}  ${finding.tool === undefined ? '(server) ' : ''}${finding.message}`,
+    );
     for (const evidence of finding.evidence.slice(0, 10)) lines.push(`    ${evidence}`);
     if (finding.evidence.length > 10) lines.push(`    … ${finding.evidence.length - 10} more`);
   }
+  if (report.failure) {
+    lines.push(
+      '',
+      report.failure.kind === 'hung'
+        ? `Observing stopped: a call of ${report.failure.tool} got no answer in time; the sandbox was killed.`
+        : `Observing stopped: the server exited during a call of ${report.failure.tool}.`,
+      report.failure.stderr.length === 0
+        ? 'It wrote nothing to stderr.'
+        : `The server's last stderr lines:\n${report.failure.stderr.map((l) => `  ${l}`).join('\n')}`,
+    );
+  }
+  for (const warning of report.warnings) lines.push('', `warning: ${warning}`);
   const skipped = report.tools.filter((t) => t.notExercised);
   if (skipped.length > 0) {
     lines.push('', 'Not exercised (no verdict, not "honest"):');
@@ -81,7 +105,7 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
  * ```
  */
 export function registerObserve(program: Command): Command {
-  return program
+  const command = program
     .command('observe')
     .description(
       'Run a stdio server in a throwaway sandbox, call its tools and check what they do against their hints.',
@@ -92,91 +116,130 @@ export function registerObserve(program: Command): Command {
     .option('--calls <n>', 'calls per tool (pairs repeat the same arguments)', positiveInt, 2)
     .option('--tools <glob>', 'only tools matching (repeatable)', collect, [])
     .option('--skip <glob>', 'leave out tools matching (repeatable)', collect, [])
-    .option('--args <file>', 'JSON: exact arguments per tool ({ "tool": { … } } or a list per tool)')
+    .option(
+      '--args <file>',
+      'JSON: exact arguments per tool ({ "tool": { … } } or a list per tool); {workdir} and paths in your workdir name the copy',
+    )
     .option('--workdir <dir>', 'copied into the sandbox as the server working directory (default: .)')
+    .option(
+      '--exclude <glob>',
+      'leave matching paths (relative to the workdir) out of the copy, e.g. .git (repeatable)',
+      collect,
+      [],
+    )
     .addOption(new Option('--format <format>', 'output format').choices(['pretty', 'json', 'sarif']).default('pretty'))
     .option('--timeout <ms>', 'per-call timeout; a hung call kills the sandbox', positiveInt, 10_000)
     .addHelpText(
       'after',
       [
         '',
-        'Linux only: needs bubblewrap and strace. The server never sees the real working',
-        'directory, HOME or network: it runs on throwaway copies, with loopback only.',
-        'Exit 1 when a tool contradicts its hints.',
+        'Linux only: needs bubblewrap and strace. The server works on a throwaway copy of the',
+        'workdir (node_modules left out, .git copied within the 100 MB cap) with a fresh HOME',
+        'and TMPDIR and loopback-only network. The rest of the real filesystem is visible to it',
+        'read-only: it can read, never change, your files. Arguments (server and --args) that',
+        'name your workdir, or say {workdir}, are pointed at the copy. Only --env/--env-file',
+        "(and a config entry's env) reach the server, over PATH and LANG.",
+        '',
+        'A call is "ok" when the tool did its work: no isError and no error answered as text.',
+        'Tools only an app calls (_meta.ui.visibility without "model") are skipped unless --tools names them.',
+        "Paths in findings are relative to the workdir; ~ and $TMPDIR are the sandbox's own.",
+        '',
+        'Exit 0 when every observed tool is consistent, 1 when a tool contradicts its hints,',
+        '2 when it could not observe (bad usage, the server failed to start or died, no sandbox).',
         '',
         'Examples:',
         '  npm install -g @modelcontextprotocol/server-memory   # the sandbox has no network: install first',
         '  candor observe -- mcp-server-memory',
+        '  candor observe --env MEMORY_FILE_PATH={workdir}/memory.jsonl -- mcp-server-memory',
         '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
       ].join('\n'),
-    )
-    .action(async (operands: string[], opts: Record<string, unknown>, command: Command) => {
-      const { before, command: cmd } = splitAtDashDash(command, operands);
-      const targets = await parseTargets({
-        targets: before,
-        command: cmd,
-        ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
-        ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
-      }).catch((error: Error) => {
-        throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
-      });
-      if (targets.length !== 1 || targets[0]!.kind !== 'stdio') {
-        throw new CliError(
-          'candor observe takes one stdio server: -- <command> [args], or a config entry with a command.',
-          {
-            exitCode: EXIT.usage,
-          },
-        );
-      }
-      const target = targets[0] as Extract<(typeof targets)[number], { kind: 'stdio' }>;
-      let given: Record<string, Record<string, unknown> | Array<Record<string, unknown>>> | undefined;
-      if (typeof opts.args === 'string') {
-        try {
-          given = JSON.parse(await readFile(opts.args, 'utf8'));
-        } catch (error) {
-          throw new CliError(`--args ${opts.args}: ${(error as Error).message}`, { exitCode: EXIT.usage });
-        }
-      }
-      const report = await observe({
-        command: target.command,
-        args: target.args,
-        ...(target.env ? { env: target.env } : {}),
-        workdir: path.resolve(typeof opts.workdir === 'string' ? opts.workdir : (target.cwd ?? '.')),
-        calls: opts.calls as number,
-        tools: opts.tools as string[],
-        skip: opts.skip as string[],
-        ...(given ? { arguments: given } : {}),
-        timeoutMs: opts.timeout as number,
-      });
-      const format = opts.format as 'pretty' | 'json' | 'sarif';
-      if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      else if (format === 'sarif') {
-        const findings = report.findings.map(({ evidence, ...finding }) => ({
-          ...finding,
-          message: `${finding.message} Evidence: ${evidence.join('; ')}`,
-        }));
-        process.stdout.write(
-          formatSarif(
-            [
-              {
-                label: target.label,
-                target,
-                status: 'ok',
-                durationMs: 0,
-                result: {
-                  findings,
-                  suppressed: [],
-                  toolCount: report.tools.length,
-                  errorCount: findings.filter((f) => f.severity === 'error').length,
-                  warningCount: findings.filter((f) => f.severity === 'warning').length,
-                  infoCount: findings.filter((f) => f.severity === 'info').length,
-                },
-              },
-            ],
-            { version: packageInfo().version, rules: OBSERVE_RULES },
-          ),
-        );
-      } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));
-      if (report.findings.some((f) => f.severity !== 'info')) process.exitCode = 1;
+    );
+  return addEnvOptions(command).action(async (operands: string[], opts: Record<string, unknown>, command: Command) => {
+    const { before, command: cmd } = splitAtDashDash(command, operands);
+    const targets = await parseTargets({
+      targets: before,
+      command: cmd,
+      ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
+      ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+    }).catch((error: Error) => {
+      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
     });
+    if (targets.length !== 1 || targets[0]!.kind !== 'stdio') {
+      throw new CliError(
+        'candor observe takes one stdio server: -- <command> [args], or a config entry with a command.',
+        {
+          exitCode: EXIT.usage,
+        },
+      );
+    }
+    const target = targets[0] as Extract<(typeof targets)[number], { kind: 'stdio' }>;
+    let given: Record<string, Record<string, unknown> | Array<Record<string, unknown>>> | undefined;
+    if (typeof opts.args === 'string') {
+      try {
+        given = JSON.parse(await readFile(opts.args, 'utf8'));
+      } catch (error) {
+        throw new CliError(`--args ${opts.args}: ${(error as Error).message}`, { exitCode: EXIT.usage });
+      }
+    }
+    // Only what is asked for reaches the sandbox: --env pairs and files, never the caller's whole environment.
+    const extra = await commandEnv({
+      pairs: (opts.env as string[] | undefined) ?? [],
+      files: (opts.envFile as string[] | undefined) ?? [],
+      inherit: {},
+    }).catch((error: Error) => {
+      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+    });
+    const env = { ...(target.env ?? {}), ...extra };
+    const report = await observe({
+      command: target.command,
+      args: target.args,
+      ...(Object.keys(env).length > 0 ? { env } : {}),
+      workdir: path.resolve(typeof opts.workdir === 'string' ? opts.workdir : (target.cwd ?? '.')),
+      exclude: opts.exclude as string[],
+      calls: opts.calls as number,
+      tools: opts.tools as string[],
+      skip: opts.skip as string[],
+      ...(given ? { arguments: given } : {}),
+      timeoutMs: opts.timeout as number,
+    }).catch((error: unknown) => {
+      // Could not observe at all: exit 2, with the server's own words when it said any.
+      if (error instanceof CandorError && error.code.startsWith('observe_')) {
+        throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+      }
+      throw error;
+    });
+    const format = opts.format as 'pretty' | 'json' | 'sarif';
+    if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (format === 'sarif') {
+      const findings = report.findings.map(({ evidence, ...finding }) => ({
+        ...finding,
+        message: `${finding.message} Evidence: ${evidence.join('; ')}`,
+      }));
+      process.stdout.write(
+        formatSarif(
+          [
+            {
+              label: target.label,
+              target,
+              status: 'ok',
+              durationMs: 0,
+              result: {
+                findings,
+                suppressed: [],
+                toolCount: report.tools.length,
+                errorCount: findings.filter((f) => f.severity === 'error').length,
+                warningCount: findings.filter((f) => f.severity === 'warning').length,
+                infoCount: findings.filter((f) => f.severity === 'info').length,
+              },
+            },
+          ],
+          { version: packageInfo().version, rules: OBSERVE_RULES },
+        ),
+      );
+    } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));
+    if (report.findings.some((f) => f.severity !== 'info')) process.exitCode = EXIT.failure;
+    else if (report.failure) process.exitCode = EXIT.usage;
+    for (const warning of report.warnings)
+      if (format !== 'pretty') process.stderr.write(`candor: warning: ${warning}\n`);
+  });
 }

@@ -11,6 +11,7 @@ import { LOCKFILE_NAME } from '../../host/pins/lockfile.js';
 import { connectTarget, listAllTools, loadModuleTarget, parseTargets, type Target } from '../../targets/index.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
+import { signInWhenAsked } from '../sign-in.js';
 
 /** Options shared by `pin` and `verify`. */
 export interface PinCommandOptions extends EnvOptions {
@@ -74,7 +75,10 @@ export async function listTargetTools(
 
 async function toolsOf(target: Target, timeoutMs: number | undefined): Promise<WireToolLike[]> {
   if (target.kind === 'module') return (await loadModuleTarget(target)).tools as WireToolLike[];
-  const connection = await connectTarget(target, timeoutMs === undefined ? {} : { timeoutMs });
+  const connection = await connectTarget(target, {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    onSignInRequired: signInWhenAsked(),
+  });
   try {
     const tools = await listAllTools(connection.client, timeoutMs === undefined ? {} : { timeoutMs });
     return tools.filter(

@@ -5,7 +5,6 @@
  * their MCP Apps safely (issue 13). With no targets it shows the bundled
  * workspace and notes examples, so `npx candor ui` shows something at once.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -15,6 +14,7 @@ import type { CandorServer } from '../../server/create-server.js';
 import { parseTargets } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { loadServerModule } from '../load-server.js';
+import { openBrowser } from '../open-browser.js';
 import { splitAtDashDash } from '../operands.js';
 import { demoRoot } from '../package-root.js';
 import { nameFor } from './gateway.js';
@@ -183,24 +183,6 @@ function uniqueName(base: string, taken: Record<string, unknown>): string {
   return name;
 }
 
-function openBrowser(url: string): void {
-  const [program, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]];
-  try {
-    const child = spawn(program as string, args as string[], { stdio: 'ignore', detached: true });
-    child.on('error', () =>
-      process.stderr.write(`candor ui: could not open a browser (${program}); open the URL yourself.\n`),
-    );
-    child.unref();
-  } catch {
-    process.stderr.write('candor ui: could not open a browser; open the URL yourself.\n');
-  }
-}
-
 async function runUi(operands: string[], command: Command, opts: UiCliOptions): Promise<void> {
   const { servers, local } = await uiServers(operands, command, opts);
   const closeLocal = () => Promise.all(local.map((s) => s.close().catch(() => undefined)));
@@ -235,7 +217,7 @@ async function runUi(operands: string[], command: Command, opts: UiCliOptions): 
   process.stdout.write(
     `candor ui: ${summary}\nOpen ${ui.url}\n(the token in the URL is new each launch; Ctrl-C stops)\n`,
   );
-  if (opts.open) openBrowser(ui.url);
+  if (opts.open) await openBrowser(ui.url, { warn: (line) => process.stderr.write(`candor ui: ${line}\n`) });
   let stopping = false;
   const stop = () => {
     if (stopping) process.exit(1);

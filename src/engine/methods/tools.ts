@@ -32,8 +32,9 @@ export const callTool: MethodHandler = async (params, scope) => {
   if (!engine.accepting) {
     throw new ProtocolError(SERVER_SHUTTING_DOWN, 'The server is shutting down and takes no new tool calls.');
   }
-  const tool = (info?.tools ?? engine.tools).get(name);
-  if (tool === undefined) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+  const tools = info?.tools ?? engine.tools;
+  const tool = tools.get(name);
+  if (tool === undefined) throw new ProtocolError(-32602, tools.unknownToolMessage?.(name) ?? `Unknown tool: ${name}`);
   // A task (2025-11-25 tasks): only when the call asks for one or the tool requires it.
   if (engine.tasks !== undefined && (params.task !== undefined || tool.task === 'required')) {
     return callToolAsTask(params, scope, tool, args ?? {});

@@ -17,7 +17,7 @@ import type { Engine, Result } from '../engine.js';
 import { errorResponse, INTERNAL_ERROR, METHOD_NOT_FOUND, RawJson, resultResponse } from '../jsonrpc.js';
 import type { Peer } from '../peer.js';
 import { CacheHints, type CacheOptions } from './cache-hints.js';
-import { type ChangeSource, InProcessChangeSource, publishRegistryChanges } from './change-source.js';
+import { type ChangeEvent, type ChangeSource, InProcessChangeSource, publishRegistryChanges } from './change-source.js';
 import type { EraRoute } from './classify.js';
 import type { HeaderMap } from './header-value.js';
 import { modernMethods, SpliceMemo } from './methods.js';
@@ -69,6 +69,7 @@ export class ModernEngine {
   readonly #completeTail: string;
   readonly #memo = new SpliceMemo();
   readonly #stopPublishing: () => void;
+  readonly #source: ChangeSource;
 
   constructor(engine: Engine, options: ModernOptions = {}) {
     this.#engine = engine;
@@ -88,6 +89,7 @@ export class ModernEngine {
       prompts: engine.prompts,
     });
     this.#stopPublishing = stop;
+    this.#source = source;
     this.#shared = {
       sealer: new RequestStateSealer(options.requestState),
       cache: new CacheHints(options.cache),
@@ -150,6 +152,11 @@ export class ModernEngine {
       this.#engine.logger.error(`${method} failed`, { requestId: id, error });
       return errorResponse(id, INTERNAL_ERROR, `Internal error while handling ${method}.`);
     }
+  }
+
+  /** Publish a change to the open `subscriptions/listen` streams (e.g. one session's tool list changed). */
+  publish(event: ChangeEvent): void {
+    void Promise.resolve(this.#source.publish(event)).catch(() => {});
   }
 
   /** End every subscription gracefully and stop listening to the registries (server shutdown). */

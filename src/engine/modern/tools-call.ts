@@ -41,8 +41,10 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   if (!engine.accepting) {
     throw new ProtocolError(SERVER_SHUTTING_DOWN, 'The server is shutting down and takes no new tool calls.');
   }
-  const tool = (info?.tools ?? engine.tools).get(name);
-  if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const tools = info?.tools ?? engine.tools;
+  const tool = tools.get(name);
+  if (tool === undefined)
+    throw new ProtocolError(INVALID_PARAMS, tools.unknownToolMessage?.(name) ?? `Unknown tool: ${name}`);
   if (scope.headers !== undefined) {
     const problem = checkParamHeaders(paramHeadersOf(tool), args, scope.headers);
     if (problem !== undefined) throw refuseWith(400, HEADER_MISMATCH, `Header mismatch: ${problem}.`);

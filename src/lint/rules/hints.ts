@@ -4,6 +4,7 @@
  */
 import { hintsFromEffects } from '../../tool/effects.js';
 import { explainEffects } from '../../tool/infer.js';
+import { STATEMENT_VERBS } from '../../tool/infer-lexicon.js';
 import type { ToolAnnotations } from '../../tool/types.js';
 import { declaredHint, toolLabel } from '../manifest.js';
 import type { LintRule, LintTool } from '../types.js';
@@ -27,10 +28,19 @@ export function annotationJson(patch: Partial<ToolAnnotations>): string {
     .join(', ');
 }
 
-/** The hints the name suggests, for fixes: explicit values a reviewer can check. */
+/**
+ * The hints the name suggests, for fixes: explicit values a reviewer can check. A read
+ * the name cannot vouch for (`query`: any statement) is suggested as
+ * the worst case, never `readOnlyHint: true` (issue 20: mcp-sqlite's `query` runs any SQL).
+ */
 function suggestedHints(tool: LintTool) {
   const inferred = explainEffects(tool.name, tool.description);
-  return { inferred, hints: hintsFromEffects(inferred.effect, inferred.world, inferred.idempotent) };
+  const doubtfulRead = inferred.effect === 'read' && STATEMENT_VERBS.has(inferred.basis?.word ?? '');
+  return {
+    inferred,
+    doubtfulRead,
+    hints: hintsFromEffects(doubtfulRead ? 'destructive' : inferred.effect, inferred.world, inferred.idempotent),
+  };
 }
 
 /** The hints that matter for this tool: destructive/idempotent only when it is not read-only (spec). */
@@ -50,7 +60,7 @@ export const hintsMissing: LintRule = {
     for (const tool of tools) {
       const missing = applicableHints(tool).filter((h) => declaredHint(tool, h) === undefined);
       if (missing.length === 0) continue;
-      const { inferred, hints } = suggestedHints(tool);
+      const { inferred, hints, doubtfulRead } = suggestedHints(tool);
       const patch: Partial<ToolAnnotations> = {};
       for (const h of missing) patch[h] = hints[h];
       if (hints.readOnlyHint && missing.includes('readOnlyHint')) delete patch.destructiveHint;
@@ -65,7 +75,9 @@ export const hintsMissing: LintRule = {
           `Add "annotations": { ${annotationJson(patch)} }` +
           (inferred.confidence === 'low'
             ? ' (worst case: the name does not say what the tool does; use milder values only if they are true).'
-            : ` (what the name suggests: ${inferred.effect}, ${inferred.world} world; check before copying).`),
+            : doubtfulRead
+              ? ` (worst case: "${inferred.basis?.word ?? tool.name}" may only read, but can run whatever its arguments say; set "readOnlyHint": true only if the server enforces read-only execution).`
+              : ` (what the name suggests: ${inferred.effect}, ${inferred.world} world; check before copying).`),
         patch,
       };
     }

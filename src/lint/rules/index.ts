@@ -6,6 +6,7 @@ import { hintRules } from './hints.js';
 import { multiActionHints } from './multi-action.js';
 import { nameRules } from './name-vs-hints.js';
 import { namingRules } from './naming.js';
+import { hintsSeededDefaults } from './seeded-defaults.js';
 import { steeringRules } from './steering.js';
 
 /**
@@ -18,6 +19,7 @@ import { steeringRules } from './steering.js';
  */
 export const RULES: readonly LintRule[] = Object.freeze([
   ...hintRules,
+  hintsSeededDefaults,
   ...nameRules,
   multiActionHints,
   ...appRules,

@@ -41,7 +41,12 @@ export interface ClusterLink {
   readonly instanceId: string;
   /** The shared event store (resumption across instances). */
   readonly eventStore: EventStore;
-  saveSession(record: SessionRecord): Promise<void>;
+  /**
+   * Write a session's record; `onlyIfAbsent` leaves a record already there
+   * untouched (rewriting what a store that came back empty forgot, issue 25).
+   * Rejects when the store is unreachable.
+   */
+  saveSession(record: SessionRecord, options?: { onlyIfAbsent?: boolean }): Promise<void>;
   /** The record, or undefined when the session ended, expired or never existed. */
   loadSession(id: string): Promise<SessionRecord | undefined>;
   /** Keep the session alive (its record expires after the idle time otherwise). */
@@ -51,4 +56,9 @@ export interface ClusterLink {
   publish(message: ClusterMessage): void;
   /** Listen to other instances' messages; returns a function that stops listening. */
   onMessage(listener: (message: ClusterMessage) => void): () => void;
+  /**
+   * Told each time the shared store answers again after an outage (issue 25),
+   * so records kept only here meanwhile are written. Returns a function that stops it.
+   */
+  onStoreRestored?(listener: () => void): () => void;
 }

@@ -85,6 +85,12 @@ export class HttpTransport {
   /** Shared sessions, events and messages when several instances serve this endpoint (issue 11). */
   readonly #cluster: ClusterLink | undefined;
   readonly #stopCluster: (() => void) | undefined;
+  readonly #stopRestored: (() => void) | undefined;
+  /**
+   * Sessions whose shared record could not be written (the store was down):
+   * served here, and written when the store answers again (issue 25).
+   */
+  readonly #unsaved = new Set<string>();
   /** How often a session's shared record is kept alive, at most (ms). */
   readonly #touchEveryMs: number;
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
@@ -135,6 +141,7 @@ export class HttpTransport {
     this.#authorizer = options.authorizer;
     this.#modernPeer = dispatcher.createPeer({ stateless: true });
     this.#stopCluster = this.#cluster?.onMessage((message) => this.#onClusterMessage(message));
+    this.#stopRestored = this.#cluster?.onStoreRestored?.(() => void this.#writeBack());
   }
 
   /** Live sessions (stateful mode). */
@@ -210,6 +217,7 @@ export class HttpTransport {
       clearTimeout(timer);
     }
     this.#stopCluster?.();
+    this.#stopRestored?.();
     // Only this process's copies end: the shared records stay for the other instances.
     this.#sessions.closeAll(new Error('The server is shutting down.'));
     // Modern requests still open (listen streams of a dispatcher that was not drained) end too.
@@ -337,16 +345,11 @@ export class HttpTransport {
       if (answer.value !== undefined && 'result' in answer.value) {
         const principal = this.#authorizer === undefined ? undefined : principalKey(exchange.auth);
         if (principal !== undefined) this.#owners.set(session, principal);
-        if (this.#cluster !== undefined && !(await this.#share(session, principal))) {
-          session.close(new Error('initialize failed'));
-          refuse(
-            exchange,
-            503,
-            TRANSPORT_ERROR,
-            'Service unavailable: the shared session store (Redis) is unreachable, so no session can be opened; try again shortly.',
-            ['retry-after', '5'],
-          );
-          return;
+        if (this.#cluster !== undefined && !(await this.#share(session, principal, { quiet: true }))) {
+          // Degraded (issue 25): the session is served here, and shared once the store answers again.
+          this.#logger.info('a new session is kept on this instance until Redis returns (then it is shared)', {
+            session: session.id,
+          });
         }
         this.#sessions.add(session);
         answer.channel.finish(answer.value, session.id);
@@ -455,7 +458,23 @@ export class HttpTransport {
     this.#cluster?.publish({ type: 'stream-claimed', session: session.id, from: this.#cluster.instanceId });
     const lastEventId = exchange.header('last-event-id');
     if (lastEventId !== undefined && this.#store !== undefined) {
-      await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
+      try {
+        await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
+      } catch (error) {
+        if (exchange.responded) throw error;
+        // The missed events live in the shared store (issue 25): say so rather than open a stream without them.
+        this.#logger.warn('a stream could not be resumed (the event store is unreachable)', {
+          session: session.id,
+          error,
+        });
+        refuse(
+          exchange,
+          503,
+          TRANSPORT_ERROR,
+          'Service unavailable: the events of this stream are in the shared store (Redis), which is unreachable, so the stream cannot be resumed now; try again shortly.',
+          ['retry-after', '5'],
+        );
+      }
       return;
     }
     openStandalone(exchange, session);
@@ -472,6 +491,7 @@ export class HttpTransport {
     const session = await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
     this.#sessions.delete(session.id, new Error('The client ended the session.'));
+    this.#unsaved.delete(session.id);
     const cluster = this.#cluster;
     if (cluster !== undefined) {
       try {
@@ -596,8 +616,12 @@ export class HttpTransport {
     return session;
   }
 
-  /** Write the session's shared record; false when the store is unreachable. */
-  async #share(session: Session, principal: string | undefined): Promise<boolean> {
+  /** Write the session's shared record; false when the store is unreachable (then it is written on its return). */
+  async #share(
+    session: Session,
+    principal: string | undefined,
+    options: { onlyIfAbsent?: boolean; quiet?: boolean } = {},
+  ): Promise<boolean> {
     const peer = session.peer;
     const record: SessionRecord = {
       id: session.id,
@@ -608,16 +632,44 @@ export class HttpTransport {
     if (peer.logLevel !== undefined) record.logLevel = peer.logLevel;
     if (principal !== undefined) record.principal = principal;
     try {
-      await this.#cluster!.saveSession(record);
+      await this.#cluster!.saveSession(record, options.onlyIfAbsent ? { onlyIfAbsent: true } : undefined);
       session.touchedAt = Date.now();
+      this.#unsaved.delete(session.id);
       return true;
     } catch (error) {
-      this.#logger.warn('the shared session record could not be written (Redis unreachable)', {
-        session: session.id,
-        error,
-      });
+      this.#unsaved.add(session.id);
+      if (!options.quiet) {
+        this.#logger.warn('the shared session record could not be written (Redis unreachable)', {
+          session: session.id,
+          error,
+        });
+      }
       return false;
     }
+  }
+
+  /**
+   * The store answers again (issue 25): write the records of sessions opened
+   * or changed meanwhile, and put back those of the other live sessions if
+   * the store came back without them (a Redis restarted empty), so any
+   * instance can serve them again. A record already there is left alone.
+   */
+  async #writeBack(): Promise<void> {
+    const sessions = this.#sessions.list();
+    const live = new Set(sessions.map((s) => s.id));
+    for (const id of [...this.#unsaved]) if (!live.has(id)) this.#unsaved.delete(id);
+    const pending = this.#unsaved.size;
+    const results = await Promise.all(
+      sessions.map((session) =>
+        this.#share(session, this.#owners.get(session), { onlyIfAbsent: !this.#unsaved.has(session.id), quiet: true }),
+      ),
+    );
+    const failed = results.filter((ok) => !ok).length;
+    this.#logger.info('session records written back to the shared store', {
+      sessions: sessions.length,
+      opened: pending,
+      ...(failed > 0 ? { failed } : {}),
+    });
   }
 
   /**

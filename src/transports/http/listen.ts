@@ -20,9 +20,12 @@ export interface HttpListenOptions extends HttpHandlerOptions {
   shutdownTimeoutMs?: number;
   /**
    * What `/readyz` checks besides draining (issue 11), e.g. that Redis answers.
-   * Each entry is a dependency's name and whether it is up. Default: none.
+   * Each entry is a dependency's name and whether it is up: `true`, `false`
+   * (the instance cannot serve: 503), or `'degraded'` (it is down but the
+   * instance serves without it: 200 with `"status":"degraded"`, issue 25).
+   * Default: none.
    */
-  readiness?: () => Promise<Record<string, boolean>>;
+  readiness?: () => Promise<Record<string, boolean | 'degraded'>>;
 }
 
 /** A running Streamable HTTP server. */
@@ -105,8 +108,10 @@ export async function listenHttp(options: HttpListenOptions): Promise<HttpListen
 
 /**
  * `/healthz`: the process serves (200). `/readyz`: it should get traffic —
- * 503 while draining or when a dependency (Redis) is down, so a balancer
- * moves new sessions elsewhere.
+ * 503 while draining or when a dependency it cannot serve without is down, so
+ * a balancer moves traffic elsewhere; 200 `"degraded"` when a dependency is
+ * down but the instance still serves (Redis, issue 25: taking every instance
+ * out of the balancer at once would turn a store blink into a full outage).
  */
 async function answerProbe(
   path: string,
@@ -117,16 +122,18 @@ async function answerProbe(
   let body: Record<string, unknown> = { status: draining ? 'draining' : 'ok' };
   let ok = true;
   if (path === '/readyz') {
-    let checks: Record<string, boolean> = {};
+    let checks: Record<string, boolean | 'degraded'> = {};
     try {
       checks = (await readiness?.()) ?? {};
     } catch {
       checks = { dependencies: false };
     }
-    ok = !draining && Object.values(checks).every(Boolean);
+    const states = Object.values(checks);
+    ok = !draining && !states.includes(false);
+    const degraded = states.includes('degraded');
     body = {
-      status: draining ? 'draining' : ok ? 'ready' : 'unready',
-      ...Object.fromEntries(Object.entries(checks).map(([name, up]) => [name, up ? 'up' : 'down'])),
+      status: draining ? 'draining' : !ok ? 'unready' : degraded ? 'degraded' : 'ready',
+      ...Object.fromEntries(Object.entries(checks).map(([name, up]) => [name, up === true ? 'up' : 'down'])),
     };
   }
   const text = JSON.stringify(body);

@@ -146,6 +146,11 @@ export class SessionStore {
     return this.#sessions.get(id);
   }
 
+  /** The live sessions (a snapshot). */
+  list(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
   add(session: Session): void {
     this.#sessions.set(session.id, session);
     const { idleMs } = this.#options;

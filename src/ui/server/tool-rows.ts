@@ -113,7 +113,7 @@ export class ToolTable {
     }
     if (query.server) search.category = query.server;
     if (query.tag) search.tags = [query.tag];
-    const names = this.#index.match(search, new Set()).map((def) => def.name);
+    const names = this.#index.match(search, new Set()).tools.map((def) => def.name);
     return names.flatMap((name) => {
       const tool = this.#host.tool(name);
       return tool ? [this.#row(tool)] : [];

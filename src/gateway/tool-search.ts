@@ -1,0 +1,287 @@
+/**
+ * Search mode (issue 22): a session starts with the tools named in
+ * `alwaysList` plus `find_tools`; every tool `find_tools` returns joins *that
+ * session's* `tools/list` (one `notifications/tools/list_changed`) with its own
+ * honest annotations, and stays for the session. A tool not (yet) listed to the
+ * session is refused with an error that says to call `find_tools`.
+ *
+ * A session is the client as the protocol knows it: a 2025 session (HTTP) or a
+ * connection (stdio, either era). A 2026-07-28 HTTP client has no session; its
+ * list is kept per principal (the token's issuer, subject and client), or one
+ * shared list without `--auth-*`, and the change reaches the open
+ * `subscriptions/listen` streams.
+ */
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import type { ToolScope, ToolScopeRequest, ToolSource } from '../engine/engine.js';
+import type { Peer } from '../engine/peer.js';
+import { pageOfNamed } from '../registry/cursor.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import { defineTool } from '../tool/define.js';
+import type { ToolContext, ToolDefinition, WireTool } from '../tool/types.js';
+import { principalKey } from '../transports/http/authorizer.js';
+import { GATEWAY_META_KEY } from './proxy-tool.js';
+
+/** The name of the search tool. */
+export const FIND_TOOLS = 'find_tools';
+const DEFAULT_LIMIT = 8;
+const MAX_LIMIT = 50;
+/** 2026 HTTP lists kept per principal; past this many the oldest is forgotten. */
+const MAX_PRINCIPALS = 10_000;
+
+const findInput = z.object({
+  query: z.string().min(1).describe('What you want to do, in words (e.g. "create a directory", "search the web").'),
+  readOnly: z
+    .boolean()
+    .optional()
+    .describe('true: only tools that change nothing; false: only tools that change something.'),
+  server: z.string().optional().describe('Only tools of this upstream server.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe(`How many tools at most (default ${DEFAULT_LIMIT}).`),
+});
+type FindArgs = z.infer<typeof findInput>;
+
+/** The state of one session: the tools it found, and where its list_changed goes. */
+class SessionTools {
+  readonly found = new Set<string>();
+  version = 0;
+  readonly views = new WeakMap<ToolSource, SessionView>();
+  constructor(readonly target: Peer | 'modern') {}
+}
+
+export interface ToolSearchOptions {
+  /** The gateway's registry (every upstream tool, plus find_tools). */
+  registry: ToolRegistry;
+  /** Globs of namespaced tool names every session lists from the start. */
+  alwaysList?: readonly string[];
+  /** Send a session its `tools/list_changed`. */
+  notify(target: Peer | 'modern'): void;
+  /** The upstream server of a tool (for the `server` filter). */
+  serverOf?(tool: ToolDefinition): string | undefined;
+}
+
+/**
+ * Per-session tool lists for the gateway's search mode.
+ *
+ * @example
+ * ```ts
+ * const search = new ToolSearch({ registry, alwaysList: ['memory__read_graph'], notify: (t) => dispatcher.notifyToolsChanged(t) });
+ * registry.add(search.definition);
+ * createServer({ registry, toolScope: search.scope });
+ * ```
+ */
+export class ToolSearch {
+  readonly #options: ToolSearchOptions;
+  readonly #always: (name: string) => boolean;
+  readonly #byPeer = new WeakMap<Peer, SessionTools>();
+  readonly #byPrincipal = new Map<string, SessionTools>();
+  /** find_tools as registered (its handler is replaced per session). */
+  readonly definition: ToolDefinition;
+
+  constructor(options: ToolSearchOptions) {
+    this.#options = options;
+    const globs = options.alwaysList ?? [];
+    const match = globs.length > 0 ? picomatch([...globs]) : undefined;
+    this.#always = (name) => name === FIND_TOOLS || match?.(name) === true;
+    this.definition = defineTool({
+      name: FIND_TOOLS,
+      title: 'Find tools',
+      description:
+        'Search the tools of every server behind this gateway by what you want to do. The tools found are added to your tool list (it changes; list the tools again if needed) and can then be called by name. Filter with readOnly (true: only tools that change nothing) and server.',
+      input: findInput,
+      effect: 'read',
+      world: 'closed',
+      handler: () => {
+        throw new Error('find_tools runs only through a session view');
+      },
+    }) as unknown as ToolDefinition;
+  }
+
+  /** The `toolScope` hook for `createServer`. */
+  readonly scope: ToolScope = (request) => {
+    const base = request.info?.tools ?? this.#options.registry;
+    const session = this.#session(request);
+    let view = session.views.get(base);
+    if (view === undefined) {
+      view = new SessionView(this, session, base);
+      session.views.set(base, view);
+    }
+    return view;
+  };
+
+  /** Whether a tool is listed to a session. */
+  listed(session: SessionTools, name: string): boolean {
+    return this.#always(name) || session.found.has(name);
+  }
+
+  /** The registry's version (views cache their list per registry version and session version). */
+  get registryVersion(): number {
+    return this.#options.registry.version;
+  }
+
+  /** Run find_tools for a session: search, add what was found, notify once. */
+  find(session: SessionTools, base: ToolSource, args: FindArgs): { text: string; tools: FoundTool[] } {
+    const server = args.server;
+    const serverOf = this.#options.serverOf ?? defaultServerOf;
+    const page = this.#options.registry.search({
+      text: args.query,
+      ranking: 'bm25',
+      ...(args.readOnly === undefined ? {} : { readOnly: args.readOnly }),
+      limit: args.limit ?? DEFAULT_LIMIT,
+      where: (tool) =>
+        tool.name !== FIND_TOOLS &&
+        base.get(tool.name) !== undefined &&
+        (server === undefined || serverOf(tool) === server),
+    });
+    let added = 0;
+    for (const tool of page.tools) {
+      if (this.listed(session, tool.name)) continue;
+      session.found.add(tool.name);
+      added++;
+    }
+    if (added > 0) {
+      session.version++;
+      this.#options.notify(session.target);
+    }
+    const tools = page.tools.map((tool) => foundTool(tool, serverOf(tool)));
+    if (tools.length === 0) {
+      return {
+        tools,
+        text: `No tool matches ${JSON.stringify(args.query)}${server === undefined ? '' : ` on server ${JSON.stringify(server)}`}. Try other words (what the tool does, or the kind of thing it works on).`,
+      };
+    }
+    const lines = tools.map(
+      (t) =>
+        `- ${t.name}${t.title ? ` (${t.title})` : ''} [${hintSummary(t.annotations)}]: ${firstLine(t.description)}`,
+    );
+    return {
+      tools,
+      text: `${tools.length} tool${tools.length === 1 ? '' : 's'} found${added > 0 ? `; ${added} added to your tool list` : ''}. Call them by name:\n${lines.join('\n')}`,
+    };
+  }
+
+  #session(request: ToolScopeRequest): SessionTools {
+    if (!request.peer.stateless) {
+      let session = this.#byPeer.get(request.peer);
+      if (session === undefined) {
+        session = new SessionTools(request.peer);
+        this.#byPeer.set(request.peer, session);
+      }
+      return session;
+    }
+    const key = principalKey(request.info?.auth);
+    let session = this.#byPrincipal.get(key);
+    if (session === undefined) {
+      if (this.#byPrincipal.size >= MAX_PRINCIPALS) this.#byPrincipal.delete(this.#byPrincipal.keys().next().value!);
+      session = new SessionTools('modern');
+      this.#byPrincipal.set(key, session);
+    }
+    return session;
+  }
+}
+
+/** What find_tools reports per tool (also its `structuredContent`). */
+export interface FoundTool {
+  name: string;
+  title?: string;
+  description: string;
+  server?: string;
+  annotations: Record<string, unknown>;
+}
+
+function foundTool(tool: ToolDefinition, server: string | undefined): FoundTool {
+  const wire = tool.wire as WireTool & { annotations?: Record<string, unknown> };
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    ...(server === undefined ? {} : { server }),
+    annotations: { ...(wire.annotations ?? {}) },
+  };
+}
+
+function defaultServerOf(tool: ToolDefinition): string | undefined {
+  return (tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined)?.server;
+}
+
+function hintSummary(a: Record<string, unknown>): string {
+  if (a.readOnlyHint === true) return 'read-only';
+  return a.destructiveHint === false ? 'writes (additive)' : 'writes (destructive)';
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 197)}…` : line;
+}
+
+/** One session's view of a tool source (the registry, or an auth-scoped view of it). */
+class SessionView implements ToolSource {
+  readonly #search: ToolSearch;
+  readonly #session: SessionTools;
+  readonly #base: ToolSource;
+  readonly #find: ToolDefinition;
+  #cacheKey = '';
+  #listed: readonly WireTool[] = [];
+  #json: string | undefined;
+
+  constructor(search: ToolSearch, session: SessionTools, base: ToolSource) {
+    this.#search = search;
+    this.#session = session;
+    this.#base = base;
+    const handler = (args: unknown, _ctx: ToolContext) => {
+      const found = search.find(session, base, args as FindArgs);
+      return { content: [{ type: 'text' as const, text: found.text }], structuredContent: { tools: found.tools } };
+    };
+    this.#find = { ...search.definition, handler } as ToolDefinition;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    if (name === FIND_TOOLS) return this.#find;
+    return this.#search.listed(this.#session, name) ? this.#base.get(name) : undefined;
+  }
+
+  callable(name: string): ToolDefinition | undefined {
+    if (name === FIND_TOOLS) return this.#find;
+    return this.#search.listed(this.#session, name) ? this.#base.callable(name) : undefined;
+  }
+
+  manifest(options: { cursor?: string; limit?: number } = {}): { tools: readonly WireTool[]; nextCursor?: string } {
+    return pageOfNamed(this.#list(), options);
+  }
+
+  manifestJson(options: { cursor?: string; limit?: number } = {}): string {
+    if (options.cursor === undefined && options.limit === undefined) {
+      this.#list();
+      this.#json ??= JSON.stringify({ tools: this.#listed });
+      return this.#json;
+    }
+    return JSON.stringify(this.manifest(options));
+  }
+
+  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void {
+    return this.#base.on(event, listener);
+  }
+
+  unknownToolMessage(name: string): string {
+    if (this.#base.get(name) !== undefined) {
+      return `Tool ${name} is not in this session's tool list yet: call ${FIND_TOOLS} with what you want to do (e.g. {"query": "…"}) to add it, then call it.`;
+    }
+    return `Unknown tool: ${name}. This gateway lists its tools on demand: call ${FIND_TOOLS} with what you want to do to find the right tool.`;
+  }
+
+  #list(): readonly WireTool[] {
+    const key = `${this.#search.registryVersion}:${this.#session.version}`;
+    if (key !== this.#cacheKey) {
+      this.#cacheKey = key;
+      this.#json = undefined;
+      const tools = this.#base.manifest().tools.filter((wire) => this.get(wire.name) !== undefined);
+      this.#listed = tools;
+    }
+    return this.#listed;
+  }
+}

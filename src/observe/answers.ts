@@ -1,0 +1,52 @@
+/**
+ * Comparing two answers to the same call (issue 20): idempotency from answers as
+ * well as effects. A tool whose state lives in memory shows a repeat only in
+ * what it says ("task 2 added" after "task 1 added"). Timestamps, durations,
+ * UUIDs, long hex ids and epoch numbers change between any two calls and are
+ * blanked before comparing; short numbers are kept, since a counter that moves
+ * is exactly what a non-idempotent repeat looks like.
+ */
+
+const VOLATILE: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
+  [/\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g, '<time>'],
+  [/\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/g, '<date>'],
+  [/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /g, '<day> '],
+  [/\b[0-9a-f]{16,}\b/gi, '<hex>'],
+  [/\b\d{10,}\b/g, '<epoch>'],
+  [/\b\d+(\.\d+)?\s?(ms|milliseconds?|s|secs?|seconds?|µs|us|ns)\b/g, '<duration>'],
+  [/\b\d+\.\d{2,}\b/g, '<fraction>'],
+];
+
+/** The answer with what changes between any two calls blanked. */
+export function normaliseAnswer(text: string): string {
+  let out = text;
+  for (const [pattern, placeholder] of VOLATILE) out = out.replace(pattern, placeholder);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Where two answers differ once volatile parts are blanked, as short excerpts
+ * around the first difference; `undefined` when they agree (or one is missing).
+ *
+ * @example
+ * ```ts
+ * answersDiffer('Added task 1', 'Added task 2'); // { first: 'Added task 1', again: 'Added task 2' }
+ * answersDiffer('at 2026-01-01T00:00:00Z', 'at 2026-01-01T00:00:05Z'); // undefined
+ * ```
+ */
+export function answersDiffer(
+  first: string | undefined,
+  again: string | undefined,
+): { first: string; again: string } | undefined {
+  if (first === undefined || again === undefined) return undefined;
+  const a = normaliseAnswer(first);
+  const b = normaliseAnswer(again);
+  if (a === b) return undefined;
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  const from = Math.max(0, at - 40);
+  const excerpt = (s: string) => `${from > 0 ? '…' : ''}${s.slice(from, at + 60)}${s.length > at + 60 ? '…' : ''}`;
+  return { first: excerpt(a), again: excerpt(b) };
+}

@@ -1,0 +1,140 @@
+/**
+ * Evidence classes (issue 20): what one observed call did, sorted into kinds
+ * with a rule each, so a reviewer is never shown a false alarm made of the
+ * wrong kind of evidence:
+ * - a write: file content changed (created, modified) outside the server's scratch;
+ * - a deletion: data that existed before the run deleted, truncated or replaced;
+ * - an exec: a program run (reported; never by itself a write, its own writes are traced);
+ * - a network attempt: an outbound connection or a name lookup (a contradiction
+ *   only for `openWorldHint: false`);
+ * - the server's own scratch: files under the sandbox's TMPDIR or HOME caches,
+ *   runtime bytecode and journals, and deletions of files created during this run
+ *   (a lock or temp file the server made itself), reported apart.
+ */
+import path from 'node:path';
+import type { SnapshotDiff } from './snapshot.js';
+import type { Effect } from './trace.js';
+
+/** What one observed call did. */
+export interface CallRecord {
+  args: Record<string, unknown>;
+  /** True when the call did its work: no `isError`, no protocol error, and no error answered as plain text. */
+  ok: boolean;
+  error?: string;
+  /** The answer's text (text blocks, then structured content), cut to 4 KiB: for the idempotency check. */
+  answer?: string;
+  effects: Effect[];
+  diff: SnapshotDiff;
+}
+
+/** Where the sandbox keeps things, and what existed before the server started. */
+export interface Scene {
+  work: string;
+  home: string;
+  tmp: string;
+  /** Every path in the sandbox before the server started. */
+  initial: ReadonlySet<string>;
+}
+
+/** One call's effects, by class. Paths are the sandbox's. */
+export interface Evidence {
+  writes: string[];
+  /** Data that existed before the run, deleted (or renamed over). */
+  deletions: string[];
+  /** Files that existed before the run, truncated and rewritten: a deletion of their old content. */
+  overwrites: string[];
+  execs: string[];
+  /** Outbound attempts, one line each (`connect 10.0.0.1:443 (attempted)`). */
+  network: string[];
+  scratch: string[];
+}
+
+/** Files nobody would call state: bytecode, compile caches, database journals. */
+const BOOKKEEPING = /(\.pyc$|\/__pycache__(\/|$)|\/node-compile-cache(\/|$)|-journal$|-wal$|-shm$)/;
+
+/** DNS: a connection to this port is a name lookup. */
+export const DNS_PORT = 53;
+
+const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
+
+/** Whether a path is the server's scratch whatever happens to it: TMPDIR, HOME caches, bookkeeping files. */
+export function isScratchPath(file: string, scene: Scene): boolean {
+  return (
+    under(file, scene.tmp) ||
+    under(file, path.join(scene.home, '.cache')) ||
+    under(file, path.join(scene.home, '.npm')) ||
+    BOOKKEEPING.test(file)
+  );
+}
+
+/** One line for an outbound connection. */
+export function describeConnect(effect: Extract<Effect, { kind: 'connect' }>): string {
+  return `${effect.port === DNS_PORT ? 'resolved a name: ' : ''}connect ${effect.address}:${effect.port ?? ''} (${effect.succeeded ? 'connected' : 'attempted'})`;
+}
+
+/**
+ * Sort one call's effects into evidence classes.
+ *
+ * @example
+ * ```ts
+ * classify(call, scene); // { writes: ['/tmp/…/work/out.txt'], deletions: [], overwrites: [], execs: [], network: [], scratch: [] }
+ * ```
+ */
+export function classify(call: CallRecord, scene: Scene): Evidence {
+  const writes = new Set<string>();
+  const deletions = new Set<string>();
+  const scratch = new Set<string>();
+  const existed = (file: string) => scene.initial.has(file);
+  for (const file of [...call.diff.created, ...call.diff.modified]) {
+    (isScratchPath(file, scene) ? scratch : writes).add(file);
+  }
+  const deleted = new Set(call.diff.deleted);
+  for (const effect of call.effects) {
+    if (effect.kind === 'delete' || effect.kind === 'rmdir') deleted.add(effect.path);
+    // A rename onto a file that existed replaces its data; a rename away removes it from its name.
+    if (effect.kind === 'rename') {
+      if (existed(effect.to)) deleted.add(effect.to);
+    }
+  }
+  for (const file of deleted) {
+    (isScratchPath(file, scene) || !existed(file) ? scratch : deletions).add(file);
+  }
+  // Overwritten: an existing file opened with O_TRUNC (or truncated) whose content changed. Appending
+  // changes a file too, but adds; the snapshot alone cannot tell the two apart.
+  const modified = new Set(call.diff.modified);
+  const overwrites = new Set<string>();
+  for (const effect of call.effects) {
+    if (effect.kind === 'truncate' && existed(effect.path) && modified.has(effect.path)) {
+      if (!isScratchPath(effect.path, scene)) overwrites.add(effect.path);
+    }
+  }
+  const execs = [...new Set(call.effects.filter((e) => e.kind === 'exec').map((e) => e.path))];
+  // A name lookup counts even through a loopback resolver (systemd-resolved's 127.0.0.53):
+  // resolving a name is reaching for the open world.
+  const network = [
+    ...new Set(
+      call.effects
+        .filter((e) => e.kind === 'connect' && e.family !== 'unix' && (!e.loopback || e.port === DNS_PORT))
+        .map((e) => describeConnect(e as Extract<Effect, { kind: 'connect' }>)),
+    ),
+  ];
+  return {
+    writes: [...writes],
+    deletions: [...deletions],
+    overwrites: [...overwrites],
+    execs,
+    network,
+    scratch: [...scratch],
+  };
+}
+
+/** Evidence lines, one per item, each saying its class. */
+export function evidenceLines(evidence: Partial<Evidence>): string[] {
+  return [
+    ...(evidence.writes ?? []).map((f) => `wrote ${f}`),
+    ...(evidence.deletions ?? []).map((f) => `deleted ${f}`),
+    ...(evidence.overwrites ?? []).map((f) => `overwrote ${f}`),
+    ...(evidence.network ?? []),
+    ...(evidence.execs ?? []).map((f) => `ran ${f}`),
+  ];
+}
