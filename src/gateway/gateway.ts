@@ -22,6 +22,7 @@ import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
 import { ToolSearch } from './tool-search.js';
@@ -80,28 +81,35 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.approvalsFile ??
     (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
 
+  const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
-    Object.entries(options.servers).map(([name, config]) => [
+    Object.entries(sandboxed.servers).map(([name, config]) => [
       name,
       { connectTimeoutMs: 15_000, stderr: 'pipe' as const, ...config, optional: true },
     ]),
   );
-  const host = await createHost({
-    servers,
-    policy: policyConfig,
-    ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
-    ...(options.lock
-      ? { pins: { file: options.lock.file, onChange: options.lock.onChange, onNew: options.lock.onNew } }
-      : {}),
-    ...(approvalsFile !== undefined ? { approvalsFile } : {}),
-    ...(options.commandTools ? { commandTools: options.commandTools } : {}),
-    onConfirm: confirmDownstream,
-    confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
-    timeoutMs,
-    tightenHints: true,
-    clientCapabilities: FORWARDED_CAPABILITIES,
-    onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
-  });
+  let host: Host;
+  try {
+    host = await createHost({
+      servers,
+      policy: policyConfig,
+      ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
+      ...(options.lock
+        ? { pins: { file: options.lock.file, onChange: options.lock.onChange, onNew: options.lock.onNew } }
+        : {}),
+      ...(approvalsFile !== undefined ? { approvalsFile } : {}),
+      ...(options.commandTools ? { commandTools: options.commandTools } : {}),
+      onConfirm: confirmDownstream,
+      confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
+      timeoutMs,
+      tightenHints: true,
+      clientCapabilities: FORWARDED_CAPABILITIES,
+      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
+    });
+  } catch (error) {
+    await sandboxed.dispose();
+    throw error;
+  }
 
   const registry = new ToolRegistry();
   // Search mode (issue 22): sessions list what they found; `server` is set below, before any request.
@@ -119,7 +127,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const prompts = new PromptRegistry();
   const upstream = new Map<string, UpstreamStatus>();
   for (const name of Object.keys(options.servers)) {
-    upstream.set(name, { name, state: 'starting', trust: options.servers[name]!.trust ?? 'untrusted', tools: 0 });
+    const config = options.servers[name]!;
+    const status: UpstreamStatus = { name, state: 'starting', trust: config.trust ?? 'untrusted', tools: 0 };
+    if (config.command !== undefined) status.sandbox = sandboxed.summaries.get(name) ?? false;
+    const refusal = sandboxed.refused.get(name);
+    if (refusal !== undefined) Object.assign(status, { state: 'down', error: refusal });
+    upstream.set(name, status);
   }
 
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
@@ -337,6 +350,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await server.close();
       await host.approvalsSaved();
       await host.close();
+      await sandboxed.dispose();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
+import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
@@ -17,6 +18,12 @@ import type { PrefixMode } from './tool-names.js';
 export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
   /** An SDK transport instead of command/url (tests, in-process servers). */
   transport?: ServerConfig['transport'];
+  /**
+   * stdio only: run the server in the bubblewrap sandbox (issue 21). `true` is the
+   * default sandbox (no network, nothing private readable, env PATH only); `false`
+   * keeps it out of `sandbox: true` below.
+   */
+  sandbox?: SandboxSpec | boolean;
 };
 
 /** Everything `createGateway` accepts. */
@@ -25,6 +32,8 @@ export interface GatewayOptions {
   servers: Record<string, UpstreamConfig>;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
+  /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
+  sandbox?: boolean;
   /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
   overrides?: string | OverridesFile;
   /** Pin upstream tools: a lockfile, and what to do with changed (default `block`) and new (default `ask`) tools. */

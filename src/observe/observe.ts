@@ -143,7 +143,16 @@ function startFailure(error: unknown, timeoutMs: number, stderr: readonly string
   );
 }
 
-const PATH_STYLES: readonly PathStyle[] = ['existing', 'new', 'folder'];
+/** One way of generating a tool's arguments. */
+interface Attempt {
+  style: PathStyle;
+  optional: boolean;
+}
+
+const ATTEMPTS: readonly Attempt[] = [
+  ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: false })),
+  ...(['existing', 'new'] as const).map((style) => ({ style, optional: true })),
+];
 
 /** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
 function firstFile(shot: Snapshot, work: string): string | undefined {
@@ -296,33 +305,43 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           `--args gives ${mine.length} argument objects for ${wire.name}, but --calls is ${callsPerTool}: the last ${mine.length - callsPerTool} were not used (raise --calls).`,
         );
       }
-      // Calls come in pairs with the same arguments, so a repeat can be compared with the first.
-      const argumentsFor = (i: number, pathStyle: PathStyle): Record<string, unknown> | undefined => {
+      // Calls come in pairs with the same arguments, so a repeat can be compared with the first;
+      // every other pair also fills the optional properties.
+      const argumentsFor = (i: number, attempt: Attempt): Record<string, unknown> | undefined => {
         if (Array.isArray(mine)) return mine[i % mine.length];
         if (mine) return mine;
-        const seed = (options.seed ?? 1) + Math.floor(i / 2);
-        return generateArguments(schema, { seed, workdir: sandbox.work, pathStyle, existingFile });
+        const pair = Math.floor(i / 2);
+        return generateArguments(schema, {
+          seed: (options.seed ?? 1) + pair,
+          workdir: sandbox.work,
+          pathStyle: attempt.style,
+          optional: attempt.optional || pair % 2 === 1,
+          ...(existingFile ? { existingFile } : {}),
+        });
       };
-      // Generated paths point at an existing file first, then a new one, then the workdir:
-      // the first way a call succeeds with is kept for the rest of the tool's calls.
-      const styles = mine ? (['new'] as const) : PATH_STYLES;
-      const distinct = styles.filter(
-        (style, i) =>
-          styles.findIndex((s) => JSON.stringify(argumentsFor(0, s)) === JSON.stringify(argumentsFor(0, style))) === i,
+      // Generated paths point at an existing file first, then a new one, then the workdir, then the
+      // same with the optional properties filled: the first way a call succeeds is kept for the rest.
+      const attempts = mine ? [{ style: 'new' as const, optional: false }] : ATTEMPTS;
+      const distinct = attempts.filter(
+        (attempt, i) =>
+          attempts.findIndex((a) => JSON.stringify(argumentsFor(0, a)) === JSON.stringify(argumentsFor(0, attempt))) ===
+          i,
       );
-      if (distinct.every((style) => argumentsFor(0, style) === undefined)) {
+      if (distinct.every((attempt) => argumentsFor(0, attempt) === undefined)) {
         observation.notExercised = 'no arguments could be generated from its input schema (pass them with --args)';
         continue;
       }
-      let style: PathStyle = distinct[0]!;
+      let chosen: Attempt = distinct[0]!;
       for (const candidate of distinct) {
-        style = candidate;
-        const record = await callOnce(wire.name, argumentsFor(0, candidate)!);
+        const args = argumentsFor(0, candidate);
+        if (args === undefined) continue;
+        chosen = candidate;
+        const record = await callOnce(wire.name, args);
         observation.calls.push(record);
         if (record.ok || report.failure) break;
       }
       for (let i = 1; i < callsPerTool && !report.failure; i++) {
-        const args = argumentsFor(i, style);
+        const args = argumentsFor(i, chosen);
         if (args !== undefined) observation.calls.push(await callOnce(wire.name, args));
       }
       if (!observation.calls.some((c) => c.ok)) {
