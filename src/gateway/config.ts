@@ -36,6 +36,7 @@ const KEYS = new Set([
   'sandbox',
   'toolList',
   'alwaysList',
+  'prefix',
   '$schema',
 ]);
 
@@ -246,6 +247,11 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         'must be "all" (every tool listed) or "search" (find_tools adds tools per session).',
       );
     options.toolList = root.toolList;
+  }
+  if (root.prefix !== undefined) {
+    if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
+      fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
+    options.prefix = root.prefix;
   }
   if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
   if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);

@@ -12,6 +12,7 @@ import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
+import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
 export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
@@ -69,6 +70,12 @@ export interface GatewayOptions {
   toolList?: 'all' | 'search';
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
+  /**
+   * Tool names downstream: `always` (default) `server__tool`; `never` the upstream's own
+   * names (refuses to start when two servers share one); `on-clash` prefixes only shared names.
+   * Policy rules, overrides, pins and rate limits keep using `server__tool`.
+   */
+  prefix?: PrefixMode;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

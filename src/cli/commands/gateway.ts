@@ -36,6 +36,7 @@ interface GatewayCliOptions extends AuthFlags {
   redis?: string;
   sandbox?: boolean;
   tools?: 'all' | 'search';
+  prefix?: 'always' | 'never' | 'on-clash';
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -96,6 +97,7 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.lock !== undefined) options.lock = { ...options.lock, file: path.resolve(opts.lock) };
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
   if (opts.tools !== undefined) options.toolList = opts.tools;
+  if (opts.prefix !== undefined) options.prefix = opts.prefix;
   return options;
 }
 
@@ -152,6 +154,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.lock) args.push('--lock', path.resolve(opts.lock));
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
   if (opts.tools) args.push('--tools', opts.tools);
+  if (opts.prefix) args.push('--prefix', opts.prefix);
   return { kind: 'stdio', command: process.execPath, args };
 }
 
@@ -282,6 +285,12 @@ export function registerGateway(program: Command): Command {
         '--tools <mode>',
         "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find",
       ).choices(['all', 'search']),
+    )
+    .addOption(
+      new Option(
+        '--prefix <mode>',
+        'tool names: always server__tool (default), never the upstream names (refuses clashes), on-clash',
+      ).choices(['always', 'never', 'on-clash']),
     )
     .option('--redis <url>', 'share sessions, limits and toggles with other gateway instances (default: $REDIS_URL)')
     .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')
