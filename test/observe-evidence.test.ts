@@ -7,7 +7,8 @@
  * idempotency, an error answered as text is not "ok", app-only tools are skipped,
  * and a server that dies mid-run says so with its last stderr lines.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,10 @@ beforeAll(async () => {
   ensureBuilt();
   workdir = mkdtempSync(path.join(tmpdir(), 'candor-observe-evidence-'));
   writeFileSync(path.join(workdir, 'readme.txt'), 'hello');
+  execFileSync('sqlite3', [
+    path.join(workdir, 'notes.db'),
+    "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('a'), ('b'), ('c');",
+  ]);
   report = await observe({
     command: process.execPath,
     args: [fixture],
@@ -80,6 +85,11 @@ describe('observe evidence classes', () => {
     expect(tool('stamp').notExercised).toBeUndefined();
   });
 
+  it('witnesses rows deleted from a SQLite file in the workdir as a deletion', () => {
+    expect(rules('tidy_notes')).toEqual(['observe/non-destructive-deleted']);
+    expect(tool('tidy_notes').findings[0]!.evidence).toEqual(['deleted notes.db (1 row of table notes)']);
+  });
+
   it('does not call an error answered as text "ok"', () => {
     expect(tool('error_text').calls.every((c) => !c.ok)).toBe(true);
     expect(tool('error_text').notExercised).toContain('answered as text, without isError');
@@ -89,6 +99,49 @@ describe('observe evidence classes', () => {
     expect(tool('app_poll').calls).toEqual([]);
     expect(tool('app_poll').notExercised).toContain('app-only');
   });
+
+  it('copies .git, leaves out --exclude, points {workdir} and real-workdir paths at the copy, passes --env, warns on extra --args', async () => {
+    mkdirSync(path.join(workdir, '.git'), { recursive: true });
+    writeFileSync(path.join(workdir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    mkdirSync(path.join(workdir, 'secret'), { recursive: true });
+    writeFileSync(path.join(workdir, 'secret', 'key'), 'hunter2');
+    const argsFile = path.join(workdir, '..', `observe-evidence-args-${process.pid}.json`);
+    writeFileSync(
+      argsFile,
+      JSON.stringify({
+        look: [{ path: path.join(workdir, '.git', 'HEAD') }, { path: '{workdir}/secret/key' }, { path: 'unused' }],
+        no_such_tool: {},
+      }),
+    );
+    const run = await runCli(
+      [
+        'observe',
+        '--tools',
+        'look',
+        '--args',
+        argsFile,
+        '--env',
+        'EVIDENCE_NOTE={workdir}/note.txt',
+        '--exclude',
+        'secret',
+        '--format',
+        'json',
+        '--',
+        process.execPath,
+        fixture,
+      ],
+      { cwd: workdir, timeoutMs: 60_000 },
+    );
+    rmSync(argsFile, { force: true });
+    expect(run.code, run.stderr).toBe(0);
+    const json = JSON.parse(run.stdout) as ObserveReport;
+    const calls = json.tools[0]!.calls;
+    expect(calls.map((c) => c.answer)).toEqual(['ref: refs/heads/main | note=note.txt', 'missing | note=note.txt']);
+    expect(calls[0]!.args).toEqual({ path: '{workdir}/.git/HEAD' });
+    expect(json.warnings.join('\n')).toContain('--args gives 3 argument objects for look, but --calls is 2');
+    expect(json.warnings.join('\n')).toContain('no_such_tool');
+    expect(run.stderr).toContain('candor: warning:');
+  }, 120_000);
 
   it('says when the server dies mid-run, with its last stderr lines, and exits 2', async () => {
     const died = await observe({

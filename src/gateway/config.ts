@@ -11,6 +11,7 @@ import { findJsonError, pointAt } from '../cli/json-position.js';
 import { CandorError } from '../errors.js';
 import { POLICY_PRESETS } from '../host/policy.js';
 import type { PolicyConfig, PolicyPreset } from '../host/types.js';
+import { parseSandboxSpec } from '../sandbox/spec.js';
 import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
@@ -32,8 +33,10 @@ const KEYS = new Set([
   'timeoutMs',
   'confirmTimeoutMs',
   'reconnect',
+  'sandbox',
   'toolList',
   'alwaysList',
+  'prefix',
   '$schema',
 ]);
 
@@ -147,11 +150,27 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
     }
+    if (record.sandbox !== undefined) {
+      if (target.kind !== 'stdio' && record.sandbox !== false)
+        fail(
+          file,
+          `${where}.sandbox`,
+          'only stdio servers (a "command") run in a sandbox; this one is reached by URL.',
+        );
+      upstream.sandbox = parseSandboxSpec(record.sandbox, (sub, reason) =>
+        fail(file, `${where}.sandbox${sub}`, reason),
+      );
+    }
     servers[name] = upstream;
   }
   const options: GatewayOptions = { servers };
   if (clientConfig) return options;
 
+  if (root.sandbox !== undefined) {
+    if (typeof root.sandbox !== 'boolean')
+      fail(file, `${prefix}sandbox`, 'expected true (every stdio upstream in the default sandbox) or false.');
+    options.sandbox = root.sandbox;
+  }
   if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
   if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
   if (root.approvalsFile !== undefined)
@@ -228,6 +247,11 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         'must be "all" (every tool listed) or "search" (find_tools adds tools per session).',
       );
     options.toolList = root.toolList;
+  }
+  if (root.prefix !== undefined) {
+    if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
+      fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
+    options.prefix = root.prefix;
   }
   if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
   if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);

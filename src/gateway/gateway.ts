@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { stderrLogger } from '../engine/logger.js';
+import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
 import { Policy } from '../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../host/types.js';
@@ -21,7 +22,9 @@ import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
+import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
 import { ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 import { upstreamExtras } from './upstream-extras.js';
@@ -78,28 +81,35 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.approvalsFile ??
     (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
 
+  const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
-    Object.entries(options.servers).map(([name, config]) => [
+    Object.entries(sandboxed.servers).map(([name, config]) => [
       name,
       { connectTimeoutMs: 15_000, stderr: 'pipe' as const, ...config, optional: true },
     ]),
   );
-  const host = await createHost({
-    servers,
-    policy: policyConfig,
-    ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
-    ...(options.lock
-      ? { pins: { file: options.lock.file, onChange: options.lock.onChange, onNew: options.lock.onNew } }
-      : {}),
-    ...(approvalsFile !== undefined ? { approvalsFile } : {}),
-    ...(options.commandTools ? { commandTools: options.commandTools } : {}),
-    onConfirm: confirmDownstream,
-    confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
-    timeoutMs,
-    tightenHints: true,
-    clientCapabilities: FORWARDED_CAPABILITIES,
-    onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
-  });
+  let host: Host;
+  try {
+    host = await createHost({
+      servers,
+      policy: policyConfig,
+      ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
+      ...(options.lock
+        ? { pins: { file: options.lock.file, onChange: options.lock.onChange, onNew: options.lock.onNew } }
+        : {}),
+      ...(approvalsFile !== undefined ? { approvalsFile } : {}),
+      ...(options.commandTools ? { commandTools: options.commandTools } : {}),
+      onConfirm: confirmDownstream,
+      confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
+      timeoutMs,
+      tightenHints: true,
+      clientCapabilities: FORWARDED_CAPABILITIES,
+      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
+    });
+  } catch (error) {
+    await sandboxed.dispose();
+    throw error;
+  }
 
   const registry = new ToolRegistry();
   // Search mode (issue 22): sessions list what they found; `server` is set below, before any request.
@@ -117,7 +127,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const prompts = new PromptRegistry();
   const upstream = new Map<string, UpstreamStatus>();
   for (const name of Object.keys(options.servers)) {
-    upstream.set(name, { name, state: 'starting', trust: options.servers[name]!.trust ?? 'untrusted', tools: 0 });
+    const config = options.servers[name]!;
+    const status: UpstreamStatus = { name, state: 'starting', trust: config.trust ?? 'untrusted', tools: 0 };
+    if (config.command !== undefined) status.sandbox = sandboxed.summaries.get(name) ?? false;
+    const refusal = sandboxed.refused.get(name);
+    if (refusal !== undefined) Object.assign(status, { state: 'down', error: refusal });
+    upstream.set(name, status);
   }
 
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
@@ -139,19 +154,28 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   };
 
   const defined = new Map<string, string>();
+  const prefix = options.prefix ?? 'always';
+  const order = Object.keys(options.servers);
+  const reserved = new Set(search ? [search.definition.name] : []);
+  let clashes: NameClash[] = [];
   const sync = () => {
-    const offered = new Map(host.offered().map((tool) => [tool.name, tool]));
+    const named = downstreamNames(host.offered(), prefix, order, reserved);
+    const offered = named.tools;
+    const fresh = named.clashes.filter((c) => !clashes.some((o) => o.name === c.name && o.servers[1] === c.servers[1]));
+    if (fresh.length > 0) logger.error(`${clashMessage(fresh)} Until then the later server's tool is not listed.`);
+    clashes = named.clashes;
     const remove: string[] = [];
     const add = [];
     for (const name of defined.keys()) if (!offered.has(name)) remove.push(name);
     for (const [name, tool] of offered) {
-      const key = `${tool.hash}|${JSON.stringify(tool.hints)}|${tool.pin.status}|${tool.trust}`;
+      const key = `${tool.name}|${tool.hash}|${JSON.stringify(tool.hints)}|${tool.pin.status}|${tool.trust}`;
       if (defined.get(name) === key) continue;
       try {
         add.push(
           proxyTool(tool, {
-            handler: (args, ctx) => call(host.tool(name) ?? tool, args ?? {}, ctx),
-            rateLimit: options.rateLimits?.tools?.[name],
+            name,
+            handler: (args, ctx) => call(host.tool(tool.name) ?? tool, args ?? {}, ctx),
+            rateLimit: options.rateLimits?.tools?.[tool.name],
             timeoutMs: timeoutMs + (options.confirmTimeoutMs ?? 300_000),
           }),
         );
@@ -266,6 +290,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   };
   await observe();
   sync();
+  if (clashes.length > 0) {
+    // prefix "never": two servers offer one name; refuse to start (issue 22), naming both.
+    await host.close();
+    throw new CandorError(clashMessage(clashes), { code: 'invalid_gateway_config' });
+  }
   const watchdog = setInterval(tick, 500);
   watchdog.unref();
 
@@ -273,8 +302,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   server = createServer({
     name: options.name ?? 'candor-gateway',
     version: options.version ?? '0.1.0',
-    instructions:
-      'candor gateway: tools of several MCP servers, namespaced server__tool, with honest annotations. Calls that need a person are confirmed through elicitation.',
+    instructions: `candor gateway: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${search ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
     registry,
     resources,
     prompts,
@@ -322,6 +350,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await server.close();
       await host.approvalsSaved();
       await host.close();
+      await sandboxed.dispose();
     },
   };
 }

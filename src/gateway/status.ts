@@ -7,6 +7,8 @@
 import { defineResource } from '../resources/define.js';
 import type { ResourceDefinition } from '../resources/types.js';
 
+import type { SandboxSummary } from '../sandbox/server-sandbox.js';
+
 /** One upstream's state. */
 export interface UpstreamStatus {
   name: string;
@@ -19,6 +21,8 @@ export interface UpstreamStatus {
   error?: string;
   /** When the next reconnection attempt is due (ISO time). */
   retryAt?: string;
+  /** stdio upstreams: how the sandbox confines it (issue 21), or false when it runs unsandboxed. */
+  sandbox?: SandboxSummary | false;
 }
 
 /** The status resource's URI. */

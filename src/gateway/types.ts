@@ -8,14 +8,22 @@ import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
+import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
+import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
 export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
   /** An SDK transport instead of command/url (tests, in-process servers). */
   transport?: ServerConfig['transport'];
+  /**
+   * stdio only: run the server in the bubblewrap sandbox (issue 21). `true` is the
+   * default sandbox (no network, nothing private readable, env PATH only); `false`
+   * keeps it out of `sandbox: true` below.
+   */
+  sandbox?: SandboxSpec | boolean;
 };
 
 /** Everything `createGateway` accepts. */
@@ -24,6 +32,8 @@ export interface GatewayOptions {
   servers: Record<string, UpstreamConfig>;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
+  /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
+  sandbox?: boolean;
   /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
   overrides?: string | OverridesFile;
   /** Pin upstream tools: a lockfile, and what to do with changed (default `block`) and new (default `ask`) tools. */
@@ -60,6 +70,12 @@ export interface GatewayOptions {
   toolList?: 'all' | 'search';
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
+  /**
+   * Tool names downstream: `always` (default) `server__tool`; `never` the upstream's own
+   * names (refuses to start when two servers share one); `on-clash` prefixes only shared names.
+   * Policy rules, overrides, pins and rate limits keep using `server__tool`.
+   */
+  prefix?: PrefixMode;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -72,6 +72,43 @@ describe('generateArguments', () => {
     expect(patternMatches('(', 'x')).toBe(false);
   }, 60_000);
 
+  it('issue 20: camelCase path names, whole numbers for number, file: URLs for url names, optional properties on request', () => {
+    const work = '/tmp/w';
+    const schema = {
+      type: 'object',
+      properties: {
+        fileAbsolutePath: { type: 'string' },
+        targetDir: { type: 'string' },
+        limit: { type: 'number' },
+        url: { type: 'string' },
+        pageUrl: { type: 'string', format: 'uri' },
+        query: { type: 'string' },
+      },
+      required: ['fileAbsolutePath', 'targetDir', 'limit', 'url', 'pageUrl'],
+    };
+    const value = generateArguments(schema, {
+      seed: 3,
+      workdir: work,
+      pathStyle: 'existing',
+      existingFile: `${work}/a.txt`,
+    })!;
+    expect(value.fileAbsolutePath).toBe(`${work}/a.txt`);
+    expect(value.targetDir).toBe(work);
+    expect(Number.isInteger(value.limit)).toBe(true);
+    expect(value.url).toBe(`file://${work}/a.txt`);
+    expect(value.pageUrl).toBe(`file://${work}/a.txt`);
+    expect(value).not.toHaveProperty('query');
+    const full = generateArguments(schema, { seed: 3, workdir: work, optional: true })!;
+    expect(typeof full.query).toBe('string');
+    // A range with no whole number in it still gets a fraction.
+    expect(
+      generateArguments(
+        { type: 'object', properties: { r: { type: 'number', minimum: 0.1, maximum: 0.2 } }, required: ['r'] },
+        { seed: 1, workdir: work },
+      )!.r,
+    ).toBeGreaterThan(0.1);
+  });
+
   it('gives undefined (never throws) for a schema it cannot satisfy', () => {
     const pattern = {
       type: 'object',

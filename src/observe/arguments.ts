@@ -13,6 +13,7 @@
  */
 
 import { type Context, createContext, Script } from 'node:vm';
+import { splitWords } from '../tool/title.js';
 import { samplePattern } from './pattern.js';
 
 type Schema = Record<string, unknown>;
@@ -29,8 +30,30 @@ export function random(seed: number): () => number {
   };
 }
 
-const PATHISH = /(^|_)(path|file|filename|dir|directory|folder|source|destination|dest|target)s?$/i;
-const FOLDERISH = /(^|_)(dir|directory|folder)s?$/i;
+const PATH_WORDS = /^(path|file|filename|dir|directory|folder|source|destination|dest|target)s?$/;
+const FOLDER_WORDS = /^(dir|directory|folder)s?$/;
+const URL_WORDS = /^(url|uri|href|link)s?$/;
+
+/** The last word of a property name, whatever its case style (`fileAbsolutePath`, `source_dir`, `file-name`). */
+function lastWords(key: string): string[] {
+  return splitWords(key).map((w) => w.toLowerCase());
+}
+
+/** A name that holds a path: its last word says so (`fileAbsolutePath`, `targetDir`), or it ends in "file name". */
+function isPathish(key: string): boolean {
+  const words = lastWords(key);
+  const last = words.at(-1) ?? '';
+  return PATH_WORDS.test(last) || (last === 'name' && words.at(-2) === 'file');
+}
+
+function isFolderish(key: string): boolean {
+  return FOLDER_WORDS.test(lastWords(key).at(-1) ?? '');
+}
+
+/** A name that holds a URL (`url`, `pageUrl`, `href`): filled with a file: URL inside the workdir, never a placeholder. */
+function isUrlish(key: string): boolean {
+  return URL_WORDS.test(lastWords(key).at(-1) ?? '');
+}
 
 /**
  * How path-like strings point into the workdir: at a file that exists (so
@@ -49,6 +72,8 @@ export interface GenerateOptions {
   pathStyle?: PathStyle;
   /** A file inside `workdir` that exists, for the `existing` style. */
   existingFile?: string;
+  /** Fill optional properties too (default: only required ones, and path-like optional ones). */
+  optional?: boolean;
 }
 
 /**
@@ -62,7 +87,12 @@ export interface GenerateOptions {
  */
 export function generateArguments(schema: Schema, options: GenerateOptions): Record<string, unknown> | undefined {
   const next = random(options.seed);
-  const paths = { style: options.pathStyle ?? 'new', workdir: options.workdir, existing: options.existingFile };
+  const paths = {
+    style: options.pathStyle ?? 'new',
+    workdir: options.workdir,
+    existing: options.existingFile,
+    optional: options.optional === true,
+  };
   const value = generate(schema, '', next, paths, schema, 0);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -108,11 +138,14 @@ function generate(
         text.length <= (typeof s.maxLength === 'number' ? s.maxLength : Number.POSITIVE_INFINITY) &&
         (typeof s.pattern !== 'string' || patternMatches(s.pattern, text));
       // A path for path-like names, as a file: URI where the format asks for a URI; other formats win over the name.
-      if ((PATHISH.test(key) && s.format === undefined) || s.format === 'uri-reference') {
+      if ((isPathish(key) && s.format === undefined) || s.format === 'uri-reference') {
         const file = pathFor(key, paths, next);
         if (fits(file)) return file;
       }
-      if (PATHISH.test(key) && (s.format === 'uri' || s.format === 'iri')) {
+      if (
+        ((isPathish(key) || isUrlish(key)) && (s.format === 'uri' || s.format === 'iri')) ||
+        (isUrlish(key) && s.format === undefined)
+      ) {
         const uri = `file://${pathFor(key, paths, next)}`;
         if (fits(uri)) return uri;
       }
@@ -353,7 +386,10 @@ function generateObject(s: Schema, next: () => number, paths: Paths, root: Schem
   for (let round = 0; round < 8; round++) {
     const properties = isRecord(obj.properties) ? obj.properties : {};
     const required = Array.isArray(obj.required) ? (obj.required as string[]) : [];
-    const present = new Set([...required, ...Object.keys(properties).filter((name) => PATHISH.test(name))]);
+    const present = new Set([
+      ...required,
+      ...Object.keys(properties).filter((name) => paths.optional || isPathish(name)),
+    ]);
     let changed = false;
     for (const name of present) {
       const names = isRecord(obj.dependentRequired) ? obj.dependentRequired[name] : undefined;
@@ -376,8 +412,8 @@ function generateObject(s: Schema, next: () => number, paths: Paths, root: Schem
   const properties = isRecord(obj.properties) ? obj.properties : {};
   const required = new Set(Array.isArray(obj.required) ? (obj.required as string[]) : []);
   for (const name of new Set([...Object.keys(properties), ...required])) {
-    // Required properties always; optional ones only when they name a path (to keep calls inside the workdir).
-    if (!required.has(name) && !PATHISH.test(name)) continue;
+    // Required properties always; optional ones when asked, or when they name a path (to keep calls inside the workdir).
+    if (!required.has(name) && !paths.optional && !isPathish(name)) continue;
     const value = generate(propertySchema(obj, name), name, next, paths, root, depth + 1);
     if (value === undefined) {
       if (required.has(name)) return undefined;
@@ -504,6 +540,13 @@ function generateNumber(s: Schema, integer: boolean, next: () => number): number
     return undefined;
   }
   if (integer) return lo + Math.floor(next() * (hi - lo + 1));
+  // A whole number where the bounds allow one: `limit`, `page` or `lines` typed as number are
+  // counted in whole units by most servers, and a fraction makes them fail (issue 20).
+  const [first, last] = [low?.[1] ? Math.floor(lo) + 1 : Math.ceil(lo), high?.[1] ? Math.ceil(hi) - 1 : Math.floor(hi)];
+  if (first <= last) {
+    const whole = first + Math.floor(next() * (last - first + 1));
+    if (ok(whole)) return whole;
+  }
   const value = lo + next() * (hi - lo);
   return ok(value) ? value : ok((lo + hi) / 2) ? (lo + hi) / 2 : undefined;
 }
@@ -539,13 +582,14 @@ interface Paths {
   style: PathStyle;
   workdir: string;
   existing: string | undefined;
+  optional: boolean;
 }
 
 function pathFor(key: string, paths: Paths, next: () => number): string {
   const fresh = `${paths.workdir}/observe-${Math.floor(next() * 1000)}`;
   if (paths.style === 'folder') return paths.workdir;
-  if (paths.style === 'existing') return FOLDERISH.test(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
-  return FOLDERISH.test(key) ? fresh : `${fresh}.txt`;
+  if (paths.style === 'existing') return isFolderish(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
+  return isFolderish(key) ? fresh : `${fresh}.txt`;
 }
 
 /**

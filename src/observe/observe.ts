@@ -16,6 +16,7 @@ import type { CallRecord, Scene } from './evidence.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
+import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
 import { StderrTail } from './stderr-tail.js';
 import { type Effect, parseTrace } from './trace.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
@@ -143,7 +144,16 @@ function startFailure(error: unknown, timeoutMs: number, stderr: readonly string
   );
 }
 
-const PATH_STYLES: readonly PathStyle[] = ['existing', 'new', 'folder'];
+/** One way of generating a tool's arguments. */
+interface Attempt {
+  style: PathStyle;
+  optional: boolean;
+}
+
+const ATTEMPTS: readonly Attempt[] = [
+  ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: false })),
+  ...(['existing', 'new'] as const).map((style) => ({ style, optional: true })),
+];
 
 /** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
 function firstFile(shot: Snapshot, work: string): string | undefined {
@@ -235,9 +245,16 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
     };
     const existingFile = firstFile(startSnapshot, sandbox.work);
+    // The database witness: SQLite files the workdir held before the server started.
+    const databases: string[] = [];
+    for (const [file, value] of startSnapshot) {
+      if (file.startsWith(`${sandbox.work}/`) && /^\d+:/.test(value) && (await isSqliteFile(file)))
+        databases.push(file);
+    }
     /** One call: snapshot, call, fence with a ping, wait out the quiet period, cut the trace. */
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
+      const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
       await reader.read();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
@@ -261,6 +278,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
       record.diff = diffSnapshots(before, await snapshot(roots));
+      if (rowsBefore) {
+        const gone = deletedRows(rowsBefore, await readRows(databases));
+        if (gone.length > 0) record.rowsDeleted = gone;
+      }
       return record;
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
@@ -296,33 +317,43 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           `--args gives ${mine.length} argument objects for ${wire.name}, but --calls is ${callsPerTool}: the last ${mine.length - callsPerTool} were not used (raise --calls).`,
         );
       }
-      // Calls come in pairs with the same arguments, so a repeat can be compared with the first.
-      const argumentsFor = (i: number, pathStyle: PathStyle): Record<string, unknown> | undefined => {
+      // Calls come in pairs with the same arguments, so a repeat can be compared with the first;
+      // every other pair also fills the optional properties.
+      const argumentsFor = (i: number, attempt: Attempt): Record<string, unknown> | undefined => {
         if (Array.isArray(mine)) return mine[i % mine.length];
         if (mine) return mine;
-        const seed = (options.seed ?? 1) + Math.floor(i / 2);
-        return generateArguments(schema, { seed, workdir: sandbox.work, pathStyle, existingFile });
+        const pair = Math.floor(i / 2);
+        return generateArguments(schema, {
+          seed: (options.seed ?? 1) + pair,
+          workdir: sandbox.work,
+          pathStyle: attempt.style,
+          optional: attempt.optional || pair % 2 === 1,
+          ...(existingFile ? { existingFile } : {}),
+        });
       };
-      // Generated paths point at an existing file first, then a new one, then the workdir:
-      // the first way a call succeeds with is kept for the rest of the tool's calls.
-      const styles = mine ? (['new'] as const) : PATH_STYLES;
-      const distinct = styles.filter(
-        (style, i) =>
-          styles.findIndex((s) => JSON.stringify(argumentsFor(0, s)) === JSON.stringify(argumentsFor(0, style))) === i,
+      // Generated paths point at an existing file first, then a new one, then the workdir, then the
+      // same with the optional properties filled: the first way a call succeeds is kept for the rest.
+      const attempts = mine ? [{ style: 'new' as const, optional: false }] : ATTEMPTS;
+      const distinct = attempts.filter(
+        (attempt, i) =>
+          attempts.findIndex((a) => JSON.stringify(argumentsFor(0, a)) === JSON.stringify(argumentsFor(0, attempt))) ===
+          i,
       );
-      if (distinct.every((style) => argumentsFor(0, style) === undefined)) {
+      if (distinct.every((attempt) => argumentsFor(0, attempt) === undefined)) {
         observation.notExercised = 'no arguments could be generated from its input schema (pass them with --args)';
         continue;
       }
-      let style: PathStyle = distinct[0]!;
+      let chosen: Attempt = distinct[0]!;
       for (const candidate of distinct) {
-        style = candidate;
-        const record = await callOnce(wire.name, argumentsFor(0, candidate)!);
+        const args = argumentsFor(0, candidate);
+        if (args === undefined) continue;
+        chosen = candidate;
+        const record = await callOnce(wire.name, args);
         observation.calls.push(record);
         if (record.ok || report.failure) break;
       }
       for (let i = 1; i < callsPerTool && !report.failure; i++) {
-        const args = argumentsFor(i, style);
+        const args = argumentsFor(i, chosen);
         if (args !== undefined) observation.calls.push(await callOnce(wire.name, args));
       }
       if (!observation.calls.some((c) => c.ok)) {
@@ -383,6 +414,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
         args: argumentsInCopy(c.args, sandbox.work, '{workdir}'),
         effects: c.effects.map(effect),
         diff: diff(c.diff),
+        ...(c.rowsDeleted ? { rowsDeleted: c.rowsDeleted.map((r) => ({ ...r, file: shown(r.file) })) } : {}),
       })),
       findings: t.findings.map(finding),
     })),

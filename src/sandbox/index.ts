@@ -3,5 +3,14 @@
  * the gateway runs untrusted stdio upstreams inside it.
  */
 export { bwrapArgs } from './bwrap.js';
+export { type Destination, parseDestination } from './destination.js';
 export { checkSandboxPlatform, type PlatformNeeds } from './platform.js';
-export type { SandboxNetwork, SandboxPlan } from './types.js';
+export {
+  describeSandbox,
+  prepareServerSandbox,
+  type SandboxSummary,
+  type ServerSandbox,
+  type ServerSandboxInput,
+} from './server-sandbox.js';
+export { DEFAULT_SANDBOX, parseSandboxSpec, SANDBOX_KEYS } from './spec.js';
+export type { SandboxNetwork, SandboxPlan, SandboxSpec } from './types.js';

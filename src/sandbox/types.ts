@@ -19,6 +19,15 @@ export interface SandboxPlan {
   read?: readonly string[];
   /** Visible and writable at the same path. */
   write?: readonly string[];
+  /** Read-only files or folders shown at another path: [source outside, path inside] (a generated /etc/hosts). */
+  mounts?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * A user namespace of its own and no capabilities (bwrap run by root keeps every
+   * capability otherwise, and could unmount what hides the real HOME).
+   */
+  dropCapabilities?: boolean;
+  /** Capabilities kept after dropping (only CAP_NET_BIND_SERVICE is ever asked: ports < 1024 of the sandbox's own loopback). */
+  keepCapabilities?: readonly string[];
   /** Working directory inside the sandbox. */
   chdir?: string;
   /** Start from an empty environment (then only `env` is set). */
@@ -28,4 +37,16 @@ export interface SandboxPlan {
   /** The program run inside, and its arguments. */
   command: string;
   args: readonly string[];
+}
+
+/**
+ * A sandbox as a person configures it for an untrusted stdio server (issue 21):
+ * `network` false (loopback only), true (the host's) or "host:port" destinations;
+ * absolute paths it may read and write; names of environment variables it gets.
+ */
+export interface SandboxSpec {
+  network: boolean | string[];
+  read: string[];
+  write: string[];
+  env: string[];
 }

@@ -208,8 +208,15 @@ export class CandorOAuthProvider implements OAuthClientProvider {
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     if (!this.#interactive) {
-      const hadTokens = (await this.load())?.tokens !== undefined;
-      throw this.#signInRequired(hadTokens ? (authorizationUrl.searchParams.get('scope') ?? undefined) : undefined);
+      const tokens = (await this.load())?.tokens;
+      if (tokens === undefined || (tokens.expires_at !== undefined && tokens.expires_at <= Date.now())) {
+        throw this.#signInRequired();
+      }
+      // Tokens that still work, yet a sign-in is wanted: a step-up (403 insufficient_scope).
+      const granted = new Set(tokens.scope?.split(' ') ?? []);
+      const wanted = (authorizationUrl.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+      const missing = wanted.filter((s) => !granted.has(s) && s !== 'offline_access' && s !== 'openid');
+      throw this.#signInRequired(missing.length > 0 ? missing.join(' ') : wanted.join(' '));
     }
     assertSecureAuthUrl(authorizationUrl, 'authorization endpoint');
     const { redirect, open, timeoutMs } = this.#interactive;

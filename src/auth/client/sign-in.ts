@@ -209,7 +209,11 @@ export function describeSignInFailure(error: unknown, label: string, serverUrl: 
   if (findSignInRequired(error)) return error as Error;
   const name = (error as { name?: unknown })?.name;
   const code = (error as { code?: unknown })?.code;
-  const message = redactTokens(error instanceof Error ? error.message : String(error));
+  // One line: the SDK's schema errors arrive as indented JSON lists of issues.
+  const raw = redactTokens(error instanceof Error ? error.message : String(error))
+    .replace(/\s+/g, ' ')
+    .trim();
+  const message = raw.length > 300 ? `${raw.slice(0, 300)}…` : raw;
   if (name === 'CandorError' || name === 'CliError') return error as Error;
   const origin = new URL(serverUrl).origin;
   const fail = (text: string, errorCode: string) =>

@@ -9,6 +9,7 @@ import { type Command, Option } from 'commander';
 import { GATEWAY_CONFIG_FILES, loadGatewayConfig, upstreamOf } from '../../gateway/config.js';
 import { createGateway } from '../../gateway/gateway.js';
 import { CLIENTS, type ClientName, type GatewayLaunch, printConfig } from '../../gateway/print-config.js';
+import { sandboxLines } from '../../gateway/sandboxing.js';
 import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
 import { POLICY_PRESETS } from '../../host/policy.js';
 import type { PolicyPreset } from '../../host/types.js';
@@ -33,7 +34,9 @@ interface GatewayCliOptions extends AuthFlags {
   trust: string[];
   printConfig?: ClientName;
   redis?: string;
+  sandbox?: boolean;
   tools?: 'all' | 'search';
+  prefix?: 'always' | 'never' | 'on-clash';
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -89,10 +92,12 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
     options.policy =
       typeof current === 'object' && current !== null ? { ...current, preset: opts.policy } : opts.policy;
   }
+  if (opts.sandbox) options.sandbox = true;
   if (opts.overrides !== undefined) options.overrides = path.resolve(opts.overrides);
   if (opts.lock !== undefined) options.lock = { ...options.lock, file: path.resolve(opts.lock) };
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
   if (opts.tools !== undefined) options.toolList = opts.tools;
+  if (opts.prefix !== undefined) options.prefix = opts.prefix;
   return options;
 }
 
@@ -143,11 +148,13 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
       ...(cmd.length > 0 ? ['--', ...cmd] : []),
     );
   if (opts.policy) args.push('--policy', opts.policy);
+  if (opts.sandbox) args.push('--sandbox');
   for (const name of opts.trust) args.push('--trust', name);
   if (opts.overrides) args.push('--overrides', path.resolve(opts.overrides));
   if (opts.lock) args.push('--lock', path.resolve(opts.lock));
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
   if (opts.tools) args.push('--tools', opts.tools);
+  if (opts.prefix) args.push('--prefix', opts.prefix);
   return { kind: 'stdio', command: process.execPath, args };
 }
 
@@ -155,6 +162,9 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
 async function runGateway(operands: string[], command: Command, opts: GatewayCliOptions): Promise<void> {
   if (opts.printConfig !== undefined) {
     process.stdout.write(`${printConfig(opts.printConfig, launchOf(command, opts, operands))}\n`);
+    // How each upstream will run, on stderr: stdout stays the text to paste.
+    const options = await gatewayOptions(operands, command, opts);
+    for (const line of sandboxLines(options)) process.stderr.write(`${line}\n`);
     return;
   }
   const options = await gatewayOptions(operands, command, opts);
@@ -266,11 +276,21 @@ export function registerGateway(program: Command): Command {
       (v: string, p: string[]) => [...p, v],
       [],
     )
+    .option(
+      '--sandbox',
+      'run every stdio upstream not marked "sandbox": false in the default bubblewrap sandbox (no network, private HOME, env PATH only)',
+    )
     .addOption(
       new Option(
         '--tools <mode>',
         "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find",
       ).choices(['all', 'search']),
+    )
+    .addOption(
+      new Option(
+        '--prefix <mode>',
+        'tool names: always server__tool (default), never the upstream names (refuses clashes), on-clash',
+      ).choices(['always', 'never', 'on-clash']),
     )
     .option('--redis <url>', 'share sessions, limits and toggles with other gateway instances (default: $REDIS_URL)')
     .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')

@@ -40,6 +40,8 @@ export interface InspectReport {
       description?: string;
       hintsOnWire: string[];
       hintsDefaulted: string[];
+      /** As the server sent them (issue 20: a reviewer writing --args for observe needs them). */
+      inputSchema?: unknown;
     }
   >;
 }
@@ -72,6 +74,7 @@ export async function inspectTarget(options: InspectOptions): Promise<{ report: 
           ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
           hintsOnWire: HINT_NAMES.filter((h) => summary.hints[h].source === 'wire'),
           hintsDefaulted: HINT_NAMES.filter((h) => summary.hints[h].source === 'default'),
+          ...(tool.inputSchema === undefined ? {} : { inputSchema: tool.inputSchema }),
         };
       }),
     };
