@@ -63,6 +63,7 @@ export class ServerConnection {
   #client: Client | undefined;
   #status: ConnectionStatus = 'idle';
   #error: Error | undefined;
+  #connecting: Promise<void> | undefined;
   #options: ServerConnectionOptions;
   #usedTransport = false;
 
@@ -102,8 +103,20 @@ export class ServerConnection {
     return this.#client?.getServerVersion();
   }
 
-  /** Connect (or reconnect after a transport failure). */
-  async connect(): Promise<void> {
+  /**
+   * Connect (or reconnect after a transport failure). Callers that ask while a
+   * connection is being made share it: concurrent calls after an upstream crash
+   * once each started their own, every one spawning a stdio server and all but
+   * the last left running (issue 25, bench/faults.ts).
+   */
+  connect(): Promise<void> {
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(): Promise<void> {
     this.#status = 'connecting';
     const previous = this.#client;
     this.#client = undefined;
