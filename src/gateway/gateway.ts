@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
@@ -96,6 +97,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   try {
     host = await createHost({
       servers,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
       policy: policyConfig,
       ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
       ...(options.lock
@@ -267,17 +269,27 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           status.state = 'up';
           delete status.error;
           delete status.retryAt;
+          delete status.signIn;
           retries.delete(state.name);
+          // Its tools join the list now (an upstream that was down at start, or signed in since).
+          scheduleSync();
           await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
         }
         continue;
       }
       const now = Date.now();
       const retry = retries.get(state.name) ?? { attempt: 0, next: now };
-      if (status.state !== 'down') {
+      if (status.state !== 'down' || (state.signIn !== undefined && status.signIn !== state.signIn)) {
         status.state = 'down';
-        status.error = state.error ?? `the connection is ${state.status}`;
-        logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
+        if (state.signIn !== undefined) {
+          // Not broken, only signed out: say the one thing that fixes it (issue 19).
+          status.signIn = state.signIn;
+          status.error = `needs sign-in: ${state.signIn}`;
+          logger.warn(`${state.name}: needs sign-in: ${state.signIn} (its tools join once signed in)`);
+        } else {
+          status.error = state.error ?? `the connection is ${state.status}`;
+          logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
+        }
       }
       if (now < retry.next) continue;
       retry.attempt += 1;
@@ -287,7 +299,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       try {
         await host.refresh(state.name);
       } catch (error) {
-        status.error = (error as Error).message;
+        const required = findSignInRequired(error);
+        status.error = required ? `needs sign-in: ${required.command}` : (error as Error).message;
+        if (required) status.signIn = required.command;
       }
     }
   };

@@ -4,6 +4,7 @@
  * option a key (STYLE.md 3). The config file has the same shape.
  */
 
+import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
@@ -31,6 +32,8 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
+  /** Where upstream OAuth sign-ins are read and refreshed (issue 19; default the user's credentials file). */
+  credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
   /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
