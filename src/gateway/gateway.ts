@@ -5,10 +5,12 @@
  * engine (`createServer`: both eras, stdio and Streamable HTTP). Every call goes
  * through the host's policy, whatever the downstream host does with the hints.
  */
+import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { stderrLogger } from '../engine/logger.js';
 import { createHost, type Host } from '../host/host.js';
+import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
@@ -20,6 +22,7 @@ import { type CandorServer, createServer } from '../server/create-server.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { Door } from './door.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
@@ -151,9 +154,33 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return resultOf(tool, outcome, scope);
   };
 
+  const door = new Door({
+    host,
+    ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.overrides === undefined
+      ? {}
+      : {
+          overrides:
+            typeof options.overrides === 'string'
+              ? await Overrides.load(options.overrides)
+              : new Overrides(options.overrides),
+        }),
+    logger,
+    servers: Object.keys(options.servers),
+    trusted: new Set(Object.keys(options.servers).filter((name) => options.servers[name]!.trust === 'trusted')),
+  });
+  const statusOf = () => [...upstream.values()].map((s) => ({ ...s, ...door.status(s.name) }));
+
   const defined = new Map<string, string>();
   const sync = () => {
-    const offered = new Map(host.offered().map((tool) => [tool.name, tool]));
+    door.review();
+    const offered = new Map(
+      host
+        .offered()
+        .filter((tool) => door.admits(tool))
+        .map((tool) => [tool.name, tool]),
+    );
     const remove: string[] = [];
     const add = [];
     for (const name of defined.keys()) if (!offered.has(name)) remove.push(name);
@@ -226,7 +253,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   };
 
-  resources.add(gatewayStatusResource(() => [...upstream.values()]));
+  resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
   const initialDelay = options.reconnect?.initialDelayMs ?? 1_000;
@@ -281,6 +308,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   sync();
   const watchdog = setInterval(tick, 500);
   watchdog.unref();
+  // Pinning is the approval: `candor pin` (or Approve in candor ui) rewrites the lockfile while we run.
+  const lockFile = options.lock ? path.resolve(options.lock.file) : undefined;
+  const onLockChange = () => {
+    host.pins
+      .reload()
+      .then(sync)
+      .catch((error: Error) => logger.warn(`cannot re-read the lockfile: ${error.message}`));
+  };
+  if (lockFile) watchFile(lockFile, { interval: 250 }, onLockChange).unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
   server = createServer({
@@ -326,11 +362,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     stdio: (stdioOptions) => server.stdio(stdioOptions),
     nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
     fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
-    status: () => [...upstream.values()].map((s) => ({ ...s })),
+    status: statusOf,
     close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(watchdog);
+      if (lockFile) unwatchFile(lockFile, onLockChange);
       if (syncTimer) clearTimeout(syncTimer);
       await server.close();
       await host.approvalsSaved();
