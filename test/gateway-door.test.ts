@@ -86,6 +86,9 @@ describe('quarantine with --lock', () => {
     expect(await until(gw.names, (n) => n.length > 0)).toEqual(['notes__list_notes', 'notes__read_file']);
     expect(gw.changed()).toBeGreaterThan(0);
     expect((await gw.status()).upstreams.find((u) => u.name === 'notes')?.quarantined).toBeUndefined();
+    // The quarantined server's findings are there to review, shadowing of the approved notes included.
+    const shadyBefore = (await gw.status()).upstreams.find((u) => u.name === 'shady');
+    expect(shadyBefore?.blocked?.map((b) => b.tool)).toEqual(['lookup', 'read_file', 'weather']);
 
     const refused = await runCli(['pin', '--config', config, '--server', 'shady', '--lock', lock]);
     expect(refused.code).toBe(1);
@@ -168,11 +171,17 @@ describe('the scan at the door', () => {
       JSON.stringify({ servers: { shady: { tools: { weather: { accept: ['hidden-unicode'] } } } } }),
     );
     const gw = await serve({ servers: { notes: entry('clean'), shady: entry('poisoned') }, overrides });
-    expect(await gw.names()).toEqual(['notes__list_notes', 'notes__read_file', 'shady__helper', 'shady__weather']);
+    // Without a lock nothing is approved, so names are not judged (two filesystem servers may share them).
+    expect(await gw.names()).toEqual([
+      'notes__list_notes',
+      'notes__read_file',
+      'shady__helper',
+      'shady__read_file',
+      'shady__weather',
+    ]);
     const shady = (await gw.status()).upstreams.find((u) => u.name === 'shady');
     expect(shady?.blocked?.map((b) => [b.tool, [...new Set(b.findings.map((f) => f.ruleId))]])).toEqual([
       ['lookup', ['description-steering']],
-      ['read_file', ['name-shadows-tool']],
     ]);
     expect(gw.lines.some((line) => line.startsWith('shady: lookup is kept out: description-steering:'))).toBe(true);
     // The override only accepts; it does not vouch for the hints (weather stays untrusted).
@@ -189,5 +198,6 @@ describe('the scan at the door', () => {
     await writeLockfile(lock, { lockfileVersion: 1, servers: { shady: pinTools(listed!.tools) } });
     const gw = await serve({ servers: { shady: entry('poisoned') }, lock: { file: lock } });
     expect(await gw.names()).toEqual(['shady__helper', 'shady__read_file']);
+    expect((await gw.status()).upstreams[0]?.blocked?.map((b) => b.tool)).toEqual(['lookup', 'weather']);
   });
 });

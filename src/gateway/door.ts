@@ -4,9 +4,9 @@
  * tools is offered until a person pins it (`candor pin`, or Approve in `candor ui`).
  * Every server's tools go through lint's steering and naming rules first; an
  * error-level finding keeps that tool out, pinned or not, unless the person accepted
- * the rule for the tool (overrides `accept`, or `candor pin --accept`). A tool name
- * belongs to the first server in the config that has it (with a lock: the first
- * approved one); a later one with the same name shadows it.
+ * the rule for the tool (overrides `accept`, or `candor pin --accept`). A name that
+ * shadows another server's tool is judged at approval (`candor pin` checks it against
+ * the servers pinned before) and shown here for quarantined servers.
  */
 import type { ServerLogger } from '../engine/logger.js';
 import { type DoorFinding, type DoorScan, scanAtTheDoor } from '../host/door-scan.js';
@@ -74,18 +74,18 @@ export class Door {
     const approved = (server: string) =>
       this.#trusted.has(server) || (this.#lockFile ? lock?.servers[server] !== undefined : false);
     const scans = new Map<string, DoorScan>();
-    for (const [index, server] of this.#order.entries()) {
+    for (const server of this.#order) {
       const tools = byServer.get(server) ?? [];
-      // A name belongs to the server listed first among the approved ones; a server under review
-      // (quarantined) competes with every approved one.
-      const owners = this.#order.filter(
-        (other, i) =>
-          other !== server &&
-          (this.#lockFile ? approved(other) && (i < index || !approved(server)) : i < index || approved(other)),
-      );
-      const otherServers = new Map(
-        owners.map((other) => [other, (byServer.get(other) ?? []).map((tool) => tool.toolName)]),
-      );
+      // Shadowing is judged when a server is approved: `candor pin` checks it against the servers
+      // pinned before. Here it is shown for a quarantined server, against every approved one.
+      // Two approved servers may share names (two filesystem servers); their tools are namespaced.
+      const otherServers = this.#quarantined.has(server)
+        ? new Map(
+            this.#order
+              .filter((other) => other !== server && approved(other))
+              .map((other) => [other, (byServer.get(other) ?? []).map((tool) => tool.toolName)]),
+          )
+        : undefined;
       const pins = lock?.servers[server]?.tools ?? {};
       const pinStatus = new Map(tools.map((tool) => [tool.toolName, tool.pin.status]));
       scans.set(
@@ -93,7 +93,7 @@ export class Door {
         scanAtTheDoor(
           tools.map((tool) => tool.wire),
           {
-            otherServers,
+            ...(otherServers ? { otherServers } : {}),
             accepted: (tool) => [
               ...(this.#overrides?.accepted(server, tool) ?? []),
               // What was accepted when pinning holds only for the definition that was pinned.
