@@ -238,27 +238,37 @@ export class Dispatcher {
    * Answer one parsed JSON value (a message or a batch). Never throws or
    * rejects. See the module comment for what comes back.
    */
-  async handle(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+  handle(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    // Not an async function: the promise of the era's handler is the answer, without one more
+    // promise and two more microtask turns around it per message (issue 24). Those handlers never
+    // reject by design; `#failed` is the net should one ever do.
     try {
       // The era is chosen per message, by the body (src/engine/modern/classify.ts).
       const route = ctx.route ?? classifyEra(message, ctx.headers === undefined ? {} : { headers: ctx.headers });
-      if (route.era === 'refused') return route.response;
+      if (route.era === 'refused') return Promise.resolve(route.response);
       if (this.#toolScope !== undefined) ctx = this.#scoped(ctx, route.era);
       if (route.era === 'modern') {
-        return await this.#modern.handle(route, {
-          channel: ctx.channel,
-          ...(ctx.info === undefined ? {} : { info: ctx.info }),
-          // HTTP: the headers are checked, a disconnect cancels. stdio: notifications/cancelled finds calls through the peer.
-          ...(ctx.headers === undefined ? { peer: ctx.peer } : { headers: ctx.headers }),
-        });
+        return this.#modern
+          .handle(route, {
+            channel: ctx.channel,
+            ...(ctx.info === undefined ? {} : { info: ctx.info }),
+            // HTTP: the headers are checked, a disconnect cancels. stdio: notifications/cancelled finds calls through the peer.
+            ...(ctx.headers === undefined ? { peer: ctx.peer } : { headers: ctx.headers }),
+          })
+          .catch((error: unknown) => this.#failed(message, error));
       }
-      if (Array.isArray(message)) return await this.#batch(message, ctx);
-      return await this.#one(message, ctx, false);
+      if (Array.isArray(message))
+        return this.#batch(message, ctx).catch((error: unknown) => this.#failed(message, error));
+      return this.#one(message, ctx, false);
     } catch (error) {
-      // Unreachable by design; kept so a bug here degrades to an error answer, not a crash.
-      this.#engine.logger.error('dispatcher failed on a message', { error });
-      return errorResponse(salvageId(message), INTERNAL_ERROR, 'Internal error.');
+      return Promise.resolve(this.#failed(message, error));
     }
+  }
+
+  /** Unreachable by design; kept so a bug here degrades to an error answer, not a crash. */
+  #failed(message: unknown, error: unknown): JsonRpcResponse {
+    this.#engine.logger.error('dispatcher failed on a message', { error });
+    return errorResponse(salvageId(message), INTERNAL_ERROR, 'Internal error.');
   }
 
   /**
@@ -341,43 +351,48 @@ export class Dispatcher {
   }
 
   async #one(message: unknown, ctx: DispatchContext, inBatch: boolean): Promise<JsonRpcResponse | undefined> {
-    const kind = classify(message);
-    if (kind === 'invalid') {
-      return errorResponse(salvageId(message), INVALID_REQUEST, invalidReason(message));
-    }
-    const m = message as { id?: unknown; method?: string; params?: unknown };
-    const { peer, channel, info } = ctx;
-    if (kind === 'response') {
-      this.#engine.clientRequests.settle(peer, message as JsonRpcResponse);
-      return undefined;
-    }
-    const params = m.params;
-    if (kind === 'notification') {
-      const handler = notificationTable.get(m.method!);
-      if (handler === undefined || !isParams(params)) return undefined;
-      try {
-        handler(params ?? EMPTY, { peer, channel, info, engine: this.#engine });
-      } catch (error) {
-        this.#engine.logger.warn(`notification ${m.method} failed`, { error });
-      }
-      return undefined;
-    }
-    const id = m.id as string | number;
-    if (!isParams(params)) {
-      return errorResponse(id, INVALID_PARAMS, 'Invalid params: params must be an object.');
-    }
-    const handler = methodTable.get(m.method!);
-    if (handler === undefined) return errorResponse(id, METHOD_NOT_FOUND, `Method not found: ${m.method}`);
-    if (inBatch && m.method === 'initialize') {
-      return errorResponse(id, INVALID_REQUEST, 'Invalid request: initialize must not be part of a batch.');
-    }
+    // Never rejects: handle() returns this promise as it is (the single-message hot path).
     try {
-      const result = await handler(params ?? EMPTY, { id, peer, channel, info, engine: this.#engine });
-      return result === undefined ? undefined : resultResponse(id, result);
+      const kind = classify(message);
+      if (kind === 'invalid') {
+        return errorResponse(salvageId(message), INVALID_REQUEST, invalidReason(message));
+      }
+      const m = message as { id?: unknown; method?: string; params?: unknown };
+      const { peer, channel, info } = ctx;
+      if (kind === 'response') {
+        this.#engine.clientRequests.settle(peer, message as JsonRpcResponse);
+        return undefined;
+      }
+      const params = m.params;
+      if (kind === 'notification') {
+        const handler = notificationTable.get(m.method!);
+        if (handler === undefined || !isParams(params)) return undefined;
+        try {
+          handler(params ?? EMPTY, { peer, channel, info, engine: this.#engine });
+        } catch (error) {
+          this.#engine.logger.warn(`notification ${m.method} failed`, { error });
+        }
+        return undefined;
+      }
+      const id = m.id as string | number;
+      if (!isParams(params)) {
+        return errorResponse(id, INVALID_PARAMS, 'Invalid params: params must be an object.');
+      }
+      const handler = methodTable.get(m.method!);
+      if (handler === undefined) return errorResponse(id, METHOD_NOT_FOUND, `Method not found: ${m.method}`);
+      if (inBatch && m.method === 'initialize') {
+        return errorResponse(id, INVALID_REQUEST, 'Invalid request: initialize must not be part of a batch.');
+      }
+      try {
+        const result = await handler(params ?? EMPTY, { id, peer, channel, info, engine: this.#engine });
+        return result === undefined ? undefined : resultResponse(id, result);
+      } catch (error) {
+        if (isProtocolError(error)) return errorResponse(id, error.rpcCode, error.message, error.data);
+        this.#engine.logger.error(`${m.method} failed`, { requestId: id, error });
+        return errorResponse(id, INTERNAL_ERROR, `Internal error while handling ${m.method}.`);
+      }
     } catch (error) {
-      if (isProtocolError(error)) return errorResponse(id, error.rpcCode, error.message, error.data);
-      this.#engine.logger.error(`${m.method} failed`, { requestId: id, error });
-      return errorResponse(id, INTERNAL_ERROR, `Internal error while handling ${m.method}.`);
+      return this.#failed(message, error);
     }
   }
 
@@ -422,4 +437,5 @@ function invalidReason(message: unknown): string {
 }
 
 export { classify, parseError, RawJson, serializeMessage } from './jsonrpc.js';
+
 export type { Channel, JsonRpcResponse, Peer, PeerOptions, RequestInfo };

@@ -25,6 +25,8 @@ export interface CallRecord {
   answer?: string;
   effects: Effect[];
   diff: SnapshotDiff;
+  /** Rows the call deleted from SQLite files that were in the workdir (the database witness). */
+  rowsDeleted?: Array<{ file: string; table: string; rows: number }>;
 }
 
 /** Where the sandbox keeps things, and what existed before the server started. */
@@ -98,6 +100,9 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
   }
   for (const file of deleted) {
     (isScratchPath(file, scene) || !existed(file) ? scratch : deletions).add(file);
+  }
+  for (const { file, table, rows } of call.rowsDeleted ?? []) {
+    deletions.add(`${file} (${rows} row${rows === 1 ? '' : 's'} of table ${table})`);
   }
   // Overwritten: an existing file opened with O_TRUNC (or truncated) whose content changed. Appending
   // changes a file too, but adds; the snapshot alone cannot tell the two apart.

@@ -41,6 +41,8 @@ const ALLOW_WITHOUT_GET = 'POST, DELETE, OPTIONS';
 const ALLOW_STATELESS = 'POST, OPTIONS';
 /** Why a stateless peer closes; made once (an Error per request would cost a stack trace each time). */
 const REQUEST_ENDED = new Error('The request ended.');
+const MISSING_SESSION = 'Bad request: the Mcp-Session-Id header is required (send initialize first to get one).';
+const UNKNOWN_SESSION = 'Session not found: it ended or never existed; initialize a new one.';
 /** The channel a forwarded client answer is handled with (answers produce no output). */
 const CLOSED_CHANNEL = Object.freeze({ open: false, send() {} });
 
@@ -357,15 +359,29 @@ export class HttpTransport {
       }
       return;
     }
-    const session = await this.#session(exchange);
+    // One process (no cluster): the session is in memory, found without a promise (issue 24).
+    const session = this.#cluster === undefined ? this.#localSession(exchange) : await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
     if (this.#cluster !== undefined) this.#forwardAnswers(session, message);
     const level = session.peer.logLevel;
-    const answer = await this.#dispatch(exchange, message, route, session.peer, session, canStream);
+    const channel = new PostChannel(this.#channels, exchange, session, canStream);
+    exchange.closer = channel;
+    this.#active++;
+    let value: Awaited<ReturnType<Dispatcher['handle']>>;
+    try {
+      value = await this.#dispatcher.handle(message, {
+        peer: session.peer,
+        channel,
+        route,
+        info: { http: exchange.http, auth: exchange.auth, tools: exchange.tools },
+      });
+    } finally {
+      if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
+    }
     // logging/setLevel holds for the session wherever its next request lands.
     if (this.#cluster !== undefined && session.peer.logLevel !== level)
       void this.#share(session, this.#owners.get(session));
-    answer?.channel.finish(answer.value);
+    channel.finish(value);
   }
 
   async #postStateless(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
@@ -501,16 +517,31 @@ export class HttpTransport {
     return this.#getStream ? ALLOW_STATEFUL : ALLOW_WITHOUT_GET;
   }
 
+  /** {@link #session} for one process (no cluster): the session is in memory or unknown. */
+  #localSession(exchange: Exchange): Session | undefined {
+    const id = exchange.header('mcp-session-id');
+    if (id === undefined) {
+      refuse(exchange, 400, TRANSPORT_ERROR, MISSING_SESSION);
+      return undefined;
+    }
+    const session = this.#sessions.get(id);
+    // Another principal's session answers as an unknown one: nothing about it is revealed.
+    if (
+      session === undefined ||
+      (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
+    ) {
+      refuse(exchange, 404, SESSION_NOT_FOUND, UNKNOWN_SESSION);
+      return undefined;
+    }
+    session.lastSeen = Date.now();
+    return session;
+  }
+
   /** The session named by `Mcp-Session-Id`, or undefined after answering 400 / 404 (503: shared store down). */
   async #session(exchange: Exchange): Promise<Session | undefined> {
     const id = exchange.header('mcp-session-id');
     if (id === undefined) {
-      refuse(
-        exchange,
-        400,
-        TRANSPORT_ERROR,
-        'Bad request: the Mcp-Session-Id header is required (send initialize first to get one).',
-      );
+      refuse(exchange, 400, TRANSPORT_ERROR, MISSING_SESSION);
       return undefined;
     }
     let session = this.#sessions.get(id);
@@ -524,7 +555,7 @@ export class HttpTransport {
       session === undefined ||
       (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
     ) {
-      refuse(exchange, 404, SESSION_NOT_FOUND, 'Session not found: it ended or never existed; initialize a new one.');
+      refuse(exchange, 404, SESSION_NOT_FOUND, UNKNOWN_SESSION);
       return undefined;
     }
     const now = Date.now();

@@ -16,6 +16,7 @@ import {
   type StreamCloser,
   TOO_LARGE,
 } from './exchange.js';
+import { JSON_HEADERS } from './responses.js';
 import type { SseConnection } from './sse-stream.js';
 
 /**
@@ -40,11 +41,9 @@ function settleBody(req: BodyCarrier, body: Body): void {
   const state = req[BODY];
   if (state === undefined || state.done) return;
   state.done = true;
+  // The listeners stay (they find no state and return): removing four listeners per request cost
+  // more than the request's last events reaching them (issue 24).
   req[BODY] = undefined;
-  req.off('data', onBodyData);
-  req.off('end', onBodyEnd);
-  req.off('error', onBodyAbort);
-  req.off('close', onBodyAbort);
   state.resolve(body);
 }
 
@@ -164,17 +163,11 @@ export class NodeExchange implements Exchange {
   }
 
   header(name: string): string | undefined {
-    // Read from the parser's raw list: touching req.headers makes node build an object of every
-    // header (issue 14: a bare node:http server never pays that; candor reads only a few).
-    const raw = this.req.rawHeaders;
-    let found: string | undefined;
-    for (let i = 0; i < raw.length; i += 2) {
-      const key = raw[i]!;
-      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
-      // Repeated headers are joined with ", ", as node joins them.
-      found = found === undefined ? raw[i + 1]! : `${found}, ${raw[i + 1]!}`;
-    }
-    return found;
+    // node:http builds req.headers for every HTTP/1.1 request anyway (its Host check reads it,
+    // requireHostHeader), so a lookup there is the cheapest read; scanning rawHeaders was extra work
+    // (issue 24). Repeated headers come joined with ", " as node joins them.
+    const value = this.req.headers[name];
+    return typeof value === 'string' || value === undefined ? value : value.join(', ');
   }
 
   get localAddress(): string | undefined {
@@ -257,7 +250,13 @@ export class NodeExchange implements Exchange {
       return;
     }
     // An explicit length lets node skip chunked encoding: one write for head and body.
-    res.writeHead(status, all.concat('content-length', String(Buffer.byteLength(body))));
+    const length = String(Buffer.byteLength(body));
+    res.writeHead(
+      status,
+      all === JSON_HEADERS
+        ? ['content-type', 'application/json', 'content-length', length]
+        : all.concat('content-length', length),
+    );
     res.end(body);
   }
 

@@ -90,6 +90,13 @@ export class RequestGuard {
   readonly #anyOrigin: boolean;
   readonly #origins: ReadonlySet<string> | undefined;
   readonly #hosts: ReadonlySet<string> | undefined;
+  /**
+   * The last local address and the last localhost Host header seen, with the address's verdict:
+   * requests repeat them, so each is worked out once, not per request (issue 24).
+   */
+  #lastAddress: string | undefined;
+  #lastAddressLocal = true;
+  #localHost: string | undefined;
 
   constructor(options: RequestGuardOptions = {}) {
     const { host, allowedOrigins, allowedHosts } = options;
@@ -110,13 +117,16 @@ export class RequestGuard {
     host: string | undefined,
     connection?: { readonly localAddress: string | undefined },
   ): string | undefined {
-    const local = this.#boundLocal ?? isLoopbackOrUnknown(connection?.localAddress);
+    const local = this.#boundLocal ?? this.#isLocal(connection?.localAddress);
     if (this.#hosts !== undefined) {
       if (host === undefined || !(this.#hosts.has(host.toLowerCase()) || this.#hosts.has(hostnameOf(host)))) {
         return `Forbidden: the Host header ${quoteHeader(host)} is not one of the allowed hosts.`;
       }
-    } else if (local && (host === undefined || !LOCAL_HOSTNAMES.has(hostnameOf(host)))) {
-      return `Forbidden: the Host header ${quoteHeader(host)} is not a localhost name; this server is bound to a loopback address (DNS rebinding protection; set allowedHosts to accept other names).`;
+    } else if (local && (host === undefined || host !== this.#localHost)) {
+      if (host === undefined || !LOCAL_HOSTNAMES.has(hostnameOf(host))) {
+        return `Forbidden: the Host header ${quoteHeader(host)} is not a localhost name; this server is bound to a loopback address (DNS rebinding protection; set allowedHosts to accept other names).`;
+      }
+      this.#localHost = host;
     }
     if (origin === undefined || this.#anyOrigin) return undefined;
     if (this.#origins !== undefined) {
@@ -131,9 +141,14 @@ export class RequestGuard {
     if (authority !== undefined && host !== undefined && authority === host.toLowerCase()) return undefined;
     return `Forbidden: the Origin ${quoteHeader(origin)} is not this server's origin (set allowedOrigins to accept it).`;
   }
-}
 
-/** Unknown local addresses (fetch handlers) get the safe default: loopback rules. */
-function isLoopbackOrUnknown(address: string | undefined): boolean {
-  return address === undefined || isLoopbackAddress(address);
+  #isLocal(address: string | undefined): boolean {
+    // Unknown local addresses (fetch handlers) get the safe default: loopback rules.
+    if (address === undefined) return true;
+    if (address !== this.#lastAddress) {
+      this.#lastAddressLocal = isLoopbackAddress(address);
+      this.#lastAddress = address;
+    }
+    return this.#lastAddressLocal;
+  }
 }
