@@ -156,6 +156,35 @@ if (http) {
     ]);
   }
 }
+const gateway = b.gateway;
+if (gateway?.http) {
+  const http = gateway.http as Record<string, { callsPerSecond: number; cpuMicrosPerCall?: number | null }>;
+  const entries = Object.entries(http);
+  const [candorName, candorFigures] = entries.find(([name]) => name.startsWith('candor')) ?? [];
+  const others = entries.filter(([name]) => !name.startsWith('candor'));
+  const best = Math.max(...others.map(([, f]) => f.callsPerSecond));
+  const r = ratio(candorFigures?.callsPerSecond, best);
+  const cpuOf = (f: { cpuMicrosPerCall?: number | null }) =>
+    f.cpuMicrosPerCall === undefined || f.cpuMicrosPerCall === null ? '' : ` (${int(f.cpuMicrosPerCall)} µs CPU/call)`;
+  if (candorName && candorFigures) {
+    rows.push([
+      `gateway: tools/call over Streamable HTTP in front of one stdio server, ${gateway.inFlight} in flight`,
+      `${int(candorFigures.callsPerSecond)} calls/s${cpuOf(candorFigures)}`,
+      others.map(([name, f]) => `${name}: ${int(f.callsPerSecond)}${cpuOf(f)}`).join('; '),
+      `**${times(r)}** the better`,
+      `≥ 3×${met(r === undefined ? undefined : r >= 3)}`,
+    ]);
+  }
+  if (gateway.stdio) {
+    rows.push([
+      'gateway over stdio, one call at a time: added latency; gateway CPU per call',
+      `${int(gateway.stdio.addedLatencyMicros)} µs; ${int(gateway.stdio.gatewayCpuMicrosPerCall)} µs`,
+      `the upstream called directly: ${int(gateway.stdio.directCallsPerSecond)} calls/s; through the gateway: ${int(gateway.stdio.gatewayCallsPerSecond)}`,
+      '',
+      '',
+    ]);
+  }
+}
 const registry = b.registry;
 if (registry) {
   rows.push([
