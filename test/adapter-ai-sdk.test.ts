@@ -9,7 +9,14 @@ import { MockLanguageModelV3 } from 'ai-v6/test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toAiSdkTools } from '../src/adapters/ai-sdk.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../src/host/index.js';
-import { type NotesHost, notesHost, readsOverlapped, started, writeOverlaps } from './support/notes-host.js';
+import {
+  type NotesHost,
+  notesHost,
+  readsOverlapped,
+  reviseTool,
+  started,
+  writeOverlaps,
+} from './support/notes-host.js';
 import { type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 const usage = {
@@ -207,7 +214,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
   it('denies without a pause what the host denies (a changed tool under pins that block), and the model reads why', async () => {
     const { host, run } = await start({ pins: { lock: { lockfileVersion: 1, servers: {} }, onChange: 'block' } });
     host.pins.pinServer('notes');
-    await reviseDeleteNote(host);
+    await reviseTool(host);
     const model = version.model([[toolCall('b1', 'notes__delete_note', { name: 'todo' })], 'noted']);
     const result = await run(model, { prompt: 'delete' });
     // ai 7 records the host's denial as an automatic approval request and its denied response: no pause.
@@ -224,7 +231,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     const model = version.model([[toolCall('c1', 'notes__delete_note', { name: 'todo' })], 'ok']);
     const first = await run(model, { prompt: 'delete todo' });
     const request = first.content.find((p) => p.type === 'tool-approval-request') as { approvalId: string };
-    await reviseDeleteNote(host);
+    await reviseTool(host);
     await run(model, {
       messages: [
         { role: 'user', content: 'delete todo' },
@@ -238,19 +245,3 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     expect(modelSaw(model, 'c1')).toMatch(/denied/);
   });
 });
-
-/** Change delete_note's definition on the server and wait until the host has the new one. */
-async function reviseDeleteNote(host: NotesHost['host']): Promise<void> {
-  const before = host.tool('notes__delete_note')!.hash;
-  const changed = new Promise<void>((resolve) => {
-    const off = host.on('tools-changed', ({ server }) => {
-      if (server === 'notes' && host.tool('notes__delete_note')!.hash !== before) {
-        off();
-        resolve();
-      }
-    });
-  });
-  const outcome = await host.run([{ tool: 'notes__revise', approval: { pinHash: host.tool('notes__revise')!.hash } }]);
-  expect(outcome[0]!.status).toBe('ok');
-  await changed;
-}

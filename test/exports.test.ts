@@ -52,6 +52,29 @@ describe('package exports', () => {
     }
   });
 
+  it('exports one subpath per agent framework, each with its framework as an optional peer dependency', () => {
+    const peers = (pkg as unknown as { peerDependencies: Record<string, string> }).peerDependencies;
+    const optional = (pkg as unknown as { peerDependenciesMeta: Record<string, { optional?: boolean }> })
+      .peerDependenciesMeta;
+    const frameworks: Record<string, string> = {
+      './ai-sdk': 'ai',
+      './openai-agents': '@openai/agents',
+      './langchain': 'langchain',
+    };
+    for (const [subpath, peer] of Object.entries(frameworks)) {
+      expect(pkg.exports[subpath], subpath).toBeDefined();
+      expect(peers[peer], `${peer} is a peer dependency`).toBeDefined();
+      expect(optional[peer]?.optional, `${peer} is optional`).toBe(true);
+    }
+  });
+
+  it('names the package to install when an adapter cannot find its framework', async () => {
+    const { requirePeer } = await import('../src/adapters/tool-bridge.js');
+    await expect(requirePeer('@candor-test/not-installed', 'candor/example')).rejects.toThrow(
+      'candor/example needs the package "@candor-test/not-installed": npm install @candor-test/not-installed',
+    );
+  });
+
   it('points the candor bin at the built CLI', () => {
     expect(existsSync(join(root, pkg.bin.candor!))).toBe(true);
   });

@@ -99,6 +99,8 @@ describe('one session writing every 25 ms through haproxy', () => {
       const outage = windowOf(writer.records, downAt, upAt);
       expect(outage.calls).toBeGreaterThan(20);
       expect(outage.ok / outage.calls).toBeGreaterThanOrEqual(0.9);
+      // haproxy never ran out of ready instances (its own 503 carries no backend).
+      expect(outage.failed.filter((r) => r.backend === undefined)).toEqual([]);
 
       // 3. Redis is back, empty: nothing fails more than 3 s later.
       await sleep(4500);
@@ -135,6 +137,8 @@ describe('one session writing every 25 ms through haproxy', () => {
       expect(paused.ok / paused.calls).toBeGreaterThanOrEqual(0.9);
       // The store timeout is 500 ms: no call waits for the paused Redis much beyond it.
       expect(paused.slowest).toBeLessThan(2000);
+      // /readyz answered the health checks in time all along: haproxy never ran out of instances.
+      expect(paused.failed.filter((r) => r.backend === undefined)).toEqual([]);
       await sleep(1000);
     } finally {
       redis.resume();

@@ -6,7 +6,7 @@
  * cancellation, elicitation and sampling pass through; resources (ui://
  * included) and prompts are routed to their owner.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,23 @@ async function connect(
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   open.push(() => client.close());
   return client;
+}
+
+/** This process's children (Linux /proc), with their command lines. */
+function childProcesses(): Array<{ pid: number; cmdline: string }> {
+  const found: Array<{ pid: number; cmdline: string }> = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      found.push({ pid: Number(entry), cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ') });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 const text = (result: unknown) =>
@@ -200,6 +217,37 @@ describe('upstreams that misbehave', () => {
     // process before it crashes again. Which one depends on timing; either is a proper result.
     if (failed.isError === true) expect(text(failed)).toMatch(/crashy|reach|connect|closed/i);
     else expect(text(failed)).toBe('[]');
+  });
+
+  test('an upstream SIGKILLed under concurrent calls is started again once, not once per call (no leaked children)', async () => {
+    const tag = `--tag=${crypto.randomUUID()}`;
+    const { url } = await start({
+      servers: { notes: { command: process.execPath, args: [fixture, tag], stderr: 'ignore' } },
+      policy: 'yolo',
+      reconnect: { initialDelayMs: 100, maxDelayMs: 400 },
+    });
+    const client = await connect(url);
+    expect((await client.callTool({ name: 'notes__read_notes', arguments: {} })).isError).toBeFalsy();
+    const upstreams = () => childProcesses().filter((p) => p.cmdline.includes(tag));
+    const [first] = upstreams();
+    expect(upstreams()).toHaveLength(1);
+    process.kill(first!.pid, 'SIGKILL');
+    await until(
+      () => upstreams(),
+      (list) => !list.some((p) => p.pid === first!.pid),
+    );
+    // Eight calls at once find the upstream gone; each settles, and they share one reconnection.
+    const settled = await Promise.allSettled(
+      Array.from({ length: 8 }, () => client.callTool({ name: 'notes__read_notes', arguments: {} })),
+    );
+    expect(settled.every((s) => s.status === 'fulfilled')).toBe(true);
+    const ok = await until(
+      () => client.callTool({ name: 'notes__read_notes', arguments: {} }),
+      (result) => result.isError !== true,
+    );
+    expect(ok.isError).toBeFalsy();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(upstreams()).toHaveLength(1);
   });
 
   test('an upstream that never finishes the handshake is given up on; the gateway serves the others', async () => {

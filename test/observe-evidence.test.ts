@@ -7,6 +7,7 @@
  * idempotency, an error answered as text is not "ok", app-only tools are skipped,
  * and a server that dies mid-run says so with its last stderr lines.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,10 @@ beforeAll(async () => {
   ensureBuilt();
   workdir = mkdtempSync(path.join(tmpdir(), 'candor-observe-evidence-'));
   writeFileSync(path.join(workdir, 'readme.txt'), 'hello');
+  execFileSync('sqlite3', [
+    path.join(workdir, 'notes.db'),
+    "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('a'), ('b'), ('c');",
+  ]);
   report = await observe({
     command: process.execPath,
     args: [fixture],
@@ -57,7 +62,7 @@ describe('observe evidence classes', () => {
   });
 
   it('reports the server deleting its own lock, and a TMPDIR profile, as scratch, not as a lie', () => {
-    expect(tool('release_lock').calls[0]!.diff.deleted).toContain('server.lock');
+    expect(tool('release_lock').calls[0]!.diff.deleted).toContain('server.pid');
     expect(rules('release_lock')).toEqual([]);
     expect(tool('render').calls[0]!.diff.created.some((f) => f.startsWith('$TMPDIR/profile/'))).toBe(true);
     expect(rules('render')).toEqual([]);
@@ -78,6 +83,11 @@ describe('observe evidence classes', () => {
     expect(tool('counter_add').findings[0]!.evidence.join('\n')).toContain('the counter is now 2');
     expect(rules('stamp')).toEqual([]);
     expect(tool('stamp').notExercised).toBeUndefined();
+  });
+
+  it('witnesses rows deleted from a SQLite file in the workdir as a deletion', () => {
+    expect(rules('tidy_notes')).toEqual(['observe/non-destructive-deleted']);
+    expect(tool('tidy_notes').findings[0]!.evidence).toEqual(['deleted notes.db (1 row of table notes)']);
   });
 
   it('does not call an error answered as text "ok"', () => {

@@ -53,7 +53,13 @@ function passThrough(schema: JsonSchema): StandardSchemaV1 & StandardJSONSchemaV
  */
 export function proxyTool(
   tool: CatalogTool,
-  options: { handler: ToolHandler<Record<string, unknown>>; rateLimit?: RateLimit; timeoutMs: number },
+  options: {
+    handler: ToolHandler<Record<string, unknown>>;
+    rateLimit?: RateLimit;
+    timeoutMs: number;
+    /** The name listed downstream (default the catalog's `server__tool`; see tool-names.ts). */
+    name?: string;
+  },
 ): ToolDefinition<Record<string, unknown>> {
   const wire = tool.wire as Record<string, unknown>;
   const wireMeta = (typeof wire._meta === 'object' && wire._meta !== null ? wire._meta : {}) as Record<string, unknown>;
@@ -79,7 +85,7 @@ export function proxyTool(
         }
       : undefined;
   return defineTool({
-    name: tool.name,
+    name: options.name ?? tool.name,
     title: tool.title,
     description: tool.description,
     input: passThrough(tool.inputSchema),

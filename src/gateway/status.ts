@@ -19,6 +19,8 @@ export interface UpstreamStatus {
   protocolVersion?: string | undefined;
   /** Why it is down. */
   error?: string;
+  /** Down for want of an OAuth sign-in: the command that signs in (issue 19). */
+  signIn?: string;
   /** When the next reconnection attempt is due (ISO time). */
   retryAt?: string;
   /** stdio upstreams: how the sandbox confines it (issue 21), or false when it runs unsandboxed. */

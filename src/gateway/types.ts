@@ -4,6 +4,7 @@
  * option a key (STYLE.md 3). The config file has the same shape.
  */
 
+import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
@@ -12,6 +13,8 @@ import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
+import type { ProfileConfig } from './profiles.js';
+import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
 export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
@@ -29,6 +32,8 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
+  /** Where upstream OAuth sign-ins are read and refreshed (issue 19; default the user's credentials file). */
+  credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
   /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
@@ -69,6 +74,17 @@ export interface GatewayOptions {
   toolList?: 'all' | 'search';
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
+  /**
+   * Tool names downstream: `always` (default) `server__tool`; `never` the upstream's own
+   * names (refuses to start when two servers share one); `on-clash` prefixes only shared names.
+   * Policy rules, overrides, pins and rate limits keep using `server__tool`.
+   */
+  prefix?: PrefixMode;
+  /**
+   * Named slices of the gateway (issue 22): some servers, tool globs, read-only only,
+   * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
+   */
+  profiles?: Record<string, ProfileConfig>;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -16,6 +16,7 @@ import type { CallRecord, Scene } from './evidence.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
+import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
 import { StderrTail } from './stderr-tail.js';
 import { type Effect, parseTrace } from './trace.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
@@ -244,9 +245,16 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
     };
     const existingFile = firstFile(startSnapshot, sandbox.work);
+    // The database witness: SQLite files the workdir held before the server started.
+    const databases: string[] = [];
+    for (const [file, value] of startSnapshot) {
+      if (file.startsWith(`${sandbox.work}/`) && /^\d+:/.test(value) && (await isSqliteFile(file)))
+        databases.push(file);
+    }
     /** One call: snapshot, call, fence with a ping, wait out the quiet period, cut the trace. */
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
+      const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
       await reader.read();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
@@ -270,6 +278,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
       record.diff = diffSnapshots(before, await snapshot(roots));
+      if (rowsBefore) {
+        const gone = deletedRows(rowsBefore, await readRows(databases));
+        if (gone.length > 0) record.rowsDeleted = gone;
+      }
       return record;
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
@@ -402,6 +414,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
         args: argumentsInCopy(c.args, sandbox.work, '{workdir}'),
         effects: c.effects.map(effect),
         diff: diff(c.diff),
+        ...(c.rowsDeleted ? { rowsDeleted: c.rowsDeleted.map((r) => ({ ...r, file: shown(r.file) })) } : {}),
       })),
       findings: t.findings.map(finding),
     })),

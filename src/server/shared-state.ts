@@ -29,7 +29,10 @@ export interface SharedState {
   rateLimitStore(spec: HttpRateLimiterSpec): RateLimiterAbstract;
   /** The `requestState` secret every instance shares (made once, kept in Redis). */
   readonly requestStateSecret: Promise<string>;
-  /** Whether Redis answers (for `/readyz`: when it does not, the instance is degraded, not unready). */
+  /**
+   * Whether Redis answered when last asked (for `/readyz`: when it does not, the
+   * instance is degraded, not unready); answers at once and checks again in the background.
+   */
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -123,7 +126,12 @@ export function openSharedState(
     requestStateSecret,
     async ping() {
       const cluster = loaded ?? (await ready.catch(() => undefined));
-      return cluster === undefined ? false : cluster.ping();
+      if (cluster === undefined) return false;
+      // Answer at once with what this instance knows, and check in the background: a probe that
+      // waited on a paused Redis would outlast the balancer's check timeout and take every
+      // instance out at once (issue 25). An unanswered PING marks Redis down for the next probe.
+      void cluster.ping();
+      return cluster.health.up;
     },
     async close() {
       const cluster = loaded ?? (await ready.catch(() => undefined));

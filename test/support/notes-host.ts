@@ -89,3 +89,21 @@ export function writeOverlaps(log: readonly LogEntry[]): LogEntry[] {
 export function started(log: readonly LogEntry[], tool: string): LogEntry[] {
   return log.filter((e) => e.event === 'start' && e.tool === tool);
 }
+
+/** Change delete_note's definition on the notes server and wait until the host has the new one. */
+export async function reviseTool(host: Host): Promise<void> {
+  const before = host.tool('notes__delete_note')!.hash;
+  const changed = new Promise<void>((resolve) => {
+    const off = host.on('tools-changed', ({ server }) => {
+      if (server === 'notes' && host.tool('notes__delete_note')!.hash !== before) {
+        off();
+        resolve();
+      }
+    });
+  });
+  const [outcome] = await host.run([
+    { tool: 'notes__revise', approval: { pinHash: host.tool('notes__revise')!.hash } },
+  ]);
+  if (outcome!.status !== 'ok') throw new Error(`revise failed: ${outcome!.message}`);
+  await changed;
+}

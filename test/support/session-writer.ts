@@ -31,16 +31,31 @@ export interface SessionWriter {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** Open a session at `url` (through the balancer) and write every `intervalMs`. */
-export async function startSessionWriter(
-  url: string,
-  options: { intervalMs?: number; timeoutMs?: number } = {},
-): Promise<SessionWriter> {
-  const { intervalMs = 25, timeoutMs = 8000 } = options;
+export interface SessionWriterOptions {
+  /** Pause between the start of one call and the next (ms; 0: back to back). Default 25. */
+  intervalMs?: number;
+  /** A call not answered by then is abandoned and counted as failed (ms). Default 8000. */
+  timeoutMs?: number;
+  /** The tool call for a sequence number. Default: `write { seq }`. */
+  call?: (seq: number) => { name: string; arguments: Record<string, unknown> };
+  /** Whether a result's first text block means success. Default: `wrote <seq> …`. */
+  accept?: (text: string, seq: number) => boolean;
+  /** Time zero of the records (a `performance.now()` value; writers that share it share a timeline). Default: now. */
+  t0?: number;
+}
+
+/** Open a session at `url` (through the balancer) and call a tool every `intervalMs`. */
+export async function startSessionWriter(url: string, options: SessionWriterOptions = {}): Promise<SessionWriter> {
+  const {
+    intervalMs = 25,
+    timeoutMs = 8000,
+    call = (seq: number) => ({ name: 'write', arguments: { seq } }),
+    accept = (text: string, seq: number) => text.startsWith(`wrote ${seq} `),
+  } = options;
   const session = await openWriterSession(url);
   const headers = { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
   const records: WriteRecord[] = [];
-  const t0 = performance.now();
+  const t0 = options.t0 ?? performance.now();
   const now = () => performance.now() - t0;
   let running = true;
   const loop = (async () => {
@@ -51,12 +66,7 @@ export async function startSessionWriter(
         const response = await fetch(url, {
           method: 'POST',
           headers,
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: seq,
-            method: 'tools/call',
-            params: { name: 'write', arguments: { seq } },
-          }),
+          body: JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: call(seq) }),
           signal: AbortSignal.timeout(timeoutMs),
         });
         record.status = response.status;
@@ -67,7 +77,7 @@ export async function startSessionWriter(
         record.ok =
           response.status === 200 &&
           answer?.result?.isError !== true &&
-          answer?.result?.content?.[0]?.text?.startsWith(`wrote ${seq} `) === true;
+          accept(answer?.result?.content?.[0]?.text ?? '', seq);
         if (!record.ok) record.error = text.slice(0, 200);
       } catch (error) {
         record.error = (error as Error).message;

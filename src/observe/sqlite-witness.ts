@@ -1,0 +1,108 @@
+/**
+ * A database witness (issue 20): the file snapshot sees a SQLite file only as
+ * "modified", whether a call inserted a row or deleted a hundred. For each SQLite
+ * file in the workdir copy, the witness lists the rowids of every table before and
+ * after a call, so deleted rows are evidence of a deletion. It reads through the
+ * `sqlite3` command-line shell, read-only, with a short busy timeout; without the
+ * shell (or on a locked file) it says nothing and the snapshot still holds.
+ */
+import { execFile } from 'node:child_process';
+import { open } from 'node:fs/promises';
+
+/** Table → rowids, per database file. */
+export type RowSets = Map<string, Map<string, Set<string>>>;
+
+/** Tables larger than this are left out (their rowid list would be too long to compare cheaply). */
+const MAX_ROWS = 200_000;
+
+/** Whether a file starts with the SQLite header. */
+export async function isSqliteFile(file: string): Promise<boolean> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const header = Buffer.alloc(16);
+      await handle.read(header, 0, 16, 0);
+      return header.toString('latin1') === 'SQLite format 3\0';
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+function sqlite(file: string, sql: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'sqlite3',
+      ['-readonly', '-batch', '-noheader', '-cmd', '.timeout 1000', file, sql],
+      { timeout: 10_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? undefined : stdout),
+    );
+  });
+}
+
+/** The rowids of every ordinary table of one database; undefined when it cannot be read. */
+async function rowsOf(file: string): Promise<Map<string, Set<string>> | undefined> {
+  const names = await sqlite(
+    file,
+    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE '%WITHOUT ROWID%';",
+  );
+  if (names === undefined) return undefined;
+  const tables = new Map<string, Set<string>>();
+  for (const name of names.split('\n').filter(Boolean)) {
+    const quoted = `"${name.replace(/"/g, '""')}"`;
+    const out = await sqlite(file, `SELECT rowid FROM ${quoted} LIMIT ${MAX_ROWS + 1};`);
+    if (out === undefined) continue;
+    const ids = out.split('\n').filter(Boolean);
+    if (ids.length <= MAX_ROWS) tables.set(name, new Set(ids));
+  }
+  return tables;
+}
+
+/**
+ * Read the rows of the given SQLite files.
+ *
+ * @example
+ * ```ts
+ * const before = await readRows(['/tmp/c/work/app.db']);
+ * ```
+ */
+export async function readRows(files: readonly string[]): Promise<RowSets> {
+  const out: RowSets = new Map();
+  for (const file of files) {
+    const rows = await rowsOf(file);
+    if (rows) out.set(file, rows);
+  }
+  return out;
+}
+
+/** Rows deleted between two readings, per file and table. */
+export interface DeletedRows {
+  file: string;
+  table: string;
+  rows: number;
+}
+
+/**
+ * The rows present before and gone after (a dropped table counts all its rows).
+ *
+ * @example
+ * ```ts
+ * deletedRows(before, after); // [{ file: '/tmp/c/work/app.db', table: 'notes', rows: 2 }]
+ * ```
+ */
+export function deletedRows(before: RowSets, after: RowSets): DeletedRows[] {
+  const out: DeletedRows[] = [];
+  for (const [file, tables] of before) {
+    const later = after.get(file);
+    if (later === undefined) continue;
+    for (const [table, ids] of tables) {
+      const now = later.get(table) ?? new Set<string>();
+      let gone = 0;
+      for (const id of ids) if (!now.has(id)) gone++;
+      if (gone > 0) out.push({ file, table, rows: gone });
+    }
+  }
+  return out;
+}
