@@ -168,7 +168,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     servers[name] = upstream;
   }
-  const options: GatewayOptions = { servers };
+  const options: GatewayOptions = { servers, configFile: file };
   if (clientConfig) return options;
 
   if (root.sandbox !== undefined) {

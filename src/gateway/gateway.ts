@@ -5,6 +5,7 @@
  * engine (`createServer`: both eras, stdio and Streamable HTTP). Every call goes
  * through the host's policy, whatever the downstream host does with the hints.
  */
+import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
@@ -12,6 +13,7 @@ import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
+import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
@@ -23,6 +25,7 @@ import { type CandorServer, createServer } from '../server/create-server.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { Door } from './door.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { GatewayRules } from './rules.js';
@@ -184,13 +187,37 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return resultOf(tool, outcome, scope);
   };
 
+  const door = new Door({
+    host,
+    ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.overrides === undefined
+      ? {}
+      : {
+          overrides:
+            typeof options.overrides === 'string'
+              ? await Overrides.load(options.overrides)
+              : new Overrides(options.overrides),
+        }),
+    logger,
+    servers: Object.keys(options.servers),
+    trusted: new Set(Object.keys(options.servers).filter((name) => options.servers[name]!.trust === 'trusted')),
+  });
+  const statusOf = () => [...upstream.values()].map((s) => ({ ...s, ...door.status(s.name) }));
+
   const defined = new Map<string, string>();
   const prefix = options.prefix ?? 'always';
   const order = Object.keys(options.servers);
   const reserved = new Set(findTools ? [findTools.definition.name] : []);
   let clashes: NameClash[] = [];
   const sync = () => {
-    const named = downstreamNames(host.offered(), prefix, order, reserved);
+    door.review();
+    const named = downstreamNames(
+      host.offered().filter((tool) => door.admits(tool)),
+      prefix,
+      order,
+      reserved,
+    );
     const offered = named.tools;
     const fresh = named.clashes.filter((c) => !clashes.some((o) => o.name === c.name && o.servers[1] === c.servers[1]));
     if (fresh.length > 0) logger.error(`${clashMessage(fresh)} Until then the later server's tool is not listed.`);
@@ -268,7 +295,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   };
 
-  resources.add(gatewayStatusResource(() => [...upstream.values()]));
+  resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
   const initialDelay = options.reconnect?.initialDelayMs ?? 1_000;
@@ -336,10 +363,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   if (clashes.length > 0) {
     // prefix "never": two servers offer one name; refuse to start (issue 22), naming both.
     await host.close();
+    await sandboxed.dispose();
     throw new CandorError(clashMessage(clashes), { code: 'invalid_gateway_config' });
   }
   const watchdog = setInterval(tick, 500);
   watchdog.unref();
+  // Pinning is the approval: `candor pin` (or Approve in candor ui) rewrites the lockfile while we run.
+  const lockFile = options.lock ? path.resolve(options.lock.file) : undefined;
+  const onLockChange = () => {
+    host.pins
+      .reload()
+      .then(sync)
+      .catch((error: Error) => logger.warn(`cannot re-read the lockfile: ${error.message}`));
+  };
+  if (lockFile) watchFile(lockFile, { interval: 250 }, onLockChange).unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
   // One middleware for every endpoint: a server's budget holds across profiles.
@@ -424,11 +461,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     profile: profileOf,
     nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
     fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
-    status: () => [...upstream.values()].map((s) => ({ ...s })),
+    status: statusOf,
     close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(watchdog);
+      if (lockFile) unwatchFile(lockFile, onLockChange);
       if (syncTimer) clearTimeout(syncTimer);
       await server.close();
       for (const profile of profileServers.values()) await profile.close();

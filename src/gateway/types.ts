@@ -36,6 +36,8 @@ export interface GatewayOptions {
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
+  /** The config file these options came from (named in messages such as the quarantine's review command). */
+  configFile?: string;
   /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
   sandbox?: boolean;
   /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
