@@ -314,6 +314,13 @@ record('engine-http', {
   perRound: Object.fromEntries(
     [...measured].map(([k, m]) => [k, m.rounds.map((r) => Math.round(r.requestsPerSecond))]),
   ),
+  /** Server CPU per request in each round (µs): how far the machine moved it. */
+  cpuPerRound: Object.fromEntries(
+    [...measured].map(([k, m]) => [
+      k,
+      m.rounds.map((r) => Math.round(((r.userMicros + r.sysMicros) / r.requests) * 10) / 10),
+    ]),
+  ),
   ratios: summary,
   cpuRatios,
   autocannon: Object.fromEntries(
