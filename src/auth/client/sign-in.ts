@@ -65,7 +65,8 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
   });
   try {
     const challenge = await probe(serverUrl, provider.fetch, label);
-    const scope = union(challenge.scope, options.scopes, client.scopes);
+    // A step-up keeps what was granted before and adds what is asked for now.
+    const scope = union(challenge.scope, stored?.tokens?.scope, options.scopes, client.scopes);
     const base = {
       serverUrl,
       fetchFn: provider.fetch,
