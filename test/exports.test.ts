@@ -59,6 +59,7 @@ describe('package exports', () => {
     const frameworks: Record<string, string> = {
       './ai-sdk': 'ai',
       './openai-agents': '@openai/agents',
+      './langchain': 'langchain',
     };
     for (const [subpath, peer] of Object.entries(frameworks)) {
       expect(pkg.exports[subpath], subpath).toBeDefined();

@@ -16,6 +16,7 @@ import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
 import { loginOperand } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
+import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
 /** Config file names looked for in the current folder, in order. */
@@ -38,6 +39,7 @@ const KEYS = new Set([
   'toolList',
   'alwaysList',
   'prefix',
+  'profiles',
   '$schema',
 ]);
 
@@ -254,6 +256,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
     options.prefix = root.prefix;
   }
+  if (root.profiles !== undefined) options.profiles = profilesOf(file, `${prefix}profiles`, root.profiles, servers);
   if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
   if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);
   if (root.confirmTimeoutMs !== undefined)
@@ -325,6 +328,59 @@ function policyOf(file: string, where: string, value: unknown): PolicyConfig | P
     });
   }
   return value as PolicyConfig;
+}
+
+function profilesOf(
+  file: string,
+  where: string,
+  value: unknown,
+  servers: Record<string, UpstreamConfig>,
+): Record<string, ProfileConfig> {
+  if (!isRecord(value))
+    fail(
+      file,
+      where,
+      'expected { "<name>": { "servers": [...], "tools": [globs], "readOnly": true, "toolList": "search" } }.',
+    );
+  const out: Record<string, ProfileConfig> = {};
+  for (const [name, raw] of Object.entries(value)) {
+    const at = `${where}.${name}`;
+    if (!PROFILE_NAME.test(name))
+      fail(
+        file,
+        at,
+        'profile names may use letters, digits, "_" and "-" (they become /mcp/<name> and --profile <name>).',
+      );
+    if (!isRecord(raw)) fail(file, at, 'expected an object.');
+    for (const key of Object.keys(raw)) {
+      if (!['servers', 'tools', 'readOnly', 'toolList'].includes(key))
+        fail(file, `${at}.${key}`, 'unknown key; expected servers, tools, readOnly or toolList.');
+    }
+    const profile: ProfileConfig = {};
+    if (raw.servers !== undefined) {
+      profile.servers = globsOf(file, `${at}.servers`, raw.servers);
+      for (const server of profile.servers) {
+        if (!(server in servers))
+          fail(
+            file,
+            `${at}.servers`,
+            `no upstream named ${JSON.stringify(server)}; the upstreams are ${Object.keys(servers).join(', ')}.`,
+          );
+      }
+    }
+    if (raw.tools !== undefined) profile.tools = globsOf(file, `${at}.tools`, raw.tools);
+    if (raw.readOnly !== undefined) {
+      if (typeof raw.readOnly !== 'boolean') fail(file, `${at}.readOnly`, 'must be true or false.');
+      profile.readOnly = raw.readOnly;
+    }
+    if (raw.toolList !== undefined) {
+      if (raw.toolList !== 'all' && raw.toolList !== 'search')
+        fail(file, `${at}.toolList`, 'must be "all" or "search".');
+      profile.toolList = raw.toolList;
+    }
+    out[name] = profile;
+  }
+  return out;
 }
 
 function globsOf(file: string, where: string, value: unknown): string[] {

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
+import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
@@ -22,11 +23,12 @@ import { type CandorServer, createServer } from '../server/create-server.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
-import { ToolSearch } from './tool-search.js';
+import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 import { upstreamExtras } from './upstream-extras.js';
 import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
@@ -41,6 +43,8 @@ export interface Gateway {
   stdio: CandorServer['stdio'];
   nodeHandler: CandorServer['nodeHandler'];
   fetchHandler: CandorServer['fetchHandler'];
+  /** A profile's endpoint (serve it with `.stdio()`; over HTTP `listen()` mounts it at `/mcp/<name>`). */
+  profile(name: string): CandorServer;
   /** Each upstream's state, as the `candor://gateway/status` resource reports it. */
   status(): UpstreamStatus[];
   /** Stop serving and close every upstream. */
@@ -114,17 +118,26 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const registry = new ToolRegistry();
-  // Search mode (issue 22): sessions list what they found; `server` is set below, before any request.
+  // Search mode (issue 22): sessions list what they found. Servers are built below, before any request.
   let server: CandorServer;
-  const search =
-    options.toolList === 'search'
-      ? new ToolSearch({
-          registry,
-          ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
-          notify: (target) => server.dispatcher.notifyToolsChanged(target),
-        })
-      : undefined;
-  if (search) registry.add(search.definition);
+  const profileServers = new Map<string, CandorServer>();
+  const searchFor = (endpoint: () => CandorServer) =>
+    new ToolSearch({
+      registry,
+      ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
+      notify: (target) => endpoint().dispatcher.notifyToolsChanged(target),
+    });
+  const search = options.toolList === 'search' ? searchFor(() => server) : undefined;
+  const profileSearches = new Map<string, ToolSearch>();
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    if (profile.toolList === 'search')
+      profileSearches.set(
+        name,
+        searchFor(() => profileServers.get(name)!),
+      );
+  }
+  const findTools = search ?? profileSearches.values().next().value;
+  if (findTools) registry.add(findTools.definition);
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   const upstream = new Map<string, UpstreamStatus>();
@@ -158,7 +171,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const defined = new Map<string, string>();
   const prefix = options.prefix ?? 'always';
   const order = Object.keys(options.servers);
-  const reserved = new Set(search ? [search.definition.name] : []);
+  const reserved = new Set(findTools ? [findTools.definition.name] : []);
   let clashes: NameClash[] = [];
   const sync = () => {
     const named = downstreamNames(host.offered(), prefix, order, reserved);
@@ -313,46 +326,85 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   watchdog.unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
-  server = createServer({
-    name: options.name ?? 'candor-gateway',
-    version: options.version ?? '0.1.0',
-    instructions: `candor gateway: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${search ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
-    registry,
-    resources,
-    prompts,
-    logger,
-    lintOnStart: false,
-    ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.redis === undefined ? {} : { redis: options.redis }),
-    // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
-    ...(search
-      ? { toolScope: search.scope, modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } }
-      : {}),
-    middleware:
-      Object.keys(serverLimits).length === 0
-        ? []
-        : [
-            rateLimit({
-              logger,
-              // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
-              store: (spec) => server.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
-              // One count per server, shared by all of its tools.
-              key: () => 'server',
-              limitOf: (ctx) => {
-                const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
-                const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
-                return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
-              },
-            }),
-          ],
-  });
+  // One middleware for every endpoint: a server's budget holds across profiles.
+  const middleware =
+    Object.keys(serverLimits).length === 0
+      ? []
+      : [
+          rateLimit({
+            logger,
+            // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
+            store: (spec) => server.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+            // One count per server, shared by all of its tools.
+            key: () => 'server',
+            limitOf: (ctx) => {
+              const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
+              const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
+              return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
+            },
+          }),
+        ];
+  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
+    createServer({
+      name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,
+      version: options.version ?? '0.1.0',
+      instructions: `candor gateway${label === undefined ? '' : ` (profile ${label})`}: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${searching ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
+      registry,
+      resources,
+      prompts,
+      logger,
+      lintOnStart: false,
+      ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
+      ...(toolScope ? { toolScope } : {}),
+      // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
+      ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
+      middleware,
+    });
+  const version = () => registry.version;
+  // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
+  const mainScope =
+    search?.scope ??
+    (findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
+  server = endpoint(undefined, mainScope, search !== undefined);
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    const profileSearch = profileSearches.get(name);
+    const keep = profileFilter(profile);
+    const scope = filteredScope({
+      keep: profileSearch ? keep : (t) => t.name !== FIND_TOOLS && keep(t),
+      version,
+      tools: registry,
+      ...(profileSearch ? { search: profileSearch } : {}),
+    });
+    profileServers.set(name, endpoint(name, scope, profileSearch !== undefined));
+  }
+  const profileOf = (name: string): CandorServer => {
+    const found = profileServers.get(name);
+    if (found) return found;
+    const names = [...profileServers.keys()];
+    throw new CandorError(
+      `No profile named ${JSON.stringify(name)}; ${names.length > 0 ? `the profiles are ${names.join(', ')}` : 'the gateway config has no "profiles"'}.`,
+      { code: 'invalid_gateway_config' },
+    );
+  };
 
   let closed = false;
   return {
     server,
     host,
-    listen: (listenOptions) => server.listen(listenOptions),
+    listen: async (listenOptions = {}) => {
+      // Each profile at /mcp/<name> next to the full gateway at /mcp, on one port.
+      const base = listenOptions.path === false || listenOptions.path === undefined ? '/mcp' : listenOptions.path;
+      const mounts = Object.fromEntries(
+        [...profileServers].map(([name, s]) => [
+          `${base}/${name}`,
+          s.httpHandler({ path: `${base}/${name}`, host: listenOptions.host ?? '127.0.0.1' }),
+        ]),
+      );
+      return server.listen({ ...listenOptions, ...(profileServers.size > 0 ? { mounts } : {}) });
+    },
     stdio: (stdioOptions) => server.stdio(stdioOptions),
+    profile: profileOf,
     nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
     fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
     status: () => [...upstream.values()].map((s) => ({ ...s })),
@@ -362,6 +414,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       clearInterval(watchdog);
       if (syncTimer) clearTimeout(syncTimer);
       await server.close();
+      for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();
       await host.close();
       await sandboxed.dispose();

@@ -13,6 +13,7 @@ import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
+import type { ProfileConfig } from './profiles.js';
 import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
@@ -79,6 +80,11 @@ export interface GatewayOptions {
    * Policy rules, overrides, pins and rate limits keep using `server__tool`.
    */
   prefix?: PrefixMode;
+  /**
+   * Named slices of the gateway (issue 22): some servers, tool globs, read-only only,
+   * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
+   */
+  profiles?: Record<string, ProfileConfig>;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -222,6 +222,8 @@ export interface CallDecision {
   pinHash?: string;
   /** The tool's namespaced name (absent for an unknown tool). */
   tool?: string;
+  /** Whether the host would run the call beside other calls (a vouched read-only call). */
+  parallel: boolean;
 }
 
 /** How a call ended. */
