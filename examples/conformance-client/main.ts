@@ -80,6 +80,7 @@ async function signInFor(required: SignInRequiredError): Promise<boolean> {
 async function session(): Promise<void> {
   const connection = await connectTarget(target, {
     credentials: store,
+    era: 'auto',
     clientInfo: { name: 'candor-conformance-client', version: '0' },
     onSignInRequired: signInFor,
   });
