@@ -285,13 +285,18 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   }
 
   async #refresh(): Promise<void> {
-    try {
-      await auth(this, { serverUrl: this.serverUrl, fetchFn: this.fetch });
-    } catch {
-      // A refused refresh has dropped the tokens; the request then goes without one and
-      // the 401 that follows says what to do.
-    }
-    await this.load();
+    await this.#store.withLock(async () => {
+      // Another process may have refreshed (and rotated) it while this one waited.
+      const entry = await this.load();
+      if (entry?.tokens === undefined || !dueForRefresh(entry.tokens)) return;
+      try {
+        await auth(this, { serverUrl: this.serverUrl, fetchFn: this.fetch });
+      } catch {
+        // A refused refresh has dropped the tokens; the request then goes without one and
+        // the 401 that follows says what to do.
+      }
+      await this.load();
+    });
   }
 
   #signInRequired(scope?: string): SignInRequiredError {
