@@ -206,6 +206,8 @@ const BARE = 'bare node:http echo';
 const BARE_MODERN = 'bare node:http echo (2026-07-28 body)';
 const callTargets: Target[] = [
   old(BARE, 'bare-node.ts', () => [], false),
+  // The layer in between (issue 24): node:http straight into candor's dispatcher, no candor transport.
+  old('bare node:http + candor dispatcher', 'candor-dispatcher.ts', () => [], false),
   old('candor (stateful)', 'candor.ts', (n) => [String(n), 'stateful'], true),
   old('candor (stateless)', 'candor.ts', (n) => [String(n), 'stateless'], false),
   modern(BARE_MODERN, 'bare-node.ts', () => []),
@@ -215,7 +217,7 @@ const callTargets: Target[] = [
   old('SDK v2 createMcpHandler', 'sdk-v2.ts', (n) => [String(n)], false),
   modern('SDK v2 createMcpHandler (2026-07-28)', 'sdk-v2.ts', (n) => [String(n)]),
 ];
-const listTargets: Target[] = [callTargets[1]!, callTargets[5]!, callTargets[7]!].map((t) => ({
+const listTargets: Target[] = [callTargets[2]!, callTargets[6]!, callTargets[8]!].map((t) => ({
   ...t,
   label: t.label.split(' (')[0]!.replace(' createMcpHandler', ''),
 }));
@@ -272,6 +274,29 @@ const summary = {
   'tools/list 10,000: SDK v1 / candor (end to end)': ratio(lists.get('SDK v1@10000'), lists.get('candor@10000')),
   'tools/list 1,000: SDK v2 / candor (end to end)': ratio(lists.get('SDK v2@1000'), lists.get('candor@1000')),
 };
+/**
+ * The same comparisons by server CPU per request (b's over a's): what the
+ * requests-per-second ratio comes to when each server has a core to itself.
+ * On a shared machine it is the steadier of the two.
+ */
+const cpuRatio = (a: string, b: string) => {
+  const ca = cpu.get(a);
+  const cb = cpu.get(b);
+  return ca && cb ? (cb.user + cb.sys) / (ca.user + ca.sys) : Number.NaN;
+};
+const cpuRatios = {
+  'candor stateful / bare node:http': cpuRatio('candor (stateful)', BARE),
+  'candor stateless / bare node:http': cpuRatio('candor (stateless)', BARE),
+  'candor 2026-07-28 / bare node:http (same body)': cpuRatio('candor (2026-07-28)', BARE_MODERN),
+  'candor stateful / SDK v2': cpuRatio('candor (stateful)', 'SDK v2 createMcpHandler'),
+  'candor stateless / SDK v2': cpuRatio('candor (stateless)', 'SDK v2 createMcpHandler'),
+  'candor 2026-07-28 / SDK v2 2026-07-28': cpuRatio('candor (2026-07-28)', 'SDK v2 createMcpHandler (2026-07-28)'),
+};
+table(
+  'Ratios by server CPU per request (capacity when each server has a core of its own)',
+  ['comparison', 'ratio'],
+  Object.entries(cpuRatios).map(([k, v]) => [k, `${v.toFixed(2)}×`]),
+);
 table(
   'Ratios (requests per second; HTTP ones: median of the rounds)',
   ['comparison', 'ratio'],
@@ -290,6 +315,7 @@ record('engine-http', {
     [...measured].map(([k, m]) => [k, m.rounds.map((r) => Math.round(r.requestsPerSecond))]),
   ),
   ratios: summary,
+  cpuRatios,
   autocannon: Object.fromEntries(
     [...measured].map(([k, m]) => [
       k,
@@ -308,7 +334,7 @@ writeFileSync(
     title: `tools/call over Streamable HTTP under wrk, requests per second (${BENCH_CONNECTIONS} connections)`,
     unit: 'req/s',
     bars: callTargets
-      .filter((t) => calls.has(t.label) && t.label !== BARE_MODERN)
+      .filter((t) => calls.has(t.label) && t.label !== BARE_MODERN && !t.file.startsWith('candor-dispatcher'))
       .map((t) => ({ label: t.label, value: calls.get(t.label)!, ours: t.label.startsWith('candor') })),
   }),
 );

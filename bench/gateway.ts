@@ -292,6 +292,9 @@ async function httpThroughput(): Promise<void> {
     headers: Record<string, string>;
     samples: number[];
     bad: number;
+    /** The bridge process's CPU over all rounds (µs) and the calls it served. */
+    cpuMicros: number;
+    calls: number;
   }> = [];
   for (const bridge of bridges) {
     const port = await freePort();
@@ -306,31 +309,43 @@ async function httpThroughput(): Promise<void> {
     if (check.json?.result?.isError !== undefined && check.json.result.isError)
       throw new Error(`${bridge.name}: ${JSON.stringify(check.json)}`);
     if (!check.json?.result) throw new Error(`${bridge.name}: no result: ${JSON.stringify(check.json)}`);
-    running.push({ bridge, child, url, headers, samples: [], bad: 0 });
+    running.push({ bridge, child, url, headers, samples: [], bad: 0, cpuMicros: 0, calls: 0 });
   }
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? running : [...running].reverse();
     for (const contender of order) {
+      // The bridge process alone (issue 24): the upstream it started is a process of its own.
+      const before = processCpuMicros(contender.child.pid!);
       const { rate, bad } = await loadCalls(contender.url, contender.bridge.tool, contender.headers);
+      const after = processCpuMicros(contender.child.pid!);
       contender.samples.push(rate);
       contender.bad += bad;
+      if (before !== undefined && after !== undefined) {
+        contender.cpuMicros += after - before;
+        contender.calls += rate * seconds;
+      }
     }
   }
   const candor = median(running[0]!.samples);
   table(
     `Throughput in front of one stdio server, Streamable HTTP, ${IN_FLIGHT} calls in flight (autocannon, one session; median of ${rounds} × ${seconds}s)`,
-    ['bridge', 'calls/s', 'failed responses', 'candor gateway ×'],
-    running.map(({ bridge, samples, bad }) => [
+    ['bridge', 'calls/s', 'failed responses', 'candor gateway ×', 'bridge process CPU µs/call'],
+    running.map(({ bridge, samples, bad, cpuMicros, calls }) => [
       bridge.name,
       median(samples).toFixed(0),
       String(bad),
       (candor / median(samples)).toFixed(1),
+      calls > 0 ? (cpuMicros / calls).toFixed(0) : 'n/a',
     ]),
   );
   figures.http = Object.fromEntries(
-    running.map(({ bridge, samples, bad }) => [
+    running.map(({ bridge, samples, bad, cpuMicros, calls }) => [
       bridge.name,
-      { callsPerSecond: Math.round(median(samples)), failed: bad },
+      {
+        callsPerSecond: Math.round(median(samples)),
+        failed: bad,
+        cpuMicrosPerCall: calls > 0 ? Math.round(cpuMicros / calls) : null,
+      },
     ]),
   );
   // Each bridge runs in its own process group: stop it and the stdio server it started.

@@ -52,18 +52,24 @@ if (http) {
   const bare = calls['bare node:http echo'];
   const v2 = calls['SDK v2 createMcpHandler'];
   const withinRun = (key: string, a: number | undefined, c: number | undefined) => ratios[key] ?? ratio(a, c);
+  /** b's CPU per request over a's: the requests-per-second ratio when each server has a core to itself. */
+  const byCpu = (a: string, c: string) => ratio(cpu[c], cpu[a]);
+  const both = (r: number | undefined, rCpu: number | undefined, format: (x: number | undefined) => string) =>
+    `**${format(rCpu)}** by CPU per request (req/s: ${format(r)})`;
   for (const [label, key, short] of [
     ['stateful session', 'candor (stateful)', 'stateful'],
     ['stateless', 'candor (stateless)', 'stateless'],
   ] as const) {
     const ofBare = withinRun(`candor ${short} / bare node:http`, calls[key], bare);
     const ofV2 = withinRun(`candor ${short} / SDK v2`, calls[key], v2);
+    const ofBareCpu = byCpu(key, 'bare node:http echo');
+    const ofV2Cpu = byCpu(key, 'SDK v2 createMcpHandler');
     rows.push([
       `tools/call over HTTP, 2025 era, ${label}`,
       `${int(calls[key])} req/s${cpuNote(cpu[key])}`,
-      `bare node:http: ${int(bare)} req/s${cpuNote(cpu['bare node:http echo'])}; SDK v2 \`createMcpHandler\`: ${int(v2)}`,
-      `**${pct(ofBare)}** of bare; **${times(ofV2)}** SDK v2`,
-      `≥ 80%${met(ofBare === undefined ? undefined : ofBare >= 0.8)}; ≥ 15×${met(ofV2 === undefined ? undefined : ofV2 >= 15)}`,
+      `bare node:http: ${int(bare)} req/s${cpuNote(cpu['bare node:http echo'])}; SDK v2 \`createMcpHandler\`: ${int(v2)}${cpuNote(cpu['SDK v2 createMcpHandler'])}`,
+      `${both(ofBare, ofBareCpu, pct)} of bare; ${both(ofV2, ofV2Cpu, times)} SDK v2`,
+      `≥ 80%${met(ofBareCpu === undefined ? undefined : ofBareCpu >= 0.8)}; ≥ 15×${met(ofV2Cpu === undefined ? undefined : ofV2Cpu >= 15)}`,
     ]);
   }
   const modernBare = 'bare node:http echo (2026-07-28 body)';
@@ -72,12 +78,14 @@ if (http) {
   if (calls[modernKey] !== undefined) {
     const ofBare = withinRun('candor 2026-07-28 / bare node:http (same body)', calls[modernKey], calls[modernBare]);
     const ofV2 = withinRun('candor 2026-07-28 / SDK v2 2026-07-28', calls[modernKey], calls[modernV2]);
+    const ofBareCpu = byCpu(modernKey, modernBare);
+    const ofV2Cpu = byCpu(modernKey, modernV2);
     rows.push([
       'tools/call over HTTP, 2026-07-28 era',
       `${int(calls[modernKey])} req/s${cpuNote(cpu[modernKey])}`,
-      `bare node:http (same body): ${int(calls[modernBare])} req/s${cpuNote(cpu[modernBare])}; SDK v2: ${int(calls[modernV2])}`,
-      `**${pct(ofBare)}** of bare; **${times(ofV2)}** SDK v2`,
-      `≥ 75%${met(ofBare === undefined ? undefined : ofBare >= 0.75)}; ≥ 15×${met(ofV2 === undefined ? undefined : ofV2 >= 15)}`,
+      `bare node:http (same body): ${int(calls[modernBare])} req/s${cpuNote(cpu[modernBare])}; SDK v2: ${int(calls[modernV2])}${cpuNote(cpu[modernV2])}`,
+      `${both(ofBare, ofBareCpu, pct)} of bare; ${both(ofV2, ofV2Cpu, times)} SDK v2`,
+      `≥ 75%${met(ofBareCpu === undefined ? undefined : ofBareCpu >= 0.75)}; ≥ 15×${met(ofV2Cpu === undefined ? undefined : ofV2Cpu >= 15)}`,
     ]);
   }
   rows.push([
@@ -152,6 +160,35 @@ if (http) {
       `${fixed(lists[`candor@${size}`])} ms`,
       `SDK v1: ${fixed(lists[`SDK v1@${size}`])} ms; SDK v2: ${fixed(lists[`SDK v2@${size}`])} ms`,
       `${times(ratio(lists[`SDK v1@${size}`], lists[`candor@${size}`]))} / ${times(ratio(lists[`SDK v2@${size}`], lists[`candor@${size}`]))}`,
+      '',
+    ]);
+  }
+}
+const gateway = b.gateway;
+if (gateway?.http) {
+  const http = gateway.http as Record<string, { callsPerSecond: number; cpuMicrosPerCall?: number | null }>;
+  const entries = Object.entries(http);
+  const [candorName, candorFigures] = entries.find(([name]) => name.startsWith('candor')) ?? [];
+  const others = entries.filter(([name]) => !name.startsWith('candor'));
+  const best = Math.max(...others.map(([, f]) => f.callsPerSecond));
+  const r = ratio(candorFigures?.callsPerSecond, best);
+  const cpuOf = (f: { cpuMicrosPerCall?: number | null }) =>
+    f.cpuMicrosPerCall === undefined || f.cpuMicrosPerCall === null ? '' : ` (${int(f.cpuMicrosPerCall)} µs CPU/call)`;
+  if (candorName && candorFigures) {
+    rows.push([
+      `gateway: tools/call over Streamable HTTP in front of one stdio server, ${gateway.inFlight} in flight`,
+      `${int(candorFigures.callsPerSecond)} calls/s${cpuOf(candorFigures)}`,
+      others.map(([name, f]) => `${name}: ${int(f.callsPerSecond)}${cpuOf(f)}`).join('; '),
+      `**${times(r)}** the better`,
+      `≥ 3×${met(r === undefined ? undefined : r >= 3)}`,
+    ]);
+  }
+  if (gateway.stdio) {
+    rows.push([
+      'gateway over stdio, one call at a time: added latency; gateway CPU per call',
+      `${int(gateway.stdio.addedLatencyMicros)} µs; ${int(gateway.stdio.gatewayCpuMicrosPerCall)} µs`,
+      `the upstream called directly: ${int(gateway.stdio.directCallsPerSecond)} calls/s; through the gateway: ${int(gateway.stdio.gatewayCallsPerSecond)}`,
+      '',
       '',
     ]);
   }
@@ -233,9 +270,19 @@ if (workspace) {
 
 if (core && bareCpu && http) {
   const cpu = http.serverCpuMicrosPerRequest as Record<string, number>;
-  const budget = bareCpu / 0.85 - bareCpu;
+  const user = (http.serverUserMicrosPerRequest ?? {}) as Record<string, number>;
+  const stateful = cpu['candor (stateful)'];
+  const layer = cpu['bare node:http + candor dispatcher'];
+  const budget = bareCpu / 0.8 - bareCpu;
   extra.unshift(
-    `What bounds the HTTP ratios: the bare echo costs ${fixed(bareCpu)} µs of server CPU per request (HTTP parsing, the socket write, keep-alive), so at 85% of its throughput candor may add ${fixed(budget)} µs. candor's own code, measured as its HTTP core without sockets, takes ${fixed(core['2025 era'], 2)} µs in the 2025 era and ${fixed(core['2026-07-28 era'], 2)} µs in 2026-07-28 (whose messages carry the \`_meta\` envelope and \`serverInfo\`); about 1 µs of that is JSON.parse and JSON.stringify, which the echo does too. On the wire candor's server spends ${fixed(cpu['candor (stateless)'])} µs per request; the part outside candor's functions is node's stream and event handling of the request body and the response, promise scheduling and garbage collection, spread thinly over node internals in the profiles.`,
+    `What bounds the HTTP ratios (issue 24): under wrk the bare echo spends ${fixed(bareCpu)} µs of server CPU per request (${fixed(user['bare node:http echo'])} µs user), nearly all of it in node:http and the kernel: a \`perf record -g\` profile with \`node --perf-basic-prof\` puts about a quarter of it in the \`writev\` of the answer and the TCP loopback under it, and most of the rest in llhttp, node's HTTP and stream code and the microtask queue. At 80% of its throughput candor may add ${fixed(budget)} µs; it adds ${fixed(stateful === undefined ? undefined : stateful - bareCpu)} µs in a 2025 session${layer === undefined || stateful === undefined ? '' : `, of which the dispatcher is ${fixed(layer - bareCpu)} µs (node:http handing each message straight to candor's dispatcher costs ${fixed(layer)} µs per request) and the Streamable HTTP transport ${fixed(stateful - layer)} µs`}. candor's own functions, as the V8 profiler of a saturated server sees them, take about 8 µs per request, of which about 4 µs is the JSON.parse and JSON.stringify the bare echo pays too (the echo's whole handler is about 4 µs), so candor's own code is about 4 µs more than the echo's; measured as its HTTP core without sockets in a hot loop it is ${fixed(core['2025 era'], 2)} µs (2025 era) and ${fixed(core['2026-07-28 era'], 2)} µs (2026-07-28, whose messages carry the \`_meta\` envelope and \`serverInfo\`). The rest of the difference sits in node, outside candor's functions: the promise turns of an asynchronous request path (the echo answers synchronously from its \`end\` event), more garbage per request, and code and data that no longer fit the caches of a machine shared with other work (the same code costs 2 µs per call in the in-process loop). The profiles and what each change bought are in \`docs/perf-issue-24.md\`.`,
+  );
+}
+
+if (registry?.servedRssMiB) {
+  const rss = registry.servedRssMiB;
+  extra.push(
+    `What bounds the memory goal (issue 24, ≤ 100 MiB RSS for 10,000 zod tools after \`tools/list\`): zod itself. A node 20 process that only builds 10,000 such zod schemas, without candor, holds about 115 MiB RSS (46 MiB of heap; \`node -e ''\` alone is 39 MiB and importing zod adds 14 MiB), so the goal is out of reach before candor stores anything. candor adds its modules (about 8 MiB), about 1.6 KB of heap per tool (definition, \`tools/list\` entry, annotations, validator; the JSON Schemas are interned, so equal schemas are one object) and the cached \`tools/list\` page: ${int(rss.zodSchemaEach)} MiB in all here. With one shared zod schema it is ${int(rss.sharedSchema)} MiB (0 tools: ${int(rss.baseline)} MiB); most of what is above the heap is V8's young generation, which grows to two 16 MiB semi-spaces while 10,000 definitions are built and is not given back: with \`node --max-semi-space-size=2\` the same server stays at ${int(rss.sharedSchemaSmallYoungGen)} MiB.`,
   );
 }
 
@@ -271,7 +318,7 @@ also writes the figures to \`bench/history/<date>.json\`; this section is genera
 such run by \`node --import tsx scripts/bench-readme.ts\`. Nothing here is asserted in tests.
 
 This run: ${run.date.slice(0, 16).replace('T', ' ')} UTC, Node ${run.node}, ${run.cpu.cores} cores (${run.cpu.model}),
-load average ${load(run.load.before)} before and ${load(run.load.after)} after (1/5/15 min), ${run.env.BENCH_SECONDS} s per load
+load average ${load(run.load.before)} before and ${load(run.load.after)} after (1/5/15 min), ${http?.seconds ?? run.env.BENCH_SECONDS} s per HTTP load
 with ${run.env.BENCH_CONNECTIONS} connections (\`${relative(root, file)}\`). The machine is shared, so requests per second
 move between runs; the server CPU per request (from \`/proc\`) is the steadier figure.
 

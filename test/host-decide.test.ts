@@ -127,6 +127,38 @@ describe('the step batcher', () => {
     expect(writeOverlaps(notes.log())).toEqual([]);
     expect(b.result?.content).toEqual([{ type: 'text', text: '1' }]);
   });
+
+  it('lets a read that arrives a turn later overlap the reads in flight (LangGraph starts calls apart)', async () => {
+    notes.clear();
+    const step = createStepBatcher(notes.host);
+    const first = step.call({ tool: 'notes__read_note', args: { name: 'a' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = step.call({ tool: 'notes__read_note', args: { name: 'b' } });
+    expect((await Promise.all([first, late])).map((o) => o.status)).toEqual(['ok', 'ok']);
+    expect(readsOverlapped(notes.log())).toBe(true);
+  });
+
+  it('holds a write that arrives while reads run until they end, and the reads behind it until it ends', async () => {
+    notes.clear();
+    const step = createStepBatcher(notes.host);
+    const run = notesWithAllow();
+    const read = step.call({ tool: 'notes__read_note', args: { name: 'a' } });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const write = step.call({
+      tool: 'notes__write_note',
+      args: { name: 'w', text: '1' },
+      approval: run('notes__write_note'),
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const after = step.call({ tool: 'notes__read_note', args: { name: 'w' } });
+    const outcomes = await Promise.all([read, write, after]);
+    expect(outcomes.map((o) => o.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(writeOverlaps(notes.log())).toEqual([]);
+    expect(outcomes[2]!.result?.content).toEqual([{ type: 'text', text: '1' }]);
+  });
 });
 
 /** Approvals for writes, as a framework would carry them after asking the person. */

@@ -62,7 +62,7 @@ describe('observe evidence classes', () => {
   });
 
   it('reports the server deleting its own lock, and a TMPDIR profile, as scratch, not as a lie', () => {
-    expect(tool('release_lock').calls[0]!.diff.deleted).toContain('server.lock');
+    expect(tool('release_lock').calls[0]!.diff.deleted).toContain('server.pid');
     expect(rules('release_lock')).toEqual([]);
     expect(tool('render').calls[0]!.diff.created.some((f) => f.startsWith('$TMPDIR/profile/'))).toBe(true);
     expect(rules('render')).toEqual([]);

@@ -31,7 +31,7 @@ export function openBrowser(
     try {
       const child = spawn(program, args, { stdio: 'ignore', detached: true, env });
       child.once('error', () => {
-        options.warn(`could not start a browser (${program}); open the URL yourself.`);
+        options.warn(`could not open a browser (${program} did not start); open the URL yourself.`);
         resolve();
       });
       child.once('spawn', () => {
@@ -39,7 +39,7 @@ export function openBrowser(
         resolve();
       });
     } catch {
-      options.warn(`could not start a browser (${program}); open the URL yourself.`);
+      options.warn(`could not open a browser (${program} did not start); open the URL yourself.`);
       resolve();
     }
   });

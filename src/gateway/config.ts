@@ -13,8 +13,10 @@ import { POLICY_PRESETS } from '../host/policy.js';
 import type { PolicyConfig, PolicyPreset } from '../host/types.js';
 import { parseSandboxSpec } from '../sandbox/spec.js';
 import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
+import { loginOperand } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
+import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
 /** Config file names looked for in the current folder, in order. */
@@ -37,6 +39,9 @@ const KEYS = new Set([
   'toolList',
   'alwaysList',
   'prefix',
+  'profiles',
+  'rules',
+  'groupsClaim',
   '$schema',
 ]);
 
@@ -163,7 +168,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     servers[name] = upstream;
   }
-  const options: GatewayOptions = { servers };
+  const options: GatewayOptions = { servers, configFile: file };
   if (clientConfig) return options;
 
   if (root.sandbox !== undefined) {
@@ -253,6 +258,13 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
     options.prefix = root.prefix;
   }
+  if (root.rules !== undefined) options.rules = pathOf(file, `${prefix}rules`, root.rules, resolve);
+  if (root.groupsClaim !== undefined) {
+    if (typeof root.groupsClaim !== 'string' || root.groupsClaim === '')
+      fail(file, `${prefix}groupsClaim`, 'expected the name of a token claim, e.g. "groups".');
+    options.groupsClaim = root.groupsClaim;
+  }
+  if (root.profiles !== undefined) options.profiles = profilesOf(file, `${prefix}profiles`, root.profiles, servers);
   if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
   if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);
   if (root.confirmTimeoutMs !== undefined)
@@ -282,7 +294,17 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
  * ```
  */
 export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
-  if (target.kind === 'http') return { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+  if (target.kind === 'http') {
+    const ownAuthorization = Object.keys(target.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    // OAuth unless the entry sends its own Authorization header (issue 19): a server that asks
+    // for a sign-in then says how to give it one instead of failing with a bare 401.
+    const auth = target.auth ? (Object.keys(target.auth.client).length > 0 ? target.auth.client : 'oauth') : undefined;
+    return {
+      url: target.url,
+      ...(target.headers ? { headers: target.headers } : {}),
+      ...(auth !== undefined || !ownAuthorization ? { auth: auth ?? 'oauth', loginTarget: loginOperand(target) } : {}),
+    };
+  }
   return {
     command: target.command,
     args: target.args,
@@ -314,6 +336,59 @@ function policyOf(file: string, where: string, value: unknown): PolicyConfig | P
     });
   }
   return value as PolicyConfig;
+}
+
+function profilesOf(
+  file: string,
+  where: string,
+  value: unknown,
+  servers: Record<string, UpstreamConfig>,
+): Record<string, ProfileConfig> {
+  if (!isRecord(value))
+    fail(
+      file,
+      where,
+      'expected { "<name>": { "servers": [...], "tools": [globs], "readOnly": true, "toolList": "search" } }.',
+    );
+  const out: Record<string, ProfileConfig> = {};
+  for (const [name, raw] of Object.entries(value)) {
+    const at = `${where}.${name}`;
+    if (!PROFILE_NAME.test(name))
+      fail(
+        file,
+        at,
+        'profile names may use letters, digits, "_" and "-" (they become /mcp/<name> and --profile <name>).',
+      );
+    if (!isRecord(raw)) fail(file, at, 'expected an object.');
+    for (const key of Object.keys(raw)) {
+      if (!['servers', 'tools', 'readOnly', 'toolList'].includes(key))
+        fail(file, `${at}.${key}`, 'unknown key; expected servers, tools, readOnly or toolList.');
+    }
+    const profile: ProfileConfig = {};
+    if (raw.servers !== undefined) {
+      profile.servers = globsOf(file, `${at}.servers`, raw.servers);
+      for (const server of profile.servers) {
+        if (!(server in servers))
+          fail(
+            file,
+            `${at}.servers`,
+            `no upstream named ${JSON.stringify(server)}; the upstreams are ${Object.keys(servers).join(', ')}.`,
+          );
+      }
+    }
+    if (raw.tools !== undefined) profile.tools = globsOf(file, `${at}.tools`, raw.tools);
+    if (raw.readOnly !== undefined) {
+      if (typeof raw.readOnly !== 'boolean') fail(file, `${at}.readOnly`, 'must be true or false.');
+      profile.readOnly = raw.readOnly;
+    }
+    if (raw.toolList !== undefined) {
+      if (raw.toolList !== 'all' && raw.toolList !== 'search')
+        fail(file, `${at}.toolList`, 'must be "all" or "search".');
+      profile.toolList = raw.toolList;
+    }
+    out[name] = profile;
+  }
+  return out;
 }
 
 function globsOf(file: string, where: string, value: unknown): string[] {

@@ -5,11 +5,15 @@
  * engine (`createServer`: both eras, stdio and Streamable HTTP). Every call goes
  * through the host's policy, whatever the downstream host does with the hints.
  */
+import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { findSignInRequired } from '../auth/client/sign-in-required.js';
+import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
+import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
@@ -21,11 +25,14 @@ import { type CandorServer, createServer } from '../server/create-server.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { Door } from './door.js';
+import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
-import { ToolSearch } from './tool-search.js';
+import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 import { upstreamExtras } from './upstream-extras.js';
 import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
@@ -40,6 +47,8 @@ export interface Gateway {
   stdio: CandorServer['stdio'];
   nodeHandler: CandorServer['nodeHandler'];
   fetchHandler: CandorServer['fetchHandler'];
+  /** A profile's endpoint (serve it with `.stdio()`; over HTTP `listen()` mounts it at `/mcp/<name>`). */
+  profile(name: string): CandorServer;
   /** Each upstream's state, as the `candor://gateway/status` resource reports it. */
   status(): UpstreamStatus[];
   /** Stop serving and close every upstream. */
@@ -71,6 +80,11 @@ const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? stderrLogger({ name: 'candor gateway' });
+  // Rules first: a file that does not parse or validate stops the gateway before any upstream starts.
+  const rules =
+    options.rules === undefined
+      ? undefined
+      : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -92,6 +106,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   try {
     host = await createHost({
       servers,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
       policy: policyConfig,
       ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
       ...(options.lock
@@ -112,17 +127,26 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const registry = new ToolRegistry();
-  // Search mode (issue 22): sessions list what they found; `server` is set below, before any request.
+  // Search mode (issue 22): sessions list what they found. Servers are built below, before any request.
   let server: CandorServer;
-  const search =
-    options.toolList === 'search'
-      ? new ToolSearch({
-          registry,
-          ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
-          notify: (target) => server.dispatcher.notifyToolsChanged(target),
-        })
-      : undefined;
-  if (search) registry.add(search.definition);
+  const profileServers = new Map<string, CandorServer>();
+  const searchFor = (endpoint: () => CandorServer) =>
+    new ToolSearch({
+      registry,
+      ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
+      notify: (target) => endpoint().dispatcher.notifyToolsChanged(target),
+    });
+  const search = options.toolList === 'search' ? searchFor(() => server) : undefined;
+  const profileSearches = new Map<string, ToolSearch>();
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    if (profile.toolList === 'search')
+      profileSearches.set(
+        name,
+        searchFor(() => profileServers.get(name)!),
+      );
+  }
+  const findTools = search ?? profileSearches.values().next().value;
+  if (findTools) registry.add(findTools.definition);
   const resources = new ResourceRegistry();
   const prompts = new PromptRegistry();
   const upstream = new Map<string, UpstreamStatus>();
@@ -137,6 +161,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
     const scope: CallScope = { ctx, server: tool.server };
+    if (rules) {
+      const principal = rules.principal(ctx.auth);
+      // Defence in depth: the person's tool list already leaves out what the rules forbid.
+      if (!rules.permits(principal, ctx.tool, 'call')) {
+        return toolErrorResult(
+          `candor gateway: ${ctx.tool.name} is not permitted to User::"${principal.id}" by the gateway's rules.`,
+        );
+      }
+      scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
+    }
     const started = performance.now();
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
@@ -153,13 +187,37 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return resultOf(tool, outcome, scope);
   };
 
+  const door = new Door({
+    host,
+    ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.overrides === undefined
+      ? {}
+      : {
+          overrides:
+            typeof options.overrides === 'string'
+              ? await Overrides.load(options.overrides)
+              : new Overrides(options.overrides),
+        }),
+    logger,
+    servers: Object.keys(options.servers),
+    trusted: new Set(Object.keys(options.servers).filter((name) => options.servers[name]!.trust === 'trusted')),
+  });
+  const statusOf = () => [...upstream.values()].map((s) => ({ ...s, ...door.status(s.name) }));
+
   const defined = new Map<string, string>();
   const prefix = options.prefix ?? 'always';
   const order = Object.keys(options.servers);
-  const reserved = new Set(search ? [search.definition.name] : []);
+  const reserved = new Set(findTools ? [findTools.definition.name] : []);
   let clashes: NameClash[] = [];
   const sync = () => {
-    const named = downstreamNames(host.offered(), prefix, order, reserved);
+    door.review();
+    const named = downstreamNames(
+      host.offered().filter((tool) => door.admits(tool)),
+      prefix,
+      order,
+      reserved,
+    );
     const offered = named.tools;
     const fresh = named.clashes.filter((c) => !clashes.some((o) => o.name === c.name && o.servers[1] === c.servers[1]));
     if (fresh.length > 0) logger.error(`${clashMessage(fresh)} Until then the later server's tool is not listed.`);
@@ -237,7 +295,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   };
 
-  resources.add(gatewayStatusResource(() => [...upstream.values()]));
+  resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
   const initialDelay = options.reconnect?.initialDelayMs ?? 1_000;
@@ -250,21 +308,33 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       status.protocolVersion = state.protocolVersion;
       if (state.status === 'connected') {
         if (status.state !== 'up') {
-          if (status.state !== 'starting') logger.info(`${state.name}: upstream is back`);
+          const wasDown = status.state === 'down';
+          if (wasDown) logger.info(`${state.name}: upstream is back`);
           status.state = 'up';
           delete status.error;
           delete status.retryAt;
+          delete status.signIn;
           retries.delete(state.name);
+          // Its tools join the list now (an upstream that was down at start, or signed in since);
+          // at start the first sync() below lists them.
+          if (wasDown) scheduleSync();
           await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
         }
         continue;
       }
       const now = Date.now();
       const retry = retries.get(state.name) ?? { attempt: 0, next: now };
-      if (status.state !== 'down') {
+      if (status.state !== 'down' || (state.signIn !== undefined && status.signIn !== state.signIn)) {
         status.state = 'down';
-        status.error = state.error ?? `the connection is ${state.status}`;
-        logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
+        if (state.signIn !== undefined) {
+          // Not broken, only signed out: say the one thing that fixes it (issue 19).
+          status.signIn = state.signIn;
+          status.error = `needs sign-in: ${state.signIn}`;
+          logger.warn(`${state.name}: needs sign-in: ${state.signIn} (its tools join once signed in)`);
+        } else {
+          status.error = state.error ?? `the connection is ${state.status}`;
+          logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
+        }
       }
       if (now < retry.next) continue;
       retry.attempt += 1;
@@ -274,7 +344,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       try {
         await host.refresh(state.name);
       } catch (error) {
-        status.error = (error as Error).message;
+        const required = findSignInRequired(error);
+        status.error = required ? `needs sign-in: ${required.command}` : (error as Error).message;
+        if (required) status.signIn = required.command;
       }
     }
   };
@@ -293,61 +365,113 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   if (clashes.length > 0) {
     // prefix "never": two servers offer one name; refuse to start (issue 22), naming both.
     await host.close();
+    await sandboxed.dispose();
     throw new CandorError(clashMessage(clashes), { code: 'invalid_gateway_config' });
   }
   const watchdog = setInterval(tick, 500);
   watchdog.unref();
+  // Pinning is the approval: `candor pin` (or Approve in candor ui) rewrites the lockfile while we run.
+  const lockFile = options.lock ? path.resolve(options.lock.file) : undefined;
+  const onLockChange = () => {
+    host.pins
+      .reload()
+      .then(sync)
+      .catch((error: Error) => logger.warn(`cannot re-read the lockfile: ${error.message}`));
+  };
+  if (lockFile) watchFile(lockFile, { interval: 250 }, onLockChange).unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
-  server = createServer({
-    name: options.name ?? 'candor-gateway',
-    version: options.version ?? '0.1.0',
-    instructions: `candor gateway: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${search ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
-    registry,
-    resources,
-    prompts,
-    logger,
-    lintOnStart: false,
-    ...(options.auth ? { auth: options.auth } : {}),
-    ...(options.redis === undefined ? {} : { redis: options.redis }),
-    // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
-    ...(search
-      ? { toolScope: search.scope, modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } }
-      : {}),
-    middleware:
-      Object.keys(serverLimits).length === 0
-        ? []
-        : [
-            rateLimit({
-              logger,
-              // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
-              store: (spec) => server.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
-              // One count per server, shared by all of its tools.
-              key: () => 'server',
-              limitOf: (ctx) => {
-                const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
-                const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
-                return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
-              },
-            }),
-          ],
-  });
+  // One middleware for every endpoint: a server's budget holds across profiles.
+  const middleware =
+    Object.keys(serverLimits).length === 0
+      ? []
+      : [
+          rateLimit({
+            logger,
+            // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
+            store: (spec) => server.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+            // One count per server, shared by all of its tools.
+            key: () => 'server',
+            limitOf: (ctx) => {
+              const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
+              const limit = meta?.server === undefined ? undefined : serverLimits[meta.server];
+              return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
+            },
+          }),
+        ];
+  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
+    createServer({
+      name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,
+      version: options.version ?? '0.1.0',
+      instructions: `candor gateway${label === undefined ? '' : ` (profile ${label})`}: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${searching ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
+      registry,
+      resources,
+      prompts,
+      logger,
+      lintOnStart: false,
+      ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
+      ...(toolScope ? { toolScope } : {}),
+      // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
+      ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
+      middleware,
+    });
+  const version = () => registry.version;
+  // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
+  const mainScope =
+    search?.scope ??
+    (findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
+  const withRules = (scope: ToolScope | undefined) => (rules ? rules.scope(registry, version, scope) : scope);
+  server = endpoint(undefined, withRules(mainScope), search !== undefined);
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    const profileSearch = profileSearches.get(name);
+    const keep = profileFilter(profile);
+    const scope = filteredScope({
+      keep: profileSearch ? keep : (t) => t.name !== FIND_TOOLS && keep(t),
+      version,
+      tools: registry,
+      ...(profileSearch ? { search: profileSearch } : {}),
+    });
+    profileServers.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
+  }
+  const profileOf = (name: string): CandorServer => {
+    const found = profileServers.get(name);
+    if (found) return found;
+    const names = [...profileServers.keys()];
+    throw new CandorError(
+      `No profile named ${JSON.stringify(name)}; ${names.length > 0 ? `the profiles are ${names.join(', ')}` : 'the gateway config has no "profiles"'}.`,
+      { code: 'invalid_gateway_config' },
+    );
+  };
 
   let closed = false;
   return {
     server,
     host,
-    listen: (listenOptions) => server.listen(listenOptions),
+    listen: async (listenOptions = {}) => {
+      // Each profile at /mcp/<name> next to the full gateway at /mcp, on one port.
+      const base = listenOptions.path === false || listenOptions.path === undefined ? '/mcp' : listenOptions.path;
+      const mounts = Object.fromEntries(
+        [...profileServers].map(([name, s]) => [
+          `${base}/${name}`,
+          s.httpHandler({ path: `${base}/${name}`, host: listenOptions.host ?? '127.0.0.1' }),
+        ]),
+      );
+      return server.listen({ ...listenOptions, ...(profileServers.size > 0 ? { mounts } : {}) });
+    },
     stdio: (stdioOptions) => server.stdio(stdioOptions),
+    profile: profileOf,
     nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
     fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
-    status: () => [...upstream.values()].map((s) => ({ ...s })),
+    status: statusOf,
     close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(watchdog);
+      if (lockFile) unwatchFile(lockFile, onLockChange);
       if (syncTimer) clearTimeout(syncTimer);
       await server.close();
+      for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();
       await host.close();
       await sandboxed.dispose();
@@ -419,7 +543,14 @@ function auditEntry(
   } else {
     decision = 'allow';
     // Allowed without asking: either the verdict allowed, or allow-always was remembered for this pin hash.
-    decidedBy = verdict.decision === 'allow' ? (byRule ? 'rule' : `preset:${policy.preset}`) : 'remembered';
+    decidedBy =
+      verdict.decision === 'allow'
+        ? byRule
+          ? 'rule'
+          : `preset:${policy.preset}`
+        : scope.unconfirmed
+          ? 'rules:call_unconfirmed'
+          : 'remembered';
   }
   const entry: AuditEntry = {
     time: new Date().toISOString(),
@@ -433,6 +564,8 @@ function auditEntry(
     args: auditArgs(args),
   };
   if (ctx.session) entry.session = ctx.session.id;
+  const principal = ctx.auth?.subject ?? ctx.auth?.clientId;
+  if (principal !== undefined) entry.principal = principal;
   if (scope.asked && scope.asked.answer !== 'no-elicitation') entry.answer = scope.asked.answer;
   return entry;
 }

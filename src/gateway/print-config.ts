@@ -28,8 +28,8 @@ function shellQuote(word: string): string {
  * // 'claude mcp add --transport http candor-gateway http://127.0.0.1:4000/mcp'
  * ```
  */
-export function printConfig(client: ClientName, launch: GatewayLaunch): string {
-  const name = CLIENT_ENTRY_NAME;
+export function printConfig(client: ClientName, launch: GatewayLaunch, entryName = CLIENT_ENTRY_NAME): string {
+  const name = entryName;
   const line = launch.kind === 'stdio' ? [launch.command, ...launch.args].map(shellQuote).join(' ') : '';
   switch (client) {
     case 'claude':

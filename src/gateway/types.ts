@@ -4,6 +4,7 @@
  * option a key (STYLE.md 3). The config file has the same shape.
  */
 
+import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
 import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
@@ -12,6 +13,7 @@ import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { AuditEntry } from './audit-log.js';
+import type { ProfileConfig } from './profiles.js';
 import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
@@ -30,8 +32,12 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
+  /** Where upstream OAuth sign-ins are read and refreshed (issue 19; default the user's credentials file). */
+  credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
+  /** The config file these options came from (named in messages such as the quarantine's review command). */
+  configFile?: string;
   /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
   sandbox?: boolean;
   /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
@@ -76,6 +82,18 @@ export interface GatewayOptions {
    * Policy rules, overrides, pins and rate limits keep using `server__tool`.
    */
   prefix?: PrefixMode;
+  /**
+   * Named slices of the gateway (issue 22): some servers, tool globs, read-only only,
+   * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
+   */
+  profiles?: Record<string, ProfileConfig>;
+  /**
+   * Per-person rules: a Cedar file validated against docs/cedar/candor.cedarschema
+   * (actions `call` and `call_unconfirmed`; see src/gateway/rules.ts).
+   */
+  rules?: string;
+  /** The token claim holding the person's groups for the rules (default `groups`). */
+  groupsClaim?: string;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

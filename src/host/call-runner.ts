@@ -159,6 +159,7 @@ export class CallRunner {
       decision: judgement.decision,
       reason: judgement.reason,
       canRemember: judgement.canRemember,
+      parallel: this.plan(prepared).parallel,
     };
     if (prepared.tool) {
       decision.pinHash = prepared.tool.hash;

@@ -3,6 +3,8 @@
  * builder uses to act on annotations (issue 7).
  */
 import picomatch from 'picomatch';
+import type { CredentialsStore } from '../auth/client/credentials-store.js';
+import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import type { WireToolLike } from './annotations.js';
 import { readApprovals } from './approvals-file.js';
@@ -44,6 +46,11 @@ import type {
 export interface HostOptions {
   /** Servers by name; the name prefixes their tools (`name__tool`). */
   servers: Record<string, ServerConfig>;
+  /**
+   * Where OAuth sign-ins of servers with `auth` are read and refreshed (issue 19; default
+   * the user's credentials file, the one `candor auth login` writes).
+   */
+  credentials?: CredentialsStore;
   /** A preset name or a preset plus rules (default `default`). */
   policy?: PolicyConfig | PolicyPreset;
   /** Pinning: a lockfile path or object, and what to do with changed or new tools. */
@@ -97,6 +104,8 @@ export interface ServerState {
   trust: 'trusted' | 'untrusted';
   tools: number;
   error?: string;
+  /** The command that signs in, when the server is down for want of an OAuth sign-in (issue 19). */
+  signIn?: string;
 }
 
 /** What the host tells listeners. */
@@ -160,6 +169,8 @@ export interface Host {
     pinServer(server: string): void;
     readonly lock: Lockfile | undefined;
     save(path?: string): Promise<void>;
+    /** Read the lockfile again and re-check every server against it (issue 21: pinning while the gateway runs). */
+    reload(): Promise<void>;
   };
   /** Re-list one server's tools (or all). */
   refresh(server?: string): Promise<void>;
@@ -268,6 +279,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const connection = new ServerConnection({
       name,
       config,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
       ...(options.clientCapabilities ? { capabilities: options.clientCapabilities } : {}),
       ...(options.onClient ? { onClient: (client) => options.onClient!(name, client) } : {}),
       onToolsChanged: (tools) => {
@@ -408,6 +420,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (!pins) throw new CandorError('Pins are not configured (createHost({ pins })).', { code: 'pins_off' });
         await pins.save(path);
       },
+      reload: async () => {
+        if (!pins) return;
+        await pins.reload();
+        for (const [server, tools] of lastTools) rebuild(server, tools);
+      },
     },
     refresh: async (server) => {
       const names = server === undefined ? [...connections.keys()] : [server];
@@ -429,6 +446,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
         if (connection.era) state.era = connection.era;
         if (connection.protocolVersion) state.protocolVersion = connection.protocolVersion;
         if (connection.error) state.error = connection.error.message;
+        const required = findSignInRequired(connection.error);
+        if (required) state.signIn = required.command;
         return state;
       }),
     client: (server) => connections.get(server)?.client,

@@ -6,6 +6,9 @@
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
+import { CredentialsStore } from '../auth/client/credentials-store.js';
+import { CandorOAuthProvider } from '../auth/client/provider.js';
+import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import type { CallToolResult } from '../tool/types.js';
 import type { WireToolLike } from './annotations.js';
@@ -40,6 +43,8 @@ export interface ServerConnectionOptions {
   capabilities?: Record<string, unknown>;
   /** Called with each new SDK client before it connects (request and notification handlers). */
   onClient?: (client: Client) => void;
+  /** Where OAuth sign-ins are read and refreshed, for a server with `auth` (default: the user's credentials file). */
+  credentials?: CredentialsStore;
 }
 
 /**
@@ -161,11 +166,14 @@ export class ServerConnection {
       }
     } catch (error) {
       this.#status = 'failed';
-      this.#error = error as Error;
+      const required = findSignInRequired(error);
+      this.#error = required ?? (error as Error);
       await client.close().catch(() => {});
       // A handshake given up on may leave the client unattached: close the transport
       // itself, so a stdio server that never answered is stopped, not orphaned.
       await transport.close().catch(() => {});
+      // "needs sign-in: candor auth login …" says it all (issue 19).
+      if (required) throw required;
       throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
         code: 'connect_failed',
         cause: error,
@@ -271,6 +279,19 @@ export class ServerConnection {
     return this.#client;
   }
 
+  /** The headless OAuth provider of a server with `auth` (issue 19). */
+  #oauthProvider(): CandorOAuthProvider | undefined {
+    const { auth, url, loginTarget } = this.config;
+    if (auth === undefined || url === undefined) return undefined;
+    return new CandorOAuthProvider({
+      serverUrl: url,
+      store: this.#options.credentials ?? new CredentialsStore(),
+      ...(auth === 'oauth' ? {} : { client: auth }),
+      label: this.name,
+      loginCommand: `candor auth login ${loginTarget ?? url}`,
+    });
+  }
+
   #transport(): Transport {
     const { config } = this;
     if (config.transport) {
@@ -291,7 +312,11 @@ export class ServerConnection {
           code: 'invalid_server_config',
         });
       }
-      return new StreamableHTTPClientTransport(url, config.headers ? { requestInit: { headers: config.headers } } : {});
+      const provider = this.#oauthProvider();
+      return new StreamableHTTPClientTransport(url, {
+        ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+        ...(provider ? { authProvider: provider, fetch: provider.fetch } : {}),
+      });
     }
     const params: ConstructorParameters<typeof StdioClientTransport>[0] = { command: config.command! };
     if (config.args) params.args = config.args;

@@ -2,19 +2,24 @@
  * Framework steps as host batches (issue 23). Agent frameworks run every tool
  * call of a model step at once, writes included, each through its own
  * `execute`. The step batcher gathers the calls started together (before the
- * event loop turns: the frameworks start a step's calls from one tick and a
+ * event loop turns: most frameworks start a step's calls from one tick and a
  * chain of promises) into one `host.run` batch, so reads overlap and writes run
  * one at a time, in the order the model gave them.
  *
- * Batches never overlap: calls that arrive while a batch runs wait for it and
- * form the next one, so a write of a late call cannot run beside an earlier
- * batch's write either.
+ * Some frameworks start a step's calls a few event-loop turns apart (LangGraph
+ * runs each call as its own task). So batches queue in arrival order: a batch
+ * the host would run entirely side by side (vouched reads, per `host.decide`)
+ * may start while other such batches run; any other batch waits until nothing
+ * runs, and holds back the batches behind it until it is done. Writes of
+ * different batches therefore never overlap each other or a read.
  */
-import type { CallOutcome, RunOptions, ToolCall } from './types.js';
+import type { CallDecision, CallOutcome, RunOptions, ToolCall } from './types.js';
 
 /** The part of a host the batcher needs. */
 export interface BatchRunner {
   run(calls: readonly ToolCall[], options?: RunOptions): Promise<CallOutcome[]>;
+  /** With it, batches of reads the host runs side by side may overlap other such batches. */
+  decide?(tool: string, args?: Record<string, unknown>): Promise<Pick<CallDecision, 'parallel'>>;
 }
 
 /** Options of one gathered call. */
@@ -42,6 +47,12 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+interface Batch {
+  calls: Pending[];
+  /** Every call is one the host runs side by side: the batch may overlap other shared batches. */
+  shared: boolean;
+}
+
 /**
  * Make a step batcher over a host.
  *
@@ -57,55 +68,82 @@ interface Pending {
  */
 export function createStepBatcher(host: BatchRunner, options: StepBatcherOptions = {}): StepBatcher {
   let pending: Pending[] = [];
-  let scheduled = false;
-  let busy = false;
+  let gathering = false;
+  /** Batches in arrival order, waiting for their turn. */
+  const queue: Batch[] = [];
+  let sharedRunning = 0;
+  let exclusiveRunning = false;
+  /** Keeps batches in arrival order while their calls are being decided. */
+  let arrivals: Promise<void> = Promise.resolve();
 
-  const runGroup = async (group: Pending[]): Promise<void> => {
-    const signal = group[0]!.signal;
+  const execute = async (batch: Batch): Promise<void> => {
+    const signal = batch.calls[0]!.signal;
     try {
       const outcomes = await host.run(
-        group.map((p) => p.call),
+        batch.calls.map((p) => p.call),
         signal ? { ...options.run, signal } : options.run,
       );
-      group.forEach((p, i) => {
+      batch.calls.forEach((p, i) => {
         p.resolve(outcomes[i]!);
       });
     } catch (error) {
-      for (const p of group) p.reject(error);
+      for (const p of batch.calls) p.reject(error);
     }
   };
 
-  const schedule = () => {
-    if (scheduled || busy || pending.length === 0) return;
-    scheduled = true;
-    // setImmediate runs after every pending microtask: a step's calls, started through promise
-    // chains of any length from one tick, are all gathered by then.
-    setImmediate(flush);
+  const pump = (): void => {
+    while (queue.length > 0 && !exclusiveRunning) {
+      const batch = queue[0]!;
+      if (!batch.shared && sharedRunning > 0) return;
+      queue.shift();
+      if (batch.shared) sharedRunning++;
+      else exclusiveRunning = true;
+      void execute(batch).then(() => {
+        if (batch.shared) sharedRunning--;
+        else exclusiveRunning = false;
+        pump();
+      });
+    }
   };
 
-  const flush = async () => {
-    scheduled = false;
-    busy = true;
+  const shareable = async (call: ToolCall): Promise<boolean> => {
+    if (!host.decide || call === null || typeof call !== 'object' || typeof call.tool !== 'string') return false;
+    try {
+      return (await host.decide(call.tool, call.args)).parallel === true;
+    } catch {
+      return false;
+    }
+  };
+
+  const flush = (): void => {
+    gathering = false;
     const gathered = pending;
     pending = [];
-    // Consecutive calls that share a signal form one batch; batches run one after another.
+    // Consecutive calls that share a signal form one batch.
     const groups: Pending[][] = [];
     for (const p of gathered) {
       const last = groups.at(-1);
       if (last && last[0]!.signal === p.signal) last.push(p);
       else groups.push([p]);
     }
-    for (const group of groups) await runGroup(group);
-    busy = false;
-    // Calls that arrived meanwhile have been gathering: they are the next batch.
-    schedule();
+    arrivals = arrivals.then(async () => {
+      for (const calls of groups) {
+        const shared = (await Promise.all(calls.map((p) => shareable(p.call)))).every(Boolean);
+        queue.push({ calls, shared });
+      }
+      pump();
+    });
   };
 
   return {
     call(call, callOptions = {}) {
       return new Promise<CallOutcome>((resolve, reject) => {
         pending.push({ call, signal: callOptions.signal, resolve, reject });
-        schedule();
+        if (gathering) return;
+        gathering = true;
+        // setImmediate runs after every pending microtask: a step's calls, started through promise
+        // chains of any length from one tick, are all gathered by then.
+        setImmediate(flush);
       });
     },
   };

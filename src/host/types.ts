@@ -3,6 +3,7 @@
  * calls and their outcomes.
  */
 import type { Transport } from '@modelcontextprotocol/client';
+import type { OAuthClientSettings } from '../auth/client/settings.js';
 import type { CallToolResult, JsonSchema, ResolvedHints } from '../tool/types.js';
 import type { NormalisedHintSource, Visibility, WireToolLike } from './annotations.js';
 import type { GateVerdict } from './command-gate/gate.js';
@@ -31,6 +32,15 @@ export interface ServerConfig {
   url?: string;
   /** HTTP headers sent on every request (e.g. `Authorization`). */
   headers?: Record<string, string>;
+  /**
+   * Sign in with OAuth when the server asks (issue 19): `'oauth'`, or the client to use
+   * (`{ clientId, clientSecret | clientSecretEnv, clientMetadataUrl, scopes, grant }`).
+   * The sign-in comes from the credentials store (`candor auth login`); without one the
+   * server fails with a message naming that command. Absent: only `headers` are sent.
+   */
+  auth?: 'oauth' | OAuthClientSettings;
+  /** What follows `candor auth login` in messages about this server (default: its URL). */
+  loginTarget?: string;
   /** A ready transport (not yet started). */
   transport?: Transport;
   /** Default `untrusted`: hints may only make policy stricter. */
@@ -212,6 +222,8 @@ export interface CallDecision {
   pinHash?: string;
   /** The tool's namespaced name (absent for an unknown tool). */
   tool?: string;
+  /** Whether the host would run the call beside other calls (a vouched read-only call). */
+  parallel: boolean;
 }
 
 /** How a call ended. */

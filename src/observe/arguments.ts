@@ -33,6 +33,8 @@ export function random(seed: number): () => number {
 const PATH_WORDS = /^(path|file|filename|dir|directory|folder|source|destination|dest|target)s?$/;
 const FOLDER_WORDS = /^(dir|directory|folder)s?$/;
 const URL_WORDS = /^(url|uri|href|link)s?$/;
+/** Optional properties filled even without `optional`: only names that cannot be anything but a path (`target` may be an element). */
+const OPTIONAL_PATH_WORDS = /^(path|file|filename|dir|directory|folder)s?$/;
 
 /** The last word of a property name, whatever its case style (`fileAbsolutePath`, `source_dir`, `file-name`). */
 function lastWords(key: string): string[] {
@@ -44,6 +46,13 @@ function isPathish(key: string): boolean {
   const words = lastWords(key);
   const last = words.at(-1) ?? '';
   return PATH_WORDS.test(last) || (last === 'name' && words.at(-2) === 'file');
+}
+
+/** An optional property worth filling to keep a call's files inside the workdir (`filename`, `outputPath`). */
+function isSurelyPath(key: string): boolean {
+  const words = lastWords(key);
+  const last = words.at(-1) ?? '';
+  return OPTIONAL_PATH_WORDS.test(last) || (last === 'name' && words.at(-2) === 'file');
 }
 
 function isFolderish(key: string): boolean {
@@ -93,7 +102,10 @@ export function generateArguments(schema: Schema, options: GenerateOptions): Rec
     existing: options.existingFile,
     optional: options.optional === true,
   };
-  const value = generate(schema, '', next, paths, schema, 0);
+  // A root that says nothing about its shape (mcp-obsidian sends only `$schema`) takes an empty
+  // object: tool arguments are always one (issue 20).
+  const shapeless = Object.keys(schema).every((k) => k.startsWith('$') || k === 'title' || k === 'description');
+  const value = shapeless ? {} : generate(schema, '', next, paths, schema, 0);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
@@ -388,7 +400,7 @@ function generateObject(s: Schema, next: () => number, paths: Paths, root: Schem
     const required = Array.isArray(obj.required) ? (obj.required as string[]) : [];
     const present = new Set([
       ...required,
-      ...Object.keys(properties).filter((name) => paths.optional || isPathish(name)),
+      ...Object.keys(properties).filter((name) => paths.optional || isSurelyPath(name)),
     ]);
     let changed = false;
     for (const name of present) {
@@ -413,7 +425,7 @@ function generateObject(s: Schema, next: () => number, paths: Paths, root: Schem
   const required = new Set(Array.isArray(obj.required) ? (obj.required as string[]) : []);
   for (const name of new Set([...Object.keys(properties), ...required])) {
     // Required properties always; optional ones when asked, or when they name a path (to keep calls inside the workdir).
-    if (!required.has(name) && !paths.optional && !isPathish(name)) continue;
+    if (!required.has(name) && !paths.optional && !isSurelyPath(name)) continue;
     const value = generate(propertySchema(obj, name), name, next, paths, root, depth + 1);
     if (value === undefined) {
       if (required.has(name)) return undefined;

@@ -51,23 +51,33 @@ export interface Evidence {
   scratch: string[];
 }
 
-/** Files nobody would call state: bytecode, compile caches, database journals. */
-const BOOKKEEPING = /(\.pyc$|\/__pycache__(\/|$)|\/node-compile-cache(\/|$)|-journal$|-wal$|-shm$)/;
+/**
+ * Files nobody would call state: bytecode, compile caches, database journals, and the lock
+ * and temporary files of an atomic write (`config.json.lock`, `config.json.5.1795….tmp`), whose
+ * target file is the write that counts.
+ */
+const BOOKKEEPING =
+  /(\.pyc$|\/__pycache__(\/|$)|\/node-compile-cache(\/|$)|-journal$|-wal$|-shm$|\.(lock|tmp|temp|swp)$|~$)/;
 
 /** DNS: a connection to this port is a name lookup. */
 export const DNS_PORT = 53;
 
 const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}${path.sep}`);
 
-/** Whether a path is the server's scratch whatever happens to it: TMPDIR, HOME caches, bookkeeping files. */
+/** Whether a path is the server's scratch whatever happens to it: TMPDIR, HOME caches and browser state, bookkeeping files. */
 export function isScratchPath(file: string, scene: Scene): boolean {
   return (
     under(file, scene.tmp) ||
-    under(file, path.join(scene.home, '.cache')) ||
-    under(file, path.join(scene.home, '.npm')) ||
+    SCRATCH_IN_HOME.some((dir) => under(file, path.join(scene.home, dir))) ||
     BOOKKEEPING.test(file)
   );
 }
+
+/**
+ * Folders of the sandbox HOME that hold caches and a browser's own state (profile, crash
+ * reports, certificate store): churn a browser makes whichever call is running.
+ */
+const SCRATCH_IN_HOME = ['.cache', '.npm', '.pki', '.config/chromium', '.config/google-chrome'];
 
 /** One line for an outbound connection. */
 export function describeConnect(effect: Extract<Effect, { kind: 'connect' }>): string {
@@ -87,8 +97,12 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
   const deletions = new Set<string>();
   const scratch = new Set<string>();
   const existed = (file: string) => scene.initial.has(file);
-  for (const file of [...call.diff.created, ...call.diff.modified]) {
-    (isScratchPath(file, scene) ? scratch : writes).add(file);
+  const created = call.diff.created;
+  for (const file of [...created, ...call.diff.modified]) {
+    // A folder made only to hold scratch (`~/.config` for `~/.config/chromium/…`) is scratch too.
+    const inside = created.filter((f) => f.startsWith(`${file}${path.sep}`));
+    const holdsOnlyScratch = inside.length > 0 && inside.every((f) => isScratchPath(f, scene));
+    (isScratchPath(file, scene) || holdsOnlyScratch ? scratch : writes).add(file);
   }
   const deleted = new Set(call.diff.deleted);
   for (const effect of call.effects) {

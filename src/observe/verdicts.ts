@@ -228,8 +228,11 @@ export function judgeServer(
   for (const tool of exercised) {
     for (const call of tool.calls.filter((c) => c.ok)) {
       const evidence = classify(call, scene);
+      // A file the call's own arguments name is the tool's doing, never the server's bookkeeping.
+      const named = JSON.stringify(call.args);
+      const writes = evidence.writes.filter((f) => !named.includes(f));
       // Writes and network only: deleting pre-existing data on every call would still be each tool's own verdict.
-      for (const line of evidenceLines({ writes: evidence.writes, network: evidence.network })) {
+      for (const line of evidenceLines({ writes, network: evidence.network })) {
         if (!byLine.has(line)) byLine.set(line, new Set());
         byLine.get(line)!.add(tool.name);
       }

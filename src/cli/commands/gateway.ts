@@ -8,7 +8,13 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { GATEWAY_CONFIG_FILES, loadGatewayConfig, upstreamOf } from '../../gateway/config.js';
 import { createGateway } from '../../gateway/gateway.js';
-import { CLIENTS, type ClientName, type GatewayLaunch, printConfig } from '../../gateway/print-config.js';
+import {
+  CLIENT_ENTRY_NAME,
+  CLIENTS,
+  type ClientName,
+  type GatewayLaunch,
+  printConfig,
+} from '../../gateway/print-config.js';
 import { sandboxLines } from '../../gateway/sandboxing.js';
 import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
 import { POLICY_PRESETS } from '../../host/policy.js';
@@ -37,6 +43,9 @@ interface GatewayCliOptions extends AuthFlags {
   sandbox?: boolean;
   tools?: 'all' | 'search';
   prefix?: 'always' | 'never' | 'on-clash';
+  profile?: string;
+  rules?: string;
+  authGroupsClaim?: string;
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -98,6 +107,8 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
   if (opts.tools !== undefined) options.toolList = opts.tools;
   if (opts.prefix !== undefined) options.prefix = opts.prefix;
+  if (opts.rules !== undefined) options.rules = path.resolve(opts.rules);
+  if (opts.authGroupsClaim !== undefined) options.groupsClaim = opts.authGroupsClaim;
   return options;
 }
 
@@ -136,7 +147,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.http !== undefined) {
     const address = opts.http === true ? GATEWAY_HTTP : opts.http;
     const host = address.host.includes(':') ? `[${address.host}]` : address.host;
-    return { kind: 'http', url: `http://${host}:${address.port}/mcp` };
+    return { kind: 'http', url: `http://${host}:${address.port}/mcp${opts.profile ? `/${opts.profile}` : ''}` };
   }
   const args = [path.resolve(process.argv[1] ?? 'candor'), 'gateway', '--stdio'];
   const { before, command: cmd } = splitAtDashDash(command, operands);
@@ -155,19 +166,33 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
   if (opts.tools) args.push('--tools', opts.tools);
   if (opts.prefix) args.push('--prefix', opts.prefix);
+  if (opts.profile) args.push('--profile', opts.profile);
+  if (opts.rules) args.push('--rules', path.resolve(opts.rules));
   return { kind: 'stdio', command: process.execPath, args };
+}
+
+function checkProfile(profiles: GatewayOptions['profiles'], name: string): void {
+  if (profiles?.[name] !== undefined) return;
+  const names = Object.keys(profiles ?? {});
+  throw new CliError(
+    `--profile ${name}: no such profile; ${names.length > 0 ? `the config's profiles are ${names.join(', ')}` : 'the config has no "profiles"'}.`,
+    { exitCode: EXIT.usage },
+  );
 }
 
 /** Run the gateway until a signal stops it. */
 async function runGateway(operands: string[], command: Command, opts: GatewayCliOptions): Promise<void> {
   if (opts.printConfig !== undefined) {
-    process.stdout.write(`${printConfig(opts.printConfig, launchOf(command, opts, operands))}\n`);
     // How each upstream will run, on stderr: stdout stays the text to paste.
     const options = await gatewayOptions(operands, command, opts);
+    if (opts.profile !== undefined) checkProfile(options.profiles, opts.profile);
+    const entry = opts.profile === undefined ? CLIENT_ENTRY_NAME : `${CLIENT_ENTRY_NAME}-${opts.profile}`;
+    process.stdout.write(`${printConfig(opts.printConfig, launchOf(command, opts, operands), entry)}\n`);
     for (const line of sandboxLines(options)) process.stderr.write(`${line}\n`);
     return;
   }
   const options = await gatewayOptions(operands, command, opts);
+  if (opts.profile !== undefined) checkProfile(options.profiles, opts.profile);
   applyRedisFlag(opts.redis);
   const useStdio = opts.stdio === true || (opts.http === undefined && process.stdin.isTTY !== true);
   const address = opts.http === undefined || opts.http === true ? GATEWAY_HTTP : opts.http;
@@ -193,7 +218,8 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
   };
   let close: () => Promise<void> = () => gateway.close();
   if (useStdio) {
-    const connection = gateway.stdio({ handleSignals: false });
+    const endpoint = opts.profile === undefined ? gateway.server : gateway.profile(opts.profile);
+    const connection = endpoint.stdio({ handleSignals: false });
     // The client closed stdin: finish what is running, close the upstreams, exit.
     void connection.closed.then(() => stop());
     process.stderr.write(`candor gateway: ${tools} tools from ${summary}; serving over stdio\n`);
@@ -226,6 +252,7 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
       [
         `candor gateway: ${tools} tools from ${summary}`,
         `MCP endpoint: ${url}`,
+        ...Object.keys(options.profiles ?? {}).map((name) => `Profile ${name}: ${url}/${name}`),
         `Policy: ${typeof options.policy === 'object' ? (options.policy.preset ?? 'default') : (options.policy ?? 'default')}; status: resource candor://gateway/status`,
         'Point a client at it:',
         `  ${printConfig('claude', { kind: 'http', url })}`,
@@ -291,6 +318,15 @@ export function registerGateway(program: Command): Command {
         '--prefix <mode>',
         'tool names: always server__tool (default), never the upstream names (refuses clashes), on-clash',
       ).choices(['always', 'never', 'on-clash']),
+    )
+    .option('--rules <file.cedar>', 'per-person rules in Cedar (schema: docs/cedar/candor.cedarschema)')
+    .option(
+      '--auth-groups-claim <claim>',
+      "HTTP: the token claim with the person's groups, for --rules (default groups)",
+    )
+    .option(
+      '--profile <name>',
+      'stdio: serve this profile of the config; with --print-config: the entry for it (HTTP: /mcp/<name>)',
     )
     .option('--redis <url>', 'share sessions, limits and toggles with other gateway instances (default: $REDIS_URL)')
     .option('--auth-issuer <url>', 'HTTP: require OAuth access tokens from this authorization server (issuer)')

@@ -26,6 +26,11 @@ export interface HttpListenOptions extends HttpHandlerOptions {
    * Default: none.
    */
   readiness?: () => Promise<Record<string, boolean | 'degraded'>>;
+  /**
+   * More MCP endpoints on the same port, by exact path (e.g. the gateway's
+   * profiles at `/mcp/<name>`, issue 22). Each handler is closed with the listener.
+   */
+  mounts?: Readonly<Record<string, HttpHandler>>;
 }
 
 /** A running Streamable HTTP server. */
@@ -55,14 +60,24 @@ export interface HttpListener {
  * ```
  */
 export async function listenHttp(options: HttpListenOptions): Promise<HttpListener> {
-  const { port = 3000, host = '127.0.0.1', shutdownTimeoutMs = 10_000, readiness, ...handlerOptions } = options;
+  const { port = 3000, host = '127.0.0.1', shutdownTimeoutMs = 10_000, readiness, mounts, ...handlerOptions } = options;
   const handler = createHttpHandler({ ...handlerOptions, host });
+  const mounted = new Map(Object.entries(mounts ?? {}));
   let draining = false;
   const server = createServer((req, res) => {
     // Probes of a load balancer or orchestrator; they reveal nothing but up / ready.
     if (req.method === 'GET' && (req.url === '/healthz' || req.url === '/readyz')) {
       void answerProbe(req.url, res, draining, readiness);
       return;
+    }
+    if (mounted.size > 0) {
+      const url = req.url ?? '/';
+      const query = url.indexOf('?');
+      const other = mounted.get(query < 0 ? url : url.slice(0, query));
+      if (other !== undefined) {
+        void other.nodeHandler(req, res);
+        return;
+      }
     }
     void handler.nodeHandler(req, res);
   });
@@ -96,7 +111,7 @@ export async function listenHttp(options: HttpListenOptions): Promise<HttpListen
         // The port stays open while calls in flight finish: new requests get 503 and /readyz says
         // "draining", so a balancer moves traffic away instead of seeing connections refused.
         server.closeIdleConnections();
-        await handler.close({ timeoutMs: shutdownTimeoutMs });
+        await Promise.all([handler, ...mounted.values()].map((h) => h.close({ timeoutMs: shutdownTimeoutMs })));
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;

@@ -1,0 +1,146 @@
+/**
+ * Profiles (issue 22): named slices of the gateway, each its own endpoint
+ * (`/mcp/<name>` over HTTP, `--profile <name>` over stdio) over the same
+ * upstreams: some servers, some tools (globs), only read-only tools, and all
+ * tools listed or search mode. A profile is a filter on the gateway's tools,
+ * applied per request through the engine's `toolScope`, so it also holds for
+ * calls: a tool outside the profile is neither listed nor callable there.
+ */
+import picomatch from 'picomatch';
+import type { ToolScope, ToolSource } from '../engine/engine.js';
+import { pageOfNamed } from '../registry/cursor.js';
+import type { ToolDefinition, WireTool } from '../tool/types.js';
+import { GATEWAY_META_KEY } from './proxy-tool.js';
+import { FIND_TOOLS, type ToolSearch } from './tool-search.js';
+
+/** One profile in the gateway config. */
+export interface ProfileConfig {
+  /** Only these upstream servers (default: all). */
+  servers?: string[];
+  /** Only tools matching these globs, on the listed name or on `server__tool` (default: all). */
+  tools?: string[];
+  /** Only tools whose (honest, tightened) hints say read-only. */
+  readOnly?: boolean;
+  /** `all` (default) or `search` (find_tools; see tool-search.ts). */
+  toolList?: 'all' | 'search';
+}
+
+/** Profile names are URL path segments and CLI words. */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * The test a tool must pass to be in a profile.
+ *
+ * @example
+ * ```ts
+ * const keep = profileFilter({ servers: ['memory'], readOnly: true });
+ * keep(registry.get('memory__read_graph')!); // true
+ * ```
+ */
+export function profileFilter(profile: ProfileConfig): (tool: ToolDefinition) => boolean {
+  const servers = profile.servers ? new Set(profile.servers) : undefined;
+  const globs = profile.tools && profile.tools.length > 0 ? picomatch(profile.tools) : undefined;
+  return (tool) => {
+    if (tool.name === FIND_TOOLS) return true;
+    const meta = tool.meta?.[GATEWAY_META_KEY] as { server?: string; tool?: string } | undefined;
+    if (servers && (meta?.server === undefined || !servers.has(meta.server))) return false;
+    if (globs && !globs(tool.name) && !(meta?.server && meta.tool && globs(`${meta.server}__${meta.tool}`)))
+      return false;
+    if (profile.readOnly && !tool.hints.readOnlyHint) return false;
+    return true;
+  };
+}
+
+/**
+ * A `toolScope` that narrows the tools by `keep` and then, in search mode,
+ * hands the narrowed tools to the session's search.
+ *
+ * @example
+ * ```ts
+ * createServer({ registry, toolScope: filteredScope({ keep: profileFilter(profile), version: () => registry.version }) });
+ * ```
+ */
+export function filteredScope(options: {
+  keep: (tool: ToolDefinition) => boolean;
+  /** Changes whenever the underlying tools change (the registry's version). */
+  version: () => number;
+  search?: ToolSearch;
+  /** The tools when no authorizer narrowed them. */
+  tools: ToolSource;
+}): ToolScope {
+  const views = new WeakMap<ToolSource, FilteredTools>();
+  return (request) => {
+    const source = request.info?.tools ?? options.tools;
+    let view = views.get(source);
+    if (view === undefined) {
+      view = new FilteredTools(source, options.keep, options.version);
+      views.set(source, view);
+    }
+    return options.search ? options.search.scope({ ...request, info: { ...request.info, tools: view } }) : view;
+  };
+}
+
+/** The tools of a source that pass a test (list cached per source version). */
+export class FilteredTools implements ToolSource {
+  readonly #source: ToolSource;
+  readonly #keep: (tool: ToolDefinition) => boolean;
+  readonly #version: () => number;
+  readonly #message: ((name: string) => string | undefined) | undefined;
+  #at = -1;
+  #listed: readonly WireTool[] = [];
+  #json: string | undefined;
+
+  constructor(
+    source: ToolSource,
+    keep: (tool: ToolDefinition) => boolean,
+    version: () => number,
+    /** Why a tool that exists but fails the test is refused (default: the source's message). */
+    message?: (name: string) => string | undefined,
+  ) {
+    this.#source = source;
+    this.#keep = keep;
+    this.#version = version;
+    this.#message = message;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    const tool = this.#source.get(name);
+    return tool !== undefined && this.#keep(tool) ? tool : undefined;
+  }
+
+  callable(name: string): ToolDefinition | undefined {
+    const tool = this.#source.callable(name);
+    return tool !== undefined && this.#keep(tool) ? tool : undefined;
+  }
+
+  manifest(options: { cursor?: string; limit?: number } = {}): { tools: readonly WireTool[]; nextCursor?: string } {
+    return pageOfNamed(this.#list(), options);
+  }
+
+  manifestJson(options: { cursor?: string; limit?: number } = {}): string {
+    if (options.cursor === undefined && options.limit === undefined) {
+      const listed = this.#list();
+      this.#json ??= JSON.stringify({ tools: listed });
+      return this.#json;
+    }
+    return JSON.stringify(this.manifest(options));
+  }
+
+  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void {
+    return this.#source.on(event, listener);
+  }
+
+  unknownToolMessage(name: string): string | undefined {
+    return this.#message?.(name) ?? this.#source.unknownToolMessage?.(name);
+  }
+
+  #list(): readonly WireTool[] {
+    const version = this.#version();
+    if (version !== this.#at) {
+      this.#at = version;
+      this.#json = undefined;
+      this.#listed = this.#source.manifest().tools.filter((wire) => this.get(wire.name) !== undefined);
+    }
+    return this.#listed;
+  }
+}
