@@ -5,6 +5,7 @@
  * engine (`createServer`: both eras, stdio and Streamable HTTP). Every call goes
  * through the host's policy, whatever the downstream host does with the hints.
  */
+import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
@@ -12,6 +13,7 @@ import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
+import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
@@ -23,8 +25,10 @@ import { type CandorServer, createServer } from '../server/create-server.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
+import { Door } from './door.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
@@ -76,6 +80,11 @@ const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? stderrLogger({ name: 'candor gateway' });
+  // Rules first: a file that does not parse or validate stops the gateway before any upstream starts.
+  const rules =
+    options.rules === undefined
+      ? undefined
+      : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -152,6 +161,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
     const scope: CallScope = { ctx, server: tool.server };
+    if (rules) {
+      const principal = rules.principal(ctx.auth);
+      // Defence in depth: the person's tool list already leaves out what the rules forbid.
+      if (!rules.permits(principal, ctx.tool, 'call')) {
+        return toolErrorResult(
+          `candor gateway: ${ctx.tool.name} is not permitted to User::"${principal.id}" by the gateway's rules.`,
+        );
+      }
+      scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
+    }
     const started = performance.now();
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
@@ -168,13 +187,37 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return resultOf(tool, outcome, scope);
   };
 
+  const door = new Door({
+    host,
+    ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.overrides === undefined
+      ? {}
+      : {
+          overrides:
+            typeof options.overrides === 'string'
+              ? await Overrides.load(options.overrides)
+              : new Overrides(options.overrides),
+        }),
+    logger,
+    servers: Object.keys(options.servers),
+    trusted: new Set(Object.keys(options.servers).filter((name) => options.servers[name]!.trust === 'trusted')),
+  });
+  const statusOf = () => [...upstream.values()].map((s) => ({ ...s, ...door.status(s.name) }));
+
   const defined = new Map<string, string>();
   const prefix = options.prefix ?? 'always';
   const order = Object.keys(options.servers);
   const reserved = new Set(findTools ? [findTools.definition.name] : []);
   let clashes: NameClash[] = [];
   const sync = () => {
-    const named = downstreamNames(host.offered(), prefix, order, reserved);
+    door.review();
+    const named = downstreamNames(
+      host.offered().filter((tool) => door.admits(tool)),
+      prefix,
+      order,
+      reserved,
+    );
     const offered = named.tools;
     const fresh = named.clashes.filter((c) => !clashes.some((o) => o.name === c.name && o.servers[1] === c.servers[1]));
     if (fresh.length > 0) logger.error(`${clashMessage(fresh)} Until then the later server's tool is not listed.`);
@@ -252,7 +295,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
   };
 
-  resources.add(gatewayStatusResource(() => [...upstream.values()]));
+  resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
   const initialDelay = options.reconnect?.initialDelayMs ?? 1_000;
@@ -265,14 +308,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       status.protocolVersion = state.protocolVersion;
       if (state.status === 'connected') {
         if (status.state !== 'up') {
-          if (status.state !== 'starting') logger.info(`${state.name}: upstream is back`);
+          const wasDown = status.state === 'down';
+          if (wasDown) logger.info(`${state.name}: upstream is back`);
           status.state = 'up';
           delete status.error;
           delete status.retryAt;
           delete status.signIn;
           retries.delete(state.name);
-          // Its tools join the list now (an upstream that was down at start, or signed in since).
-          scheduleSync();
+          // Its tools join the list now (an upstream that was down at start, or signed in since);
+          // at start the first sync() below lists them.
+          if (wasDown) scheduleSync();
           await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
         }
         continue;
@@ -320,10 +365,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   if (clashes.length > 0) {
     // prefix "never": two servers offer one name; refuse to start (issue 22), naming both.
     await host.close();
+    await sandboxed.dispose();
     throw new CandorError(clashMessage(clashes), { code: 'invalid_gateway_config' });
   }
   const watchdog = setInterval(tick, 500);
   watchdog.unref();
+  // Pinning is the approval: `candor pin` (or Approve in candor ui) rewrites the lockfile while we run.
+  const lockFile = options.lock ? path.resolve(options.lock.file) : undefined;
+  const onLockChange = () => {
+    host.pins
+      .reload()
+      .then(sync)
+      .catch((error: Error) => logger.warn(`cannot re-read the lockfile: ${error.message}`));
+  };
+  if (lockFile) watchFile(lockFile, { interval: 250 }, onLockChange).unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
   // One middleware for every endpoint: a server's budget holds across profiles.
@@ -366,7 +421,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const mainScope =
     search?.scope ??
     (findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
-  server = endpoint(undefined, mainScope, search !== undefined);
+  const withRules = (scope: ToolScope | undefined) => (rules ? rules.scope(registry, version, scope) : scope);
+  server = endpoint(undefined, withRules(mainScope), search !== undefined);
   for (const [name, profile] of Object.entries(options.profiles ?? {})) {
     const profileSearch = profileSearches.get(name);
     const keep = profileFilter(profile);
@@ -376,7 +432,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       tools: registry,
       ...(profileSearch ? { search: profileSearch } : {}),
     });
-    profileServers.set(name, endpoint(name, scope, profileSearch !== undefined));
+    profileServers.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
   }
   const profileOf = (name: string): CandorServer => {
     const found = profileServers.get(name);
@@ -407,11 +463,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     profile: profileOf,
     nodeHandler: (httpOptions) => server.nodeHandler(httpOptions),
     fetchHandler: (httpOptions) => server.fetchHandler(httpOptions),
-    status: () => [...upstream.values()].map((s) => ({ ...s })),
+    status: statusOf,
     close: async () => {
       if (closed) return;
       closed = true;
       clearInterval(watchdog);
+      if (lockFile) unwatchFile(lockFile, onLockChange);
       if (syncTimer) clearTimeout(syncTimer);
       await server.close();
       for (const profile of profileServers.values()) await profile.close();
@@ -486,7 +543,14 @@ function auditEntry(
   } else {
     decision = 'allow';
     // Allowed without asking: either the verdict allowed, or allow-always was remembered for this pin hash.
-    decidedBy = verdict.decision === 'allow' ? (byRule ? 'rule' : `preset:${policy.preset}`) : 'remembered';
+    decidedBy =
+      verdict.decision === 'allow'
+        ? byRule
+          ? 'rule'
+          : `preset:${policy.preset}`
+        : scope.unconfirmed
+          ? 'rules:call_unconfirmed'
+          : 'remembered';
   }
   const entry: AuditEntry = {
     time: new Date().toISOString(),
@@ -500,6 +564,8 @@ function auditEntry(
     args: auditArgs(args),
   };
   if (ctx.session) entry.session = ctx.session.id;
+  const principal = ctx.auth?.subject ?? ctx.auth?.clientId;
+  if (principal !== undefined) entry.principal = principal;
   if (scope.asked && scope.asked.answer !== 'no-elicitation') entry.answer = scope.asked.answer;
   return entry;
 }

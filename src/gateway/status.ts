@@ -23,6 +23,10 @@ export interface UpstreamStatus {
   signIn?: string;
   /** When the next reconnection attempt is due (ISO time). */
   retryAt?: string;
+  /** With a lockfile: the server has no pins yet, so none of its tools is offered (issue 21). */
+  quarantined?: string;
+  /** Tools kept out by the scan at the door, with the findings nobody accepted. */
+  blocked?: Array<{ tool: string; findings: Array<{ ruleId: string; severity: string; message: string }> }>;
   /** stdio upstreams: how the sandbox confines it (issue 21), or false when it runs unsandboxed. */
   sandbox?: SandboxSummary | false;
 }

@@ -36,6 +36,8 @@ export interface GatewayOptions {
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
+  /** The config file these options came from (named in messages such as the quarantine's review command). */
+  configFile?: string;
   /** Run every stdio upstream not marked `"sandbox": false` in the default sandbox (`--sandbox`). */
   sandbox?: boolean;
   /** The user's declarations of third-party tools' effects (path or content): the strongest source of hints. */
@@ -85,6 +87,13 @@ export interface GatewayOptions {
    * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
    */
   profiles?: Record<string, ProfileConfig>;
+  /**
+   * Per-person rules: a Cedar file validated against docs/cedar/candor.cedarschema
+   * (actions `call` and `call_unconfirmed`; see src/gateway/rules.ts).
+   */
+  rules?: string;
+  /** The token claim holding the person's groups for the rules (default `groups`). */
+  groupsClaim?: string;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -169,6 +169,8 @@ export interface Host {
     pinServer(server: string): void;
     readonly lock: Lockfile | undefined;
     save(path?: string): Promise<void>;
+    /** Read the lockfile again and re-check every server against it (issue 21: pinning while the gateway runs). */
+    reload(): Promise<void>;
   };
   /** Re-list one server's tools (or all). */
   refresh(server?: string): Promise<void>;
@@ -417,6 +419,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
       save: async (path) => {
         if (!pins) throw new CandorError('Pins are not configured (createHost({ pins })).', { code: 'pins_off' });
         await pins.save(path);
+      },
+      reload: async () => {
+        if (!pins) return;
+        await pins.reload();
+        for (const [server, tools] of lastTools) rebuild(server, tools);
       },
     },
     refresh: async (server) => {

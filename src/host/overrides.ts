@@ -11,7 +11,8 @@
  *       "tools": {
  *         "read_graph": { "effect": "read", "world": "closed" },
  *         "delete_*": { "effect": "destructive", "world": "closed", "idempotent": true },
- *         "create_entities": { "annotations": { "readOnlyHint": false, "destructiveHint": false }, "tags": ["kg"] }
+ *         "create_entities": { "annotations": { "readOnlyHint": false, "destructiveHint": false }, "tags": ["kg"] },
+ *         "search_nodes": { "accept": ["description-steering"] }
  *       }
  *     }
  *   }
@@ -42,6 +43,8 @@ const toolOverrideSchema = z
     idempotent: z.boolean().optional(),
     annotations: hintsSchema.optional(),
     tags: z.array(z.string()).optional(),
+    /** Lint rule ids whose findings at the gateway's door are accepted for this tool (issue 21). */
+    accept: z.array(z.string().regex(/^[a-z]+(-[a-z]+)*$/, 'a lint rule id, e.g. "description-steering"')).optional(),
   })
   .strict();
 
@@ -75,7 +78,13 @@ export interface ToolOverride {
 export class Overrides {
   readonly #servers = new Map<
     string,
-    Array<{ pattern: string; match: (name: string) => boolean; value: ToolOverride }>
+    Array<{
+      pattern: string;
+      match: (name: string) => boolean;
+      value: ToolOverride;
+      declares: boolean;
+      accept: string[];
+    }>
   >();
 
   constructor(file: OverridesFile | unknown, where = 'overrides') {
@@ -104,6 +113,9 @@ export class Overrides {
           exact,
           match: exact ? (name: string) => name === pattern : picomatch(pattern, { dot: true }),
           value: { hints, tags: declared.tags ?? [], pattern },
+          // An entry that only accepts findings says nothing about what the tool does.
+          declares: Object.keys(declared).some((key) => key !== 'accept'),
+          accept: declared.accept ?? [],
         };
       });
       // Exact names first, then globs in file order.
@@ -135,6 +147,20 @@ export class Overrides {
 
   /** The override for a server's tool, if the file declares one. */
   lookup(server: string, tool: string): ToolOverride | undefined {
-    return this.#servers.get(server)?.find((entry) => entry.match(tool))?.value;
+    return this.#servers.get(server)?.find((entry) => entry.declares && entry.match(tool))?.value;
+  }
+
+  /**
+   * The lint rules whose door-scan findings the file accepts for a server's tool
+   * (every matching entry's `accept`).
+   *
+   * @example
+   * ```ts
+   * overrides.accepted('notes', 'search'); // ['description-steering']
+   * ```
+   */
+  accepted(server: string, tool: string): string[] {
+    const entries = this.#servers.get(server) ?? [];
+    return [...new Set(entries.filter((entry) => entry.match(tool)).flatMap((entry) => entry.accept))];
   }
 }

@@ -41,6 +41,7 @@ export function lint(tools: readonly unknown[], options: LintOptions = {}): Lint
   const ctx: RuleContext = { tools: normaliseTools(tools) };
   if (options.resources) ctx.resources = new Set(options.resources.map((r) => r.uri));
   if (options.resourceTemplates) ctx.resourceTemplates = options.resourceTemplates.map((t) => t.uriTemplate);
+  if (options.otherServers) ctx.otherServers = options.otherServers;
 
   const findings: Finding[] = [];
   const suppressed: SuppressedFinding[] = [];

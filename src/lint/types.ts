@@ -79,6 +79,11 @@ export interface RuleContext {
   resources?: ReadonlySet<string>;
   /** URI templates of the server's resource templates. */
   resourceTemplates?: readonly string[];
+  /**
+   * Tool names of the other servers a host already runs, by server (issue 21: the scan at
+   * the gateway's door); undefined when not known (then the shadowing rule stays quiet).
+   */
+  otherServers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A lint rule: plain data plus a check. */
@@ -121,6 +126,8 @@ export interface LintOptions extends LintConfig {
   resourceTemplates?: ReadonlyArray<{ uriTemplate: string }>;
   /** The server's label, matched against `ignores[].server`. */
   server?: string;
+  /** Other servers' tool names, by server: enables `name-shadows-tool` (see {@link RuleContext}). */
+  otherServers?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The outcome of linting one manifest. */

@@ -5,9 +5,10 @@
  */
 import type { Command } from 'commander';
 import type { WireToolLike } from '../../host/annotations.js';
-import { type Lockfile, pinTools, readLockfile, writeLockfile } from '../../host/index.js';
-import { comparePins, formatReport, hasDrift } from '../../host/pins/compare.js';
+import { DOOR_RULES } from '../../host/door-scan.js';
+import type { Lockfile } from '../../host/index.js';
 import { LOCKFILE_NAME } from '../../host/pins/lockfile.js';
+import { pinReviewed } from '../../host/pins/pin-review.js';
 import { connectTarget, listAllTools, loadModuleTarget, parseTargets, type Target } from '../../targets/index.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
@@ -21,6 +22,8 @@ export interface PinCommandOptions extends EnvOptions {
   name?: string;
   timeout?: string;
   json?: boolean;
+  /** `candor pin --accept <rule>`: accept door findings of these lint rules (issue 21). */
+  accept?: string[];
 }
 
 /** Where output goes (tests pass their own). */
@@ -115,24 +118,71 @@ export async function pinCommand(
   output: CommandOutput = defaultOutput,
 ): Promise<Lockfile> {
   const path = options.lock ?? LOCKFILE_NAME;
-  const lock: Lockfile = (await readLockfile(path)) ?? { lockfileVersion: 1, servers: {} };
-  const listed = await listTargetTools(words, options);
-  const summary: Array<{ server: string; tools: number; changes: string[] }> = [];
-  for (const { server, tools } of listed) {
-    const previous = lock.servers[server];
-    const report = previous ? comparePins(previous, tools) : undefined;
-    const changes = report && hasDrift(report) ? formatReport(server, report) : [];
-    lock.servers[server] = pinTools(tools);
-    summary.push({ server, tools: tools.length, changes });
+  const accept = options.accept ?? [];
+  const unknown = accept.filter((rule) => !DOOR_RULES.includes(rule));
+  if (unknown.length > 0) {
+    throw new CliError(
+      `--accept ${unknown.join(', ')}: not a rule of the scan at the door; those are ${DOOR_RULES.join(', ')}.`,
+      { exitCode: EXIT.usage },
+    );
   }
-  await writeLockfile(path, lock);
+  const listed = await listTargetTools(words, options);
+  const { lock, reviews } = await pinReviewed(path, listed, { accept });
   if (options.json) {
-    output.out(JSON.stringify({ lockfile: path, servers: summary }, null, 2));
+    output.out(
+      JSON.stringify(
+        {
+          lockfile: path,
+          servers: reviews.map((r) => ({
+            server: r.server,
+            pinned: r.pinned,
+            tools: r.tools,
+            changes: r.changes,
+            findings: r.findings.flatMap(({ tool, findings }) =>
+              findings.map(({ ruleId, severity, message, accepted }) => ({
+                tool,
+                ruleId,
+                severity,
+                message,
+                accepted,
+              })),
+            ),
+          })),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
-    for (const entry of summary) {
-      output.out(`Pinned ${entry.tools} tool${entry.tools === 1 ? '' : 's'} of ${entry.server} in ${path}.`);
-      for (const line of entry.changes) output.out(`  ${line}`);
+    for (const review of reviews) {
+      output.out(
+        review.pinned
+          ? `Pinned ${review.tools} tool${review.tools === 1 ? '' : 's'} of ${review.server} in ${path}.`
+          : `Did not pin ${review.server}: the scan at the door found what a model must not see.`,
+      );
+      for (const line of review.changes) output.out(`  ${line}`);
+      for (const { tool, findings } of review.findings) {
+        for (const finding of findings) {
+          const state = finding.accepted ? 'accepted' : finding.severity;
+          output.out(`  ${tool}: ${state} ${finding.ruleId}: ${finding.message}`);
+        }
+      }
     }
+  }
+  const refused = reviews.filter((review) => !review.pinned);
+  if (refused.length > 0) {
+    const rules = [
+      ...new Set(
+        refused.flatMap((r) =>
+          r.findings.flatMap(({ findings }) =>
+            findings.filter((f) => f.severity === 'error' && !f.accepted).map((f) => f.ruleId),
+          ),
+        ),
+      ),
+    ].sort();
+    throw new CliError(
+      `Not pinned: ${refused.map((r) => r.server).join(', ')} (${rules.join(', ')}). Read the findings; if the tools are what you want, pin with ${rules.map((rule) => `--accept ${rule}`).join(' ')}.`,
+    );
   }
   return lock;
 }
@@ -157,7 +207,13 @@ export function registerPin(program: Command, output: CommandOutput = defaultOut
     .option('--server <name>', 'only this entry of --config')
     .option('--name <server>', 'the server name to pin under (default: the config entry name or the target)')
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
-    .option('--json', 'print a JSON summary');
+    .option('--json', 'print a JSON summary')
+    .option(
+      '--accept <rule>',
+      'pin although the scan at the door found this lint rule (description-steering, hidden-unicode, name-shadows-tool, …); repeatable',
+      (v: string, p: string[]) => [...p, v],
+      [],
+    );
   return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
     await pinCommand(splitOperands(command, operands), options, output);
   });

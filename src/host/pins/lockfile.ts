@@ -16,6 +16,8 @@ export const LOCKFILE_NAME = 'candor.lock.json';
 export interface PinnedTool {
   hash: string;
   definition: PinnedDefinition;
+  /** Lint rules whose door-scan findings the person accepted when pinning (`candor pin --accept`, issue 21). */
+  accepted?: string[];
 }
 
 /** The pins of one server, by tool name (the server's own names, not namespaced). */
@@ -38,11 +40,16 @@ export interface Lockfile {
  * const lock: Lockfile = { lockfileVersion: 1, servers: { memory: pinTools(tools) } };
  * ```
  */
-export function pinTools(tools: readonly WireToolLike[]): ServerPins {
+export function pinTools(
+  tools: readonly WireToolLike[],
+  accepted: Readonly<Record<string, readonly string[]>> = {},
+): ServerPins {
   const pinned: Record<string, PinnedTool> = {};
   for (const tool of [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const definition = pinnedDefinition(tool);
     pinned[tool.name] = { hash: hashDefinition(definition), definition };
+    const rules = accepted[tool.name];
+    if (rules && rules.length > 0) pinned[tool.name]!.accepted = [...new Set(rules)].sort();
   }
   return { tools: pinned };
 }

@@ -129,6 +129,12 @@ export class PinGuard {
     this.#lock.servers[server] = pins;
   }
 
+  /** Read the lockfile again (a person pinned with `candor pin` meanwhile); a file that went missing keeps the lock as it was. */
+  async reload(): Promise<void> {
+    if (!this.#file) return;
+    this.#lock = (await readLockfile(this.#file)) ?? this.#lock;
+  }
+
   /** Write the lockfile (to `path`, or the file it was opened from). */
   async save(path = this.#file): Promise<void> {
     if (!path) {

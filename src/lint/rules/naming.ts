@@ -96,4 +96,24 @@ export const titleMissing: LintRule = {
   },
 };
 
-export const namingRules: readonly LintRule[] = [namePattern, nameDuplicate, nameLength, titleMissing];
+export const nameShadowsTool: LintRule = {
+  id: 'name-shadows-tool',
+  severity: 'error',
+  summary: "A tool's name is not the name of another server's tool the host already runs.",
+  explanation:
+    "A server that adds a tool named like one of another server's (its own read_file beside the filesystem server's) competes for the calls meant for that tool: models pick tools by name and description, and a host that shows bare names cannot tell them apart. Checked where the other servers are known: at the door of candor gateway and in candor pin.",
+  *check({ tools, otherServers }) {
+    if (!otherServers) return;
+    for (const tool of tools) {
+      const owners = [...otherServers].filter(([, names]) => names.includes(tool.name)).map(([server]) => server);
+      if (owners.length === 0) continue;
+      yield {
+        tool: toolLabel(tool),
+        message: `${toolLabel(tool)} has the name of a tool of ${owners.join(', ')}; a model asked to use that tool may call this one.`,
+        fix: 'Rename the tool, or accept the finding for this tool if both servers are yours.',
+      };
+    }
+  },
+};
+
+export const namingRules: readonly LintRule[] = [namePattern, nameDuplicate, nameLength, titleMissing, nameShadowsTool];
