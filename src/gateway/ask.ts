@@ -16,6 +16,8 @@ export interface CallScope {
   server: string;
   /** Set when a person was asked (or could not be). */
   asked?: { request: ConfirmRequest; answer: AuditAnswer | 'no-elicitation'; detail?: string };
+  /** The gateway's Cedar rules permit `call_unconfirmed` for this person and tool: no question is asked. */
+  unconfirmed?: boolean;
   /** 2026-07-28: the engine must answer `input_required`; rethrown once the host returns. */
   inputRequired?: InputRequiredError;
 }
@@ -42,6 +44,7 @@ const CHOICES: Array<{ const: ConfirmAnswer; title: string }> = [
 export async function confirmDownstream(request: ConfirmRequest): Promise<ConfirmAnswer> {
   const scope = callScope.getStore();
   if (!scope) return 'deny';
+  if (scope.unconfirmed) return 'allow-once';
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
   try {
     const answer = await scope.ctx.elicit({

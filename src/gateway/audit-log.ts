@@ -12,11 +12,13 @@ export interface AuditEntry {
   time: string;
   /** The downstream session (2025 era over HTTP), when there is one. */
   session?: string;
+  /** Who called (the token's subject, else its client id), when the gateway requires tokens. */
+  principal?: string;
   tool: string;
   server?: string;
   /** allow / ask / deny as the policy said it, or `error` when the call could not be attempted. */
   decision: 'allow' | 'ask' | 'deny' | 'error';
-  /** Who decided: `preset:<name>`, `rule`, `pin`, `person`, `no-elicitation`, `gateway`. */
+  /** Who decided: `preset:<name>`, `rule`, `rules:call_unconfirmed` (Cedar), `pin`, `person`, `no-elicitation`, `gateway`. */
   decidedBy: string;
   /** What the person answered, when one was asked. */
   answer?: 'allow-once' | 'allow-always' | 'deny' | 'decline' | 'cancel';

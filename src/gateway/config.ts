@@ -40,6 +40,8 @@ const KEYS = new Set([
   'alwaysList',
   'prefix',
   'profiles',
+  'rules',
+  'groupsClaim',
   '$schema',
 ]);
 
@@ -255,6 +257,12 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
       fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
     options.prefix = root.prefix;
+  }
+  if (root.rules !== undefined) options.rules = pathOf(file, `${prefix}rules`, root.rules, resolve);
+  if (root.groupsClaim !== undefined) {
+    if (typeof root.groupsClaim !== 'string' || root.groupsClaim === '')
+      fail(file, `${prefix}groupsClaim`, 'expected the name of a token claim, e.g. "groups".');
+    options.groupsClaim = root.groupsClaim;
   }
   if (root.profiles !== undefined) options.profiles = profilesOf(file, `${prefix}profiles`, root.profiles, servers);
   if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);

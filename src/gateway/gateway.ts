@@ -28,6 +28,7 @@ import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { Door } from './door.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
+import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { clashMessage, downstreamNames, type NameClash } from './tool-names.js';
@@ -79,6 +80,11 @@ const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? stderrLogger({ name: 'candor gateway' });
+  // Rules first: a file that does not parse or validate stops the gateway before any upstream starts.
+  const rules =
+    options.rules === undefined
+      ? undefined
+      : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -155,6 +161,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
     const scope: CallScope = { ctx, server: tool.server };
+    if (rules) {
+      const principal = rules.principal(ctx.auth);
+      // Defence in depth: the person's tool list already leaves out what the rules forbid.
+      if (!rules.permits(principal, ctx.tool, 'call')) {
+        return toolErrorResult(
+          `candor gateway: ${ctx.tool.name} is not permitted to User::"${principal.id}" by the gateway's rules.`,
+        );
+      }
+      scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
+    }
     const started = performance.now();
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
@@ -292,14 +308,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       status.protocolVersion = state.protocolVersion;
       if (state.status === 'connected') {
         if (status.state !== 'up') {
-          if (status.state !== 'starting') logger.info(`${state.name}: upstream is back`);
+          const wasDown = status.state === 'down';
+          if (wasDown) logger.info(`${state.name}: upstream is back`);
           status.state = 'up';
           delete status.error;
           delete status.retryAt;
           delete status.signIn;
           retries.delete(state.name);
-          // Its tools join the list now (an upstream that was down at start, or signed in since).
-          scheduleSync();
+          // Its tools join the list now (an upstream that was down at start, or signed in since);
+          // at start the first sync() below lists them.
+          if (wasDown) scheduleSync();
           await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
         }
         continue;
@@ -403,7 +421,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const mainScope =
     search?.scope ??
     (findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
-  server = endpoint(undefined, mainScope, search !== undefined);
+  const withRules = (scope: ToolScope | undefined) => (rules ? rules.scope(registry, version, scope) : scope);
+  server = endpoint(undefined, withRules(mainScope), search !== undefined);
   for (const [name, profile] of Object.entries(options.profiles ?? {})) {
     const profileSearch = profileSearches.get(name);
     const keep = profileFilter(profile);
@@ -413,7 +432,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       tools: registry,
       ...(profileSearch ? { search: profileSearch } : {}),
     });
-    profileServers.set(name, endpoint(name, scope, profileSearch !== undefined));
+    profileServers.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
   }
   const profileOf = (name: string): CandorServer => {
     const found = profileServers.get(name);
@@ -524,7 +543,14 @@ function auditEntry(
   } else {
     decision = 'allow';
     // Allowed without asking: either the verdict allowed, or allow-always was remembered for this pin hash.
-    decidedBy = verdict.decision === 'allow' ? (byRule ? 'rule' : `preset:${policy.preset}`) : 'remembered';
+    decidedBy =
+      verdict.decision === 'allow'
+        ? byRule
+          ? 'rule'
+          : `preset:${policy.preset}`
+        : scope.unconfirmed
+          ? 'rules:call_unconfirmed'
+          : 'remembered';
   }
   const entry: AuditEntry = {
     time: new Date().toISOString(),
@@ -538,6 +564,8 @@ function auditEntry(
     args: auditArgs(args),
   };
   if (ctx.session) entry.session = ctx.session.id;
+  const principal = ctx.auth?.subject ?? ctx.auth?.clientId;
+  if (principal !== undefined) entry.principal = principal;
   if (scope.asked && scope.asked.answer !== 'no-elicitation') entry.answer = scope.asked.answer;
   return entry;
 }

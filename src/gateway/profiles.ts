@@ -85,14 +85,22 @@ export class FilteredTools implements ToolSource {
   readonly #source: ToolSource;
   readonly #keep: (tool: ToolDefinition) => boolean;
   readonly #version: () => number;
+  readonly #message: ((name: string) => string | undefined) | undefined;
   #at = -1;
   #listed: readonly WireTool[] = [];
   #json: string | undefined;
 
-  constructor(source: ToolSource, keep: (tool: ToolDefinition) => boolean, version: () => number) {
+  constructor(
+    source: ToolSource,
+    keep: (tool: ToolDefinition) => boolean,
+    version: () => number,
+    /** Why a tool that exists but fails the test is refused (default: the source's message). */
+    message?: (name: string) => string | undefined,
+  ) {
     this.#source = source;
     this.#keep = keep;
     this.#version = version;
+    this.#message = message;
   }
 
   get(name: string): ToolDefinition | undefined {
@@ -123,7 +131,7 @@ export class FilteredTools implements ToolSource {
   }
 
   unknownToolMessage(name: string): string | undefined {
-    return this.#source.unknownToolMessage?.(name);
+    return this.#message?.(name) ?? this.#source.unknownToolMessage?.(name);
   }
 
   #list(): readonly WireTool[] {

@@ -87,6 +87,13 @@ export interface GatewayOptions {
    * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
    */
   profiles?: Record<string, ProfileConfig>;
+  /**
+   * Per-person rules: a Cedar file validated against docs/cedar/candor.cedarschema
+   * (actions `call` and `call_unconfirmed`; see src/gateway/rules.ts).
+   */
+  rules?: string;
+  /** The token claim holding the person's groups for the rules (default `groups`). */
+  groupsClaim?: string;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -44,6 +44,8 @@ interface GatewayCliOptions extends AuthFlags {
   tools?: 'all' | 'search';
   prefix?: 'always' | 'never' | 'on-clash';
   profile?: string;
+  rules?: string;
+  authGroupsClaim?: string;
 }
 
 /** Build gateway options from the command line: a config file, or targets named on it. */
@@ -105,6 +107,8 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
   if (opts.tools !== undefined) options.toolList = opts.tools;
   if (opts.prefix !== undefined) options.prefix = opts.prefix;
+  if (opts.rules !== undefined) options.rules = path.resolve(opts.rules);
+  if (opts.authGroupsClaim !== undefined) options.groupsClaim = opts.authGroupsClaim;
   return options;
 }
 
@@ -163,6 +167,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.tools) args.push('--tools', opts.tools);
   if (opts.prefix) args.push('--prefix', opts.prefix);
   if (opts.profile) args.push('--profile', opts.profile);
+  if (opts.rules) args.push('--rules', path.resolve(opts.rules));
   return { kind: 'stdio', command: process.execPath, args };
 }
 
@@ -313,6 +318,11 @@ export function registerGateway(program: Command): Command {
         '--prefix <mode>',
         'tool names: always server__tool (default), never the upstream names (refuses clashes), on-clash',
       ).choices(['always', 'never', 'on-clash']),
+    )
+    .option('--rules <file.cedar>', 'per-person rules in Cedar (schema: docs/cedar/candor.cedarschema)')
+    .option(
+      '--auth-groups-claim <claim>',
+      "HTTP: the token claim with the person's groups, for --rules (default groups)",
     )
     .option(
       '--profile <name>',
