@@ -8,13 +8,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryTaskStore } from '../src/stores/memory-task-store.js';
 import { createRedisTaskStore, type RedisTaskStore } from '../src/stores/redis-task-store.js';
 import type { TaskRecord, TaskStore } from '../src/stores/task-store.js';
+import { type RedisClusterServer, startRedisCluster } from './support/redis-cluster-server.js';
 import { type RedisServer, startRedis } from './support/redis-server.js';
 
 let redis: RedisServer;
+let cluster: RedisClusterServer;
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, cluster] = await Promise.all([startRedis(), startRedisCluster()]);
+}, 120_000);
+afterAll(async () => {
+  await redis?.stop();
+  await cluster?.stop();
 });
-afterAll(() => redis?.stop());
 
 let made = 0;
 function record(overrides: Partial<TaskRecord> = {}): TaskRecord {
@@ -53,6 +58,17 @@ const backends: Array<[string, () => Promise<Pair>]> = [
       const prefix = `contract-${process.pid}-${++made}:`;
       const a = createRedisTaskStore(redis.url, { prefix }) as RedisTaskStore;
       const b = createRedisTaskStore(redis.url, { prefix }) as RedisTaskStore;
+      await Promise.all([a.ready(), b.ready()]);
+      return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
+    },
+  ],
+  [
+    // Issue 25: every script touches one slot, so the store works on a Redis Cluster URL.
+    'redis cluster',
+    async () => {
+      const prefix = `contract-${process.pid}-${++made}:`;
+      const a = createRedisTaskStore(cluster.url, { prefix }) as RedisTaskStore;
+      const b = createRedisTaskStore(cluster.url, { prefix }) as RedisTaskStore;
       await Promise.all([a.ready(), b.ready()]);
       return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
     },

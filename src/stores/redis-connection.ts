@@ -48,7 +48,7 @@ const clientOptions = (timeoutMs: number): RedisOptions => ({
  * the seed nodes, reads and writes on masters, and after a failover (a replica
  * promoted) the slot map refreshed on the first MOVED or CLUSTERDOWN answer.
  */
-function openCluster(url: string, defaults: RedisOptions): Cluster {
+export function openCluster(url: string, defaults: RedisOptions): Cluster {
   const { nodes, username, password, tls } = parseClusterUrl(url);
   const { retryStrategy, enableAutoPipelining, ...nodeOptions } = defaults;
   return new Cluster(nodes, {

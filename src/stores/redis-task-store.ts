@@ -25,7 +25,8 @@
  * is marked failed once Redis is back.
  */
 // Type only: ioredis takes ~200 ms to load, so a URL loads it on first use (never for servers without Redis).
-import type { RedisClient } from './redis-connection.js';
+import { openCluster, type RedisClient } from './redis-connection.js';
+import { isClusterUrl } from './redis-url.js';
 import {
   decodeTaskCursor,
   encodeTaskCursor,
@@ -124,7 +125,11 @@ export class RedisTaskStore implements TaskStore {
     const connect =
       typeof redis === 'string'
         ? // Few retries per command: during an outage a task request fails in well under a second, clearly.
-          import('ioredis').then(({ Redis: Client }) => new Client(redis, { maxRetriesPerRequest: 2 }) as RedisClient)
+          import('ioredis').then(({ Redis: Client }) =>
+            isClusterUrl(redis)
+              ? (openCluster(redis, { maxRetriesPerRequest: 2 }) as RedisClient)
+              : (new Client(redis, { maxRetriesPerRequest: 2 }) as RedisClient),
+          )
         : Promise.resolve(redis);
     const onError = options.onError ?? (() => {});
     this.#onError = onError;
