@@ -207,7 +207,7 @@ const BARE_MODERN = 'bare node:http echo (2026-07-28 body)';
 const callTargets: Target[] = [
   old(BARE, 'bare-node.ts', () => [], false),
   // The layer in between (issue 24): node:http straight into candor's dispatcher, no candor transport.
-  old('bare node:http + candor dispatcher', 'candor-dispatcher.ts', () => [], false),
+  old('bare node:http + candor dispatcher', 'candor.ts', () => ['1', 'dispatcher'], false),
   old('candor (stateful)', 'candor.ts', (n) => [String(n), 'stateful'], true),
   old('candor (stateless)', 'candor.ts', (n) => [String(n), 'stateless'], false),
   modern(BARE_MODERN, 'bare-node.ts', () => []),
@@ -314,6 +314,13 @@ record('engine-http', {
   perRound: Object.fromEntries(
     [...measured].map(([k, m]) => [k, m.rounds.map((r) => Math.round(r.requestsPerSecond))]),
   ),
+  /** Server CPU per request in each round (µs): how far the machine moved it. */
+  cpuPerRound: Object.fromEntries(
+    [...measured].map(([k, m]) => [
+      k,
+      m.rounds.map((r) => Math.round(((r.userMicros + r.sysMicros) / r.requests) * 10) / 10),
+    ]),
+  ),
   ratios: summary,
   cpuRatios,
   autocannon: Object.fromEntries(
@@ -334,7 +341,7 @@ writeFileSync(
     title: `tools/call over Streamable HTTP under wrk, requests per second (${BENCH_CONNECTIONS} connections)`,
     unit: 'req/s',
     bars: callTargets
-      .filter((t) => calls.has(t.label) && t.label !== BARE_MODERN && !t.file.startsWith('candor-dispatcher'))
+      .filter((t) => calls.has(t.label) && t.label !== BARE_MODERN && !t.label.includes('dispatcher'))
       .map((t) => ({ label: t.label, value: calls.get(t.label)!, ours: t.label.startsWith('candor') })),
   }),
 );

@@ -98,13 +98,21 @@ if (http) {
   const user = (http.serverUserMicrosPerRequest ?? {}) as Record<string, number>;
   const sys = (http.serverSysMicrosPerRequest ?? {}) as Record<string, number>;
   const autocannon = (http.autocannon ?? {}) as Record<string, { requestsPerSecond?: number }>;
+  const perRound = (http.perRound ?? {}) as Record<string, number[]>;
+  const cpuPerRound = (http.cpuPerRound ?? {}) as Record<string, number[]>;
+  const spread = (values: number[] | undefined, format: (n: number) => string) =>
+    values === undefined || values.length === 0
+      ? 'n/a'
+      : `${format(Math.min(...values))}–${format(Math.max(...values))}`;
   for (const label of Object.keys(calls)) {
     wrkRows.push([
       label,
       int(calls[label]),
+      spread(perRound[label], (n) => int(n)),
       fixed(user[label]),
       fixed(sys[label]),
       fixed(cpu[label]),
+      spread(cpuPerRound[label], (n) => fixed(n)),
       int(autocannon[label]?.requestsPerSecond),
     ]);
   }
@@ -232,8 +240,8 @@ const wrkTable =
     : `
 tools/call over HTTP under wrk (\`-t1 -c${http.connections}\`, ${http.rounds} rounds of ${http.seconds} s, the order reversed every other round; ratios above are the median of the rounds' ratios): requests per second (median of the rounds) and the server process's CPU per request over all rounds (\`/proc/<pid>/stat\`, user and system):
 
-| server | req/s (wrk) | CPU µs/req: user | system | total | req/s (autocannon) |
-|---|---|---|---|---|---|
+| server | req/s (wrk) | rounds' range | CPU µs/req: user | system | total | rounds' range | req/s (autocannon) |
+|---|---|---|---|---|---|---|---|
 ${wrkRows.map((r) => `| ${r.join(' | ')} |`).join('\n')}
 `;
 
@@ -320,7 +328,8 @@ such run by \`node --import tsx scripts/bench-readme.ts\`. Nothing here is asser
 This run: ${run.date.slice(0, 16).replace('T', ' ')} UTC, Node ${run.node}, ${run.cpu.cores} cores (${run.cpu.model}),
 load average ${load(run.load.before)} before and ${load(run.load.after)} after (1/5/15 min), ${http?.seconds ?? run.env.BENCH_SECONDS} s per HTTP load
 with ${run.env.BENCH_CONNECTIONS} connections (\`${relative(root, file)}\`). The machine is shared, so requests per second
-move between runs; the server CPU per request (from \`/proc\`) is the steadier figure.
+move between runs and even between the rounds of one run (the ranges below); the server CPU per request (from
+\`/proc\`) is the steadier figure, and the goals are checked on it.
 
 ![tools/call over Streamable HTTP, requests per second](docs/bench-http.svg)
 

@@ -12,6 +12,7 @@
 #   SCENARIO=<name>            run one scenario only
 #   OUTPUT_DIR=<dir>           keep the suite's JSON results there
 #   CONFORMANCE_VERSION=<v>    the suite version to install (default 0.1.16)
+#   CLIENT=0                   skip candor's client under the client auth scenarios
 #   NEXT_VERSION=<v>           the 0.2 line, run after it against the frozen
 #                              2026-07-28 and 2025-11-25 requirement sets (default
 #                              0.2.0-alpha.12; NEXT_VERSION=none skips it)
@@ -93,5 +94,36 @@ if [ "$next_version" != none ] && [ -z "${SCENARIO:-}" ]; then
     [ -n "${OUTPUT_DIR:-}" ] && next_args+=(--output-dir "$OUTPUT_DIR/$revision")
     "$node22" "$next_bin" "${next_args[@]}" || status=1
   done
+fi
+
+# candor's MCP client under the suite's client auth scenarios (issue 19):
+# examples/conformance-client connects like every candor command and signs in when asked.
+# One scenario at a time (the suite's --suite runs them all at once, which a 2-core
+# machine under load turns into timeouts); each version has its own baseline.
+if [ "${CLIENT:-1}" != 0 ] && [ -z "${SCENARIO:-}" ]; then
+  client_cmd="node --import tsx examples/conformance-client/main.ts"
+  run_client_suite() {
+    local bin="$1" baseline="$2" label="$3" failed=0
+    local scenarios
+    scenarios="$("$node22" "$bin" list | sed -n '/Client scenarios/,/Authorization server scenarios/p' | grep -o 'auth/[a-z0-9-]*' || true)"
+    [ -n "$scenarios" ] || { echo "conformance: no client auth scenarios listed by $label" >&2; return 1; }
+    for scenario in $scenarios; do
+      if "$node22" "$bin" client --command "$client_cmd" --scenario "$scenario" --timeout 60000 \
+        --expected-failures "$baseline" >"$client_log" 2>&1; then
+        echo "conformance: client $label $scenario: ok" >&2
+      else
+        echo "conformance: client $label $scenario: FAILED" >&2
+        tail -n 40 "$client_log" >&2
+        failed=1
+      fi
+    done
+    return "$failed"
+  }
+  client_log="$(mktemp)"
+  run_client_suite "$suite_bin" examples/conformance-client/expected-failures.yml "$suite_version" || status=1
+  if [ "$next_version" != none ]; then
+    run_client_suite "$next_bin" examples/conformance-client/expected-failures-next.yml "$next_version" || status=1
+  fi
+  rm -f "$client_log"
 fi
 exit "$status"

@@ -17,35 +17,7 @@ import {
   started,
   writeOverlaps,
 } from './support/notes-host.js';
-import { type ScriptedStep, toolCall } from './support/scripted-steps.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A model answer for one scripted step, in the shape both mock models take. */
-function answer(step: ScriptedStep) {
-  if (typeof step === 'string') {
-    return {
-      content: [{ type: 'text' as const, text: step }],
-      finishReason: { unified: 'stop' as const, raw: undefined },
-      usage,
-      warnings: [],
-    };
-  }
-  return {
-    content: step.map((c) => ({
-      type: 'tool-call' as const,
-      toolCallId: c.id,
-      toolName: c.tool,
-      input: JSON.stringify(c.args),
-    })),
-    finishReason: { unified: 'tool-calls' as const, raw: undefined },
-    usage,
-    warnings: [],
-  };
-}
+import { answer, modelSaw, type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 /** The two AI SDK versions, behind one small surface. */
 const versions = [
@@ -70,19 +42,6 @@ const versions = [
     withApproval: false,
   },
 ] as const;
-
-type Prompt = Array<{ role: string; content: unknown }>;
-interface Model {
-  doGenerateCalls: Array<{ prompt: unknown }>;
-}
-
-/** What the model was shown for a tool call in its last request. */
-function modelSaw(model: Model, callId: string): string {
-  const prompt = model.doGenerateCalls.at(-1)!.prompt as Prompt;
-  const parts = prompt.flatMap((m) => (Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : []));
-  const part = parts.find((p) => p.type === 'tool-result' && p.toolCallId === callId);
-  return JSON.stringify(part?.output ?? null);
-}
 
 let notes: NotesHost | undefined;
 afterEach(async () => {

@@ -215,3 +215,22 @@ describe('bad answers from the server side', () => {
     expect(timeout.stderr).toContain('--timeout must be a positive number of seconds');
   });
 });
+
+describe('a gateway upstream with "auth": "oauth-per-user"', () => {
+  it('is refused at start with the file, the key and what to use instead (never one sign-in for everyone)', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(path.join(tmpdir(), 'candor-oauth-per-user-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'candor.gateway.json'),
+        JSON.stringify({ servers: { linear: { url: 'https://mcp.linear.app/mcp', auth: 'oauth-per-user' } } }),
+      );
+      const result = await runCli(['gateway', '--config', 'candor.gateway.json', '--stdio'], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('candor.gateway.json: servers.linear.auth: ');
+      expect(result.stderr).toContain('"oauth-per-user" (one sign-in per person) is not built yet');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

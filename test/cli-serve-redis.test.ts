@@ -118,7 +118,7 @@ describe('candor serve --redis', () => {
       'http://user:hunter2@db:6379',
     ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('is not a redis:// or rediss:// URL');
+    expect(bad.stderr).toContain('is not a redis://, rediss:// or redis+cluster:// URL');
     expect(bad.stderr).not.toContain('hunter2');
     const gateway = await runCli(['gateway', '--http', '0', '--redis', 'nonsense', '--', 'node', '-e', '0']);
     expect(gateway.code).toBe(2);

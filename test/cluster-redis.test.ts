@@ -258,7 +258,7 @@ describe('resumable streams across instances', () => {
     abort.abort();
     await new Promise((resolve) => setTimeout(resolve, 200));
     await rawCall(b.url, other, 'set_tool_enabled', { name: 'echo', enabled: true });
-    const stream = `candor:events:${session}.0`;
+    const stream = `candor:events:{${session}}.0`;
     await expect
       .poll(async () => (await inspect.lrange(stream, 0, -1)).filter((e) => e.includes('list_changed')).length, {
         timeout: 5000,
@@ -334,7 +334,7 @@ describe('Redis outage (degraded mode, issue 25)', () => {
       .poll(async () => (await (await fetch(`${b.base}/readyz`)).json()) as unknown, { timeout: 10_000 })
       .toEqual({ status: 'ready', redis: 'up' });
     // The session opened during the outage is written to Redis once it answers; any instance serves it.
-    await expect.poll(() => inspect.exists(`candor:session:${during}`), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => inspect.exists(`candor:session:{${during}}`), { timeout: 10_000 }).toBe(1);
     expect((await rawCall(a.url, during, 'whoami')).body?.result?.content[0].text).toBe('i0');
     const c = await startInstance('i2');
     expect((await rawCall(c.url, session, 'whoami')).body?.result?.content[0].text).toBe('i2');
@@ -379,7 +379,7 @@ describe('Redis restarted', () => {
     await expect.poll(async () => (await fetch(`${b.base}/readyz`)).status, { timeout: 10_000 }).toBe(200);
     // Redis kept nothing (no persistence), but the instances wrote back what they hold.
     await expect
-      .poll(() => inspect.exists(`candor:session:${before}`, `candor:session:${during}`), { timeout: 10_000 })
+      .poll(() => inspect.exists(`candor:session:{${before}}`, `candor:session:{${during}}`), { timeout: 10_000 })
       .toBe(2);
     expect((await rawCall(b.url, before, 'whoami')).body?.result?.content[0].text).toBe('i1');
     expect((await rawCall(a.url, during, 'whoami')).body?.result?.content[0].text).toBe('i0');

@@ -60,6 +60,7 @@ describe('package exports', () => {
       './ai-sdk': 'ai',
       './openai-agents': '@openai/agents',
       './langchain': 'langchain',
+      './mastra': '@mastra/core',
     };
     for (const [subpath, peer] of Object.entries(frameworks)) {
       expect(pkg.exports[subpath], subpath).toBeDefined();
@@ -72,6 +73,9 @@ describe('package exports', () => {
     const { requirePeer } = await import('../src/adapters/tool-bridge.js');
     await expect(requirePeer('@candor-test/not-installed', 'candor/example')).rejects.toThrow(
       'candor/example needs the package "@candor-test/not-installed": npm install @candor-test/not-installed',
+    );
+    await expect(requirePeer('@candor-test/absent/tools', 'candor/example', '@candor-test/absent')).rejects.toThrow(
+      'candor/example needs the package "@candor-test/absent": npm install @candor-test/absent',
     );
   });
 

@@ -120,3 +120,35 @@ export function screenshotPath(name: string): string {
   scratch ??= mkdtempSync(path.join(tmpdir(), 'candor-ui-shots-'));
   return path.join(scratch, name);
 }
+
+/** A `candor ui` and a Chromium page on it, ready; `close()` stops both. */
+export interface OpenConsole {
+  ui: UiProcess;
+  browser: Browser;
+  page: import('playwright-core').Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Start `candor ui …` and open its console in headless Chromium, waiting until the page is ready.
+ *
+ * @example
+ * ```ts
+ * const { page, close } = await openConsole(['--config', config, '--lock', lock]);
+ * ```
+ */
+export async function openConsole(args: readonly string[]): Promise<OpenConsole> {
+  const [ui, browser] = await Promise.all([startUi(args), launchChromium()]);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(ui.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return {
+    ui,
+    browser,
+    page,
+    close: async () => {
+      await browser.close();
+      await ui.stop();
+    },
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * candor serving one echo tool (plus `tool_1…` fillers when asked) over
  * Streamable HTTP on node:http: the same endpoint answers both protocol eras.
- * Arguments: [toolCount] [sessions: stateful|stateless]. Run `npm run build` first.
+ * Arguments: [toolCount] [stateful|stateless|dispatcher]. Run `npm run build` first.
  */
 import { createServer as createHttpServer } from 'node:http';
 import { z } from 'zod';
@@ -12,6 +12,32 @@ import { announce } from './announce.js';
 
 const toolCount = Number(process.argv[2] ?? 1);
 const sessions = process.argv[3] === 'stateless' ? 'stateless' : 'stateful';
+
+/**
+ * `dispatcher` (issue 24): the layer between the bare echo and candor. Bare
+ * node:http, as in bare-node.ts, hands each parsed message to candor's
+ * dispatcher directly (one 2025 session's peer, no candor transport); its CPU
+ * per request against the bare echo's is the dispatcher's share, against the
+ * full endpoint's the transport's.
+ */
+async function dispatcherOnly() {
+  const { dispatcher } = server;
+  const channel = { open: false, send() {} };
+  const peer = dispatcher.createPeer({ channel });
+  const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } };
+  await dispatcher.handle({ jsonrpc: '2.0', id: 0, method: 'initialize', params: init }, { peer, channel });
+  await dispatcher.handle({ jsonrpc: '2.0', method: 'notifications/initialized' }, { peer, channel });
+  return createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const answer = await dispatcher.handle(JSON.parse(Buffer.concat(chunks).toString('utf8')), { peer, channel });
+      const body = JSON.stringify(answer);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+}
 
 const tools: ToolLike[] = [
   defineTool({
@@ -37,9 +63,11 @@ for (let i = 1; i < toolCount; i++) {
 }
 
 const server = createServer({ name: 'bench-candor', version: '1.0.0', tools, logger: silentLogger });
-const handler = createHttpHandler({ dispatcher: server.dispatcher, sessions, logger: silentLogger });
-const http = createHttpServer((req, res) => {
-  void handler.nodeHandler(req, res);
-});
+const http =
+  process.argv[3] === 'dispatcher'
+    ? await dispatcherOnly()
+    : createHttpServer(
+        createHttpHandler({ dispatcher: server.dispatcher, sessions, logger: silentLogger }).nodeHandler,
+      );
 http.keepAliveTimeout = 60_000;
 http.listen(0, '127.0.0.1', () => announce(http));

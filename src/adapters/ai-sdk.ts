@@ -13,14 +13,14 @@
  * The input schemas are Standard Schemas with JSON Schema (both versions accept them),
  * so this module imports nothing from `ai` at run time.
  */
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { Host } from '../host/host.js';
-import type { JsonSchema } from '../tool/types.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,
   outcomeText,
   outcomeValue,
+  type StandardJsonSchema,
+  standardJsonSchema,
   ToolBridge,
   toolMetadata,
 } from './tool-bridge.js';
@@ -44,7 +44,7 @@ export type AiSdkApprovalStatus =
 export interface AiSdkTool {
   description: string;
   title: string;
-  inputSchema: StandardSchemaV1<Record<string, unknown>> & StandardJSONSchemaV1<Record<string, unknown>>;
+  inputSchema: StandardJsonSchema;
   metadata: { candor: CandorToolMetadata };
   /** For `ai` 6 (ai 7 reads `toolApproval`, which takes precedence). */
   needsApproval: (input: unknown, options: AiSdkCallOptions) => Promise<boolean>;
@@ -104,26 +104,6 @@ export function toAiSdkTools(host: Host, options: AiSdkOptions = {}): AiSdkTools
     };
   }
   return { tools, toolApproval };
-}
-
-/** A Standard Schema that hands the AI SDK the tool's JSON Schema; the host and the server validate. */
-function standardJsonSchema(
-  schema: JsonSchema,
-): StandardSchemaV1<Record<string, unknown>> & StandardJSONSchemaV1<Record<string, unknown>> {
-  const root = schema.type === 'object' ? schema : { type: 'object', properties: {} };
-  // A fresh copy each time: the AI SDK adds keys to the schema it is given.
-  const copy = () => structuredClone(root) as Record<string, unknown>;
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'candor',
-      validate: (value: unknown) =>
-        value !== null && typeof value === 'object' && !Array.isArray(value)
-          ? { value: value as Record<string, unknown> }
-          : { issues: [{ message: 'the tool input must be a JSON object' }] },
-      jsonSchema: { input: copy, output: copy },
-    },
-  };
 }
 
 export type { AdapterOptions, CandorToolMetadata } from './tool-bridge.js';

@@ -5,10 +5,12 @@
  * and calls gathered per step through the step batcher. One place decides,
  * the host; an adapter only translates.
  */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { CandorError } from '../errors.js';
 import type { Host } from '../host/host.js';
 import { createStepBatcher, type StepBatcher } from '../host/step-batcher.js';
 import type { CallApproval, CallDecision, CallOutcome, CatalogTool, RunOptions } from '../host/types.js';
+import type { JsonSchema } from '../tool/types.js';
 
 /** Options every adapter accepts. */
 export interface AdapterOptions {
@@ -100,15 +102,15 @@ export class ToolBridge {
    */
   async decide(callId: string | undefined, tool: string, args: unknown): Promise<CallDecision> {
     const decision = await this.host.decide(tool, asArgs(args));
-    if (callId === undefined) return decision;
-    const asked = this.#asked.get(callId);
+    const key = askedKey(callId, tool, args);
+    const asked = this.#asked.get(key);
     // A framework may decide a call again when it resumes with the person's answer: the answer is
     // about the definition they were shown, so the first question's pin hash stays.
     if (asked && asked.tool === tool && asked.args === stableArgs(args)) return decision;
-    this.#asked.delete(callId);
+    this.#asked.delete(key);
     if (decision.decision === 'ask' && decision.pinHash !== undefined) {
       if (this.#asked.size >= MAX_PENDING_APPROVALS) this.#asked.delete(this.#asked.keys().next().value!);
-      this.#asked.set(callId, { tool, args: stableArgs(args), pinHash: decision.pinHash });
+      this.#asked.set(key, { tool, args: stableArgs(args), pinHash: decision.pinHash });
     }
     return decision;
   }
@@ -125,9 +127,11 @@ export class ToolBridge {
     options: { approved?: boolean; always?: boolean; signal?: AbortSignal } = {},
   ): Promise<CallOutcome> {
     let approval: CallApproval | undefined;
-    const asked = callId === undefined ? undefined : this.#asked.get(callId);
-    if (asked && callId !== undefined) {
-      this.#asked.delete(callId);
+    // Frameworks whose approval hook sees no call id (Mastra) keep the question under the tool and arguments.
+    const key = [askedKey(callId, tool, args), askedKey(undefined, tool, args)].find((k) => this.#asked.has(k));
+    const asked = key === undefined ? undefined : this.#asked.get(key);
+    if (asked && key !== undefined) {
+      this.#asked.delete(key);
       if (options.approved !== false && asked.tool === tool && asked.args === stableArgs(args)) {
         approval = { pinHash: asked.pinHash, ...(options.always ? { always: true } : {}) };
       }
@@ -169,6 +173,11 @@ function resultText(result: CallOutcome['result']): string | undefined {
   return content.map((block) => (block as { text: string }).text).join('\n');
 }
 
+/** Where a question is kept: under the framework's call id, or under the tool and its arguments. */
+function askedKey(callId: string | undefined, tool: string, args: unknown): string {
+  return callId === undefined ? `call\n${tool}\n${stableArgs(args)}` : `id\n${callId}`;
+}
+
 function asArgs(args: unknown): Record<string, unknown> {
   // The model's input is checked by the host (it must be an object); undefined means no arguments.
   return (args ?? {}) as Record<string, unknown>;
@@ -190,16 +199,47 @@ function stableArgs(args: unknown): string {
  * const agents = await requirePeer<typeof import('@openai/agents')>('@openai/agents', 'candor/openai-agents');
  * ```
  */
-export async function requirePeer<T>(name: string, adapter: string): Promise<T> {
+export async function requirePeer<T>(specifier: string, adapter: string, pkg = specifier): Promise<T> {
   try {
-    return (await import(name)) as T;
+    return (await import(specifier)) as T;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(name)) {
-      throw new CandorError(`${adapter} needs the package "${name}": npm install ${name}`, {
+    if ((error as NodeJS.ErrnoException)?.code === 'ERR_MODULE_NOT_FOUND' && String(error).includes(pkg)) {
+      throw new CandorError(`${adapter} needs the package "${pkg}": npm install ${pkg}`, {
         code: 'missing_peer_dependency',
         cause: error,
       });
     }
     throw error;
   }
+}
+
+/** A Standard Schema that carries its JSON Schema (the AI SDK and Mastra both take one). */
+export type StandardJsonSchema = StandardSchemaV1<Record<string, unknown>> &
+  StandardJSONSchemaV1<Record<string, unknown>>;
+
+/**
+ * A tool's JSON Schema as a Standard Schema: the framework reads the JSON Schema;
+ * only "is an object" is checked here, since the host and the server validate.
+ *
+ * @example
+ * ```ts
+ * const schema = standardJsonSchema(tool.inputSchema);
+ * schema['~standard'].jsonSchema.input({ target: 'draft-07' }); // a copy of tool.inputSchema
+ * ```
+ */
+export function standardJsonSchema(schema: JsonSchema): StandardJsonSchema {
+  const root = schema.type === 'object' ? schema : { type: 'object', properties: {} };
+  // A fresh copy each time: frameworks add keys to the schema they are given.
+  const copy = () => structuredClone(root) as Record<string, unknown>;
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'candor',
+      validate: (value: unknown) =>
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? { value: value as Record<string, unknown> }
+          : { issues: [{ message: 'the tool input must be a JSON object' }] },
+      jsonSchema: { input: copy, output: copy },
+    },
+  };
 }

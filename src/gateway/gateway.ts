@@ -315,14 +315,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       status.protocolVersion = state.protocolVersion;
       if (state.status === 'connected') {
         if (status.state !== 'up') {
-          if (status.state !== 'starting') logger.info(`${state.name}: upstream is back`);
+          const wasDown = status.state === 'down';
+          if (wasDown) logger.info(`${state.name}: upstream is back`);
           status.state = 'up';
           delete status.error;
           delete status.retryAt;
           delete status.signIn;
           retries.delete(state.name);
-          // Its tools join the list now (an upstream that was down at start, or signed in since).
-          scheduleSync();
+          // Its tools join the list now (an upstream that was down at start, or signed in since);
+          // at start the first sync() below lists them.
+          if (wasDown) scheduleSync();
           await loadExtras(state.name).catch((error: Error) => logger.warn(`${state.name}: ${error.message}`));
         }
         continue;

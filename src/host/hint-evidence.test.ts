@@ -38,4 +38,23 @@ describe('hint evidence', () => {
     ]);
     expect(evidence.get('list_users')).toBeUndefined();
   });
+
+  it('issue 20: does not tighten git_log, start_search or stop_search from words that are nouns or reads there', () => {
+    const tool = (name: string, annotations: Record<string, unknown>) => ({
+      name,
+      description: `The ${name.replace('_', ' ')}.`,
+      inputSchema: { type: 'object' },
+      annotations,
+    });
+    const evidence = lintEvidence([
+      tool('git_log', readOnly),
+      tool('start_search', readOnly),
+      tool('stop_search', { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }),
+    ]);
+    expect(
+      [...evidence.entries()].filter(([, items]) =>
+        items.some((i) => 'readOnlyHint' in i.patch || 'destructiveHint' in i.patch),
+      ),
+    ).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@ const ANSWER_LIMIT = 4096;
 
 /** A text answer that is an error said in words: `Error: …`, `Failed to …`, `{"error": …}`. */
 const ERROR_TEXT =
-  /^\s*(?:(?:error|exception|failed|failure)\b\s*(?:[:!-]|to\b|while\b|executing\b|calling\b|reading\b|writing\b|\(|$)|\{\s*"(?:error|isError)"\s*:\s*(?!null|false))/i;
+  /^\s*(?:(?:error|exception|failed|failure)\b\s*(?:[:!-]|to\b|while\b|executing\b|calling\b|reading\b|writing\b|\(|$)|\{\s*"(?:error|isError)"\s*:(?!\s*(?:null|false)))/i;
 
 /**
  * The answer of a `tools/call`: its text, and the error when it is one.

@@ -113,7 +113,8 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const storeEvents = new RedisEventStore(command, { ...options.events, prefix });
   const instanceId = options.instanceId ?? crypto.randomUUID().slice(0, 8);
   const busChannel = `${prefix}bus`;
-  const sessionKey = (id: string) => `${prefix}session:${id}`;
+  // The session id is the hash tag: the record and the session's event streams share a Redis Cluster slot.
+  const sessionKey = (id: string) => `${prefix}session:{${id}}`;
   const channelListeners = new Map<string, Set<(payload: string) => void>>();
   const ttl = Math.max(1000, sessionTtlMs);
 

@@ -10,16 +10,19 @@
  * 500 ms — issue 25), so a call that needs shared state gets a clear error
  * instead of hanging, and everything recovers when Redis returns.
  */
-import { Redis, type RedisOptions } from 'ioredis';
-import { assertRedisUrl } from './redis-url.js';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { assertRedisUrl, isClusterUrl, parseClusterUrl } from './redis-url.js';
 
-/** What the `redis` option accepts: a URL, or a client you configured. */
-export type RedisInput = string | Redis;
+/** A client of one Redis, or of a Redis Cluster (issue 25). */
+export type RedisClient = Redis | Cluster;
 
-/** A command connection and a subscriber connection to one Redis. */
+/** What the `redis` option accepts: a URL (`redis://`, `rediss://`, `redis+cluster://`), or a client you configured. */
+export type RedisInput = string | RedisClient;
+
+/** A command connection and a subscriber connection to one Redis (or one Redis Cluster). */
 export interface RedisConnection {
-  readonly command: Redis;
-  readonly subscriber: Redis;
+  readonly command: RedisClient;
+  readonly subscriber: RedisClient;
   /** Whether the command connection is up right now. */
   readonly up: boolean;
   /** Close the connections candor opened (a client you passed in is left open). */
@@ -41,6 +44,30 @@ const clientOptions = (timeoutMs: number): RedisOptions => ({
 });
 
 /**
+ * A Redis Cluster from a `redis+cluster://host:port,…` URL: slots learned from
+ * the seed nodes, reads and writes on masters, and after a failover (a replica
+ * promoted) the slot map refreshed on the first MOVED or CLUSTERDOWN answer.
+ */
+function openCluster(url: string, defaults: RedisOptions): Cluster {
+  const { nodes, username, password, tls } = parseClusterUrl(url);
+  const { retryStrategy, enableAutoPipelining, ...nodeOptions } = defaults;
+  return new Cluster(nodes, {
+    clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 1000,
+    enableAutoPipelining,
+    scaleReads: 'master',
+    retryDelayOnClusterDown: 100,
+    retryDelayOnFailover: 100,
+    slotsRefreshTimeout: 1000,
+    redisOptions: {
+      ...nodeOptions,
+      ...(username === undefined ? {} : { username }),
+      ...(password === undefined ? {} : { password }),
+      ...(tls ? { tls: {} } : {}),
+    },
+  });
+}
+
+/**
  * Open the command and subscriber connections.
  *
  * @example
@@ -57,9 +84,13 @@ export function openRedis(
   const owned = typeof input === 'string';
   if (owned) assertRedisUrl(input);
   const defaults = clientOptions(options.timeoutMs ?? 500);
-  const command = owned ? new Redis(input, defaults) : input;
+  const command = owned ? (isClusterUrl(input) ? openCluster(input, defaults) : new Redis(input, defaults)) : input;
   // The subscriber waits for messages, not answers: no command timeout, no retry limit.
-  const subscriber = command.duplicate({ ...defaults, commandTimeout: undefined, maxRetriesPerRequest: null });
+  const listening = { ...defaults, commandTimeout: undefined, maxRetriesPerRequest: null };
+  const subscriber =
+    command instanceof Cluster
+      ? command.duplicate(undefined, { redisOptions: { ...command.options.redisOptions, ...listening } })
+      : command.duplicate(listening);
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.
   let last = '';
   const report = (error: Error) => {

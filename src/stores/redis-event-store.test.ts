@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RedisServer, startRedis } from '../../test/support/redis-server.js';
 import { RedisEventStore } from './redis-event-store.js';
-import { assertRedisUrl, redactRedisUrl } from './redis-url.js';
+import { assertRedisUrl, parseClusterUrl, redactRedisUrl } from './redis-url.js';
 
 let server: RedisServer;
 let redis: Redis;
@@ -66,21 +66,42 @@ describe('RedisEventStore', () => {
   test('a stream expires ttlMs after its last event', async () => {
     const store = new RedisEventStore(redis, { prefix: 't4:', ttlMs: 1000 });
     await store.storeEvent('s.0', 'a');
-    const ttl = await redis.pttl('t4:events:s.0');
+    const ttl = await redis.pttl('t4:events:{s}.0');
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(1000);
   });
 });
 
 describe('Redis URLs', () => {
-  test('only redis:// and rediss:// are accepted, and errors never show the password', () => {
+  test('only redis://, rediss:// and redis+cluster:// are accepted, and errors never show the password', () => {
     expect(() => assertRedisUrl('redis://127.0.0.1:6379/2')).not.toThrow();
     expect(() => assertRedisUrl('rediss://user:pw@cache.example.com')).not.toThrow();
     expect(() => assertRedisUrl('127.0.0.1:6379')).toThrow(/is not a URL/);
-    expect(() => assertRedisUrl('memcached://db:11211')).toThrow(/not a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => assertRedisUrl('memcached://db:11211')).toThrow(
+      /not a redis:\/\/, rediss:\/\/ or redis\+cluster:\/\/ URL/,
+    );
     expect(() => assertRedisUrl('http://u:secret@x')).toThrow(/"http:\/\/u:\*\*\*@x"/);
     expect(redactRedisUrl('redis://:hunter2@db:6379')).toBe('redis://:***@db:6379');
     expect(redactRedisUrl('redis://token@db')).toBe('redis://***@db');
     expect(redactRedisUrl('redis://db:6379')).toBe('redis://db:6379');
+  });
+
+  test('a Redis Cluster URL lists seed nodes; a node that is not host:port is refused, without the password', () => {
+    expect(parseClusterUrl('redis+cluster://10.0.0.5:7000,10.0.0.6:7001')).toEqual({
+      nodes: [
+        { host: '10.0.0.5', port: 7000 },
+        { host: '10.0.0.6', port: 7001 },
+      ],
+      tls: false,
+    });
+    expect(parseClusterUrl('rediss+cluster://app:s%40cret@[::1]:7000')).toEqual({
+      nodes: [{ host: '::1', port: 7000 }],
+      username: 'app',
+      password: 's@cret',
+      tls: true,
+    });
+    expect(() => assertRedisUrl('redis+cluster://:pw@db:7000,db')).toThrow(/node "db" that is not host:port/);
+    expect(() => assertRedisUrl('redis+cluster://:pw@db:7000,db')).not.toThrow(/pw/);
+    expect(() => assertRedisUrl('redis+cluster://db:99999')).toThrow(/not host:port/);
   });
 });

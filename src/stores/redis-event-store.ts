@@ -9,9 +9,14 @@
  * sequence comes from an INCR on the stream's own counter, in the same Lua
  * script, so event ids are ordered per stream across instances. An event id
  * is `<streamId>_<seq>`; the stream id is everything before the last `_`.
+ *
+ * Redis Cluster (issue 25): a stream's keys carry its session id as a hash tag
+ * (`events:{<session>}.<n>`, with the session record at `session:{<session>}`),
+ * so the script's two keys, and all of a session's keys, share one slot.
  */
-import type { Redis } from 'ioredis';
+
 import type { EventStore, ReplaySink } from '../transports/http/event-store.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** Options of {@link RedisEventStore}. */
 export interface RedisEventStoreOptions {
@@ -33,7 +38,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return seq
 `;
 
-type WithStore = Redis & {
+type WithStore = RedisClient & {
   candorStoreEvent(list: string, counter: string, data: string, max: number, ttl: number): Promise<number>;
 };
 
@@ -51,7 +56,7 @@ export class RedisEventStore implements EventStore {
   readonly #max: number;
   readonly #ttl: number;
 
-  constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
+  constructor(redis: RedisClient, options: RedisEventStoreOptions = {}) {
     const { prefix = 'candor:', maxPerStream = 1000, ttlMs = 3_600_000 } = options;
     if (typeof (redis as unknown as Partial<WithStore>).candorStoreEvent !== 'function') {
       redis.defineCommand('candorStoreEvent', { numberOfKeys: 2, lua: STORE });
@@ -63,7 +68,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async storeEvent(streamId: string, data: string): Promise<string> {
-    const key = `${this.#prefix}events:${streamId}`;
+    const key = this.#key(streamId);
     const seq = await this.#redis.candorStoreEvent(key, `${key}:seq`, data, this.#max, this.#ttl);
     return `${streamId}_${seq}`;
   }
@@ -74,7 +79,7 @@ export class RedisEventStore implements EventStore {
     const streamId = lastEventId.slice(0, cut);
     const last = Number(lastEventId.slice(cut + 1));
     if (!Number.isSafeInteger(last) || last < 1) return undefined;
-    const entries = await this.#redis.lrange(`${this.#prefix}events:${streamId}`, 0, -1);
+    const entries = await this.#redis.lrange(this.#key(streamId), 0, -1);
     // Unknown: the stream expired, or the id was evicted (older than what the list keeps).
     const first = entries.length > 0 ? Number(entries[0]!.slice(0, entries[0]!.indexOf(' '))) : undefined;
     if (first === undefined || first > last) return undefined;
@@ -85,5 +90,12 @@ export class RedisEventStore implements EventStore {
       if (seq > last && data !== '') await send(`${streamId}_${seq}`, data);
     }
     return streamId;
+  }
+
+  /** `events:{<session>}.<n>`: the part before the first `.` (the session id) is the hash tag. */
+  #key(streamId: string): string {
+    const dot = streamId.indexOf('.');
+    const tag = dot < 0 ? streamId : streamId.slice(0, dot);
+    return `${this.#prefix}events:{${tag}}${dot < 0 ? '' : streamId.slice(dot)}`;
   }
 }

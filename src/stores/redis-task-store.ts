@@ -25,7 +25,7 @@
  * is marked failed once Redis is back.
  */
 // Type only: ioredis takes ~200 ms to load, so a URL loads it on first use (never for servers without Redis).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 import {
   decodeTaskCursor,
   encodeTaskCursor,
@@ -48,7 +48,8 @@ export interface RedisTaskStoreOptions {
   onError?: (error: Error) => void;
 }
 
-// KEYS: task, channel. ARGV: status, statusMessage ('' = none), at, outcome ('' = none), leaseExpiredBefore ('' = no condition), id.
+// KEYS: task. ARGV: status, statusMessage ('' = none), at, outcome ('' = none), leaseExpiredBefore ('' = no condition),
+// id, channel. The channel is an argument, not a key: a script's keys must share one Redis Cluster slot (issue 25).
 const FINISH = `
 local s = redis.call('HGET', KEYS[1], 'status')
 if not s or s == 'completed' or s == 'failed' or s == 'cancelled' then return nil end
@@ -56,7 +57,7 @@ if ARGV[5] ~= '' and tonumber(redis.call('HGET', KEYS[1], 'leaseUntil')) >= tonu
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'lastUpdatedAt', ARGV[3])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'statusMessage', ARGV[2]) else redis.call('HDEL', KEYS[1], 'statusMessage') end
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'outcome', ARGV[4]) end
-redis.call('PUBLISH', KEYS[2], ARGV[6] .. ' ' .. ARGV[1])
+redis.call('PUBLISH', ARGV[7], ARGV[6] .. ' ' .. ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `;
 
@@ -70,7 +71,8 @@ if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'input', ARGV[4]) else redis.c
 return redis.call('HGETALL', KEYS[1])
 `;
 
-// KEYS: the tasks. ARGV: owner, leaseUntil. Returns the indexes (1-based) of tasks no longer running for this owner.
+// KEYS: the tasks (one per call on a Redis Cluster). ARGV: owner, leaseUntil. Returns the indexes (1-based) of tasks
+// no longer running for this owner.
 const RENEW = `
 local gone = {}
 for i, key in ipairs(KEYS) do
@@ -84,8 +86,8 @@ end
 return gone
 `;
 
-type RedisWithScripts = Redis & {
-  candorTaskFinish(task: string, channel: string, ...args: string[]): Promise<string[] | null>;
+type RedisWithScripts = RedisClient & {
+  candorTaskFinish(task: string, ...args: string[]): Promise<string[] | null>;
   candorTaskRenew(count: number, ...keysAndArgs: string[]): Promise<number[]>;
   candorTaskTransition(task: string, ...args: string[]): Promise<string[] | null>;
 };
@@ -100,7 +102,7 @@ type RedisWithScripts = Redis & {
  * ```
  */
 export function createRedisTaskStore(
-  redis: Redis | string | Promise<Redis>,
+  redis: RedisClient | string | Promise<RedisClient>,
   options: RedisTaskStoreOptions = {},
 ): TaskStore {
   return new RedisTaskStore(redis, options);
@@ -114,21 +116,21 @@ export class RedisTaskStore implements TaskStore {
   readonly #channel: string;
   readonly #listeners = new Set<TaskSettledListener>();
   readonly #onError: (error: Error) => void;
-  #subscribed: Promise<Redis> | undefined;
+  #subscribed: Promise<RedisClient> | undefined;
 
   /** `redis`: a URL (the store owns its connections), a client, or a client still being set up (both left open). */
-  constructor(redis: Redis | string | Promise<Redis>, options: RedisTaskStoreOptions = {}) {
+  constructor(redis: RedisClient | string | Promise<RedisClient>, options: RedisTaskStoreOptions = {}) {
     this.#owned = typeof redis === 'string';
     const connect =
       typeof redis === 'string'
         ? // Few retries per command: during an outage a task request fails in well under a second, clearly.
-          import('ioredis').then(({ Redis: Client }) => new Client(redis, { maxRetriesPerRequest: 2 }) as Redis)
+          import('ioredis').then(({ Redis: Client }) => new Client(redis, { maxRetriesPerRequest: 2 }) as RedisClient)
         : Promise.resolve(redis);
     const onError = options.onError ?? (() => {});
     this.#onError = onError;
     this.#client = connect.then((client) => {
       if (this.#owned) client.on('error', onError);
-      client.defineCommand('candorTaskFinish', { numberOfKeys: 2, lua: FINISH });
+      client.defineCommand('candorTaskFinish', { numberOfKeys: 1, lua: FINISH });
       client.defineCommand('candorTaskRenew', { lua: RENEW });
       client.defineCommand('candorTaskTransition', { numberOfKeys: 1, lua: TRANSITION });
       return client as RedisWithScripts;
@@ -149,10 +151,17 @@ export class RedisTaskStore implements TaskStore {
     }
     const expiresAt = record.createdAt + record.ttlMs;
     const redis = await this.#client;
+    // Two transactions, one key each (a Redis Cluster keeps the task and its list index in different
+    // slots, issue 25): the task first, so an index entry never points at nothing for long — and
+    // list() drops entries whose task is gone.
     await redis
       .multi()
       .hset(key, ...fields)
       .pexpireat(key, expiresAt)
+      .exec()
+      .then(failOnError);
+    await redis
+      .multi()
       .zadd(index, 0, member(record))
       // The index lives as long as its newest task (GT: never shortened).
       .call('PEXPIREAT', index, String(expiresAt), 'GT')
@@ -170,13 +179,13 @@ export class RedisTaskStore implements TaskStore {
     const redis = await this.#client;
     const flat = await redis.candorTaskFinish(
       this.#key(taskId),
-      this.#channel,
       change.status,
       change.statusMessage ?? '',
       String(change.at),
       change.outcome === undefined ? '' : JSON.stringify(change.outcome),
       change.leaseExpiredBefore === undefined ? '' : String(change.leaseExpiredBefore),
       taskId,
+      this.#channel,
     );
     return fromFlat(flat);
   }
@@ -198,9 +207,13 @@ export class RedisTaskStore implements TaskStore {
 
   async renew(owner: string, taskIds: readonly string[], leaseUntil: number): Promise<string[]> {
     if (taskIds.length === 0) return [];
-    const keys = taskIds.map((id) => this.#key(id));
-    const gone = await (await this.#client).candorTaskRenew(keys.length, ...keys, owner, String(leaseUntil));
-    return gone.map((i) => taskIds[i - 1]!);
+    const redis = await this.#client;
+    // One task per script: on a Redis Cluster the tasks live in different slots (issue 25); the
+    // calls go out together (auto-pipelining).
+    const gone = await Promise.all(
+      taskIds.map((id) => redis.candorTaskRenew(1, this.#key(id), owner, String(leaseUntil))),
+    );
+    return taskIds.filter((_id, i) => gone[i]!.length > 0);
   }
 
   async list(owningContext: string, page: { cursor?: string; limit: number }): Promise<TaskPage> {
@@ -216,12 +229,11 @@ export class RedisTaskStore implements TaskStore {
     for (;;) {
       const members = await redis.zrangebylex(index, from, '+', 'LIMIT', 0, page.limit + 1 - tasks.length);
       if (members.length === 0) return { tasks };
-      const pipeline = redis.pipeline();
-      for (const m of members) pipeline.hgetall(this.#key(m.slice(m.indexOf(':') + 1)));
-      const hashes = (await pipeline.exec()) ?? [];
+      // Separate reads, not one pipeline: on a Redis Cluster the tasks live in different slots.
+      const hashes = await Promise.all(members.map((m) => redis.hgetall(this.#key(m.slice(m.indexOf(':') + 1)))));
       const stale: string[] = [];
       for (let i = 0; i < members.length; i++) {
-        const task = fromHash((hashes[i]?.[1] as Record<string, string> | undefined) ?? {});
+        const task = fromHash(hashes[i] ?? {});
         if (task === undefined) stale.push(members[i]!);
         else if (tasks.length < page.limit) tasks.push(task);
         else {
@@ -251,7 +263,7 @@ export class RedisTaskStore implements TaskStore {
     this.#listeners.clear();
     const subscriber = this.#subscribed;
     this.#subscribed = undefined;
-    const quit = (client: Redis | undefined) => client?.quit().catch(() => client.disconnect());
+    const quit = (client: RedisClient | undefined) => client?.quit().catch(() => client.disconnect());
     await Promise.allSettled([subscriber?.then(quit), this.#owned ? this.#client.then(quit) : Promise.resolve()]);
   }
 

@@ -184,7 +184,12 @@ export class StoreHealth {
   }
 }
 
-/** Redis answered, with an error (wrong type, script error): the store is up. */
+/**
+ * Redis answered, with an error (wrong type, script error): the store is up.
+ * Not so for answers that say it cannot serve now (a Redis Cluster without a
+ * master for the slot, a failover under way, a Redis still loading).
+ */
 function isReplyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'ReplyError';
+  if (typeof error !== 'object' || error === null || (error as { name?: unknown }).name !== 'ReplyError') return false;
+  return !/^(CLUSTERDOWN|TRYAGAIN|LOADING|MASTERDOWN)\b/.test(String((error as { message?: unknown }).message));
 }

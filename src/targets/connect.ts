@@ -49,6 +49,11 @@ export interface ConnectOptions {
    * error, which names `candor auth login <target>`.
    */
   onSignInRequired?: (required: SignInRequiredError, target: HttpTarget) => Promise<boolean>;
+  /**
+   * Which protocol era to speak: `legacy` (2025-11-25 `initialize`, the default), `modern`
+   * (2026-07-28 only) or `auto` (probe 2026-07-28, fall back to 2025).
+   */
+  era?: 'legacy' | 'modern' | 'auto';
 }
 
 /**
@@ -69,12 +74,24 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
   const { timeoutMs = 30_000, clientInfo = { name: 'candor', version: '0' }, stderrLines = 20 } = options;
   if (target.kind === 'invalid') throw new CandorError(target.reason, { code: 'invalid_target' });
   try {
-    return await connectOnce(target, { timeoutMs, clientInfo, stderrLines, credentials: options.credentials });
+    return await connectOnce(target, {
+      timeoutMs,
+      clientInfo,
+      stderrLines,
+      credentials: options.credentials,
+      era: options.era,
+    });
   } catch (error) {
     const required = findSignInRequired(error);
     if (!required || target.kind !== 'http') throw error;
     if (options.onSignInRequired && (await options.onSignInRequired(required, target))) {
-      return connectOnce(target, { timeoutMs, clientInfo, stderrLines, credentials: options.credentials });
+      return connectOnce(target, {
+        timeoutMs,
+        clientInfo,
+        stderrLines,
+        credentials: options.credentials,
+        era: options.era,
+      });
     }
     throw required;
   }
@@ -83,10 +100,17 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
 async function connectOnce(
   target: StdioTarget | HttpTarget | ModuleTarget,
   options: Required<Pick<ConnectOptions, 'timeoutMs' | 'clientInfo' | 'stderrLines'>> &
-    Pick<ConnectOptions, 'credentials'>,
+    Pick<ConnectOptions, 'credentials' | 'era'>,
 ): Promise<Connection> {
   const { timeoutMs, clientInfo, stderrLines } = options;
-  const client = new Client(clientInfo);
+  const client = new Client(
+    clientInfo,
+    options.era === 'modern'
+      ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+      : options.era === 'auto'
+        ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(timeoutMs, 5_000) } } }
+        : undefined,
+  );
   const tail: string[] = [];
   let stopServer: (() => Promise<void>) | undefined;
   let transport: Transport;

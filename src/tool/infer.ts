@@ -128,6 +128,8 @@ function readDescription(description: string): {
     if (PREAMBLE.has(w) || w.endsWith('ly')) continue; // "Use this tool to…", "Permanently deletes…"
     const base = lemma(w, DESCRIPTION_VERBS);
     if (base === undefined) break; // the description does not open with a verb we know
+    // "Starts a search", "Stops the watcher": what is started says what happens, and the name says that better.
+    if (LIFECYCLE.has(base)) break;
     verb = { word: base, verb: LEXICON.get(base) ?? DESCRIPTION_VERBS.get(base), opaque: OPAQUE.has(base) };
     break;
   }

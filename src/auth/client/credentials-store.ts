@@ -9,8 +9,9 @@
  * A file that does not parse is never overwritten: the error says where it is, so the
  * person can look at it (or remove it) without losing every other sign-in by accident.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { CandorError } from '../../errors.js';
@@ -96,9 +97,32 @@ export function canonicalResource(url: string | URL): string {
  */
 export class CredentialsStore {
   readonly file: string;
+  /** Set while this process holds the file lock, so nested calls do not wait on themselves. */
+  readonly #holding = new AsyncLocalStorage<true>();
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(file: string = credentialsPath()) {
     this.file = file;
+  }
+
+  /**
+   * Run `fn` holding the credentials lock (`<file>.lock`, created exclusively; one left by a
+   * crashed process is taken over after 30 s). Read-change-write and refreshing a rotated
+   * refresh token go under it, so two processes (a gateway and a command) never both spend
+   * the same refresh token or lose each other's writes.
+   */
+  async withLock<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#holding.getStore()) return fn();
+    const run = this.#queue.then(async () => {
+      const release = await lockFile(`${this.file}.lock`);
+      try {
+        return await this.#holding.run(true, fn);
+      } finally {
+        await release();
+      }
+    });
+    this.#queue = run.catch(() => {});
+    return run;
   }
 
   /** The sign-in for a server, if any. */
@@ -117,23 +141,27 @@ export class CredentialsStore {
     change: (entry: StoredSignIn) => StoredSignIn | undefined,
   ): Promise<StoredSignIn | undefined> {
     const key = canonicalResource(resource);
-    const data = await this.#read();
-    const next = change(data.signIns[key] ?? { resource: key });
-    if (next === undefined) delete data.signIns[key];
-    else data.signIns[key] = { ...next, resource: key };
-    await this.#write(data);
-    return next;
+    return this.withLock(async () => {
+      const data = await this.#read();
+      const next = change(data.signIns[key] ?? { resource: key });
+      if (next === undefined) delete data.signIns[key];
+      else data.signIns[key] = { ...next, resource: key };
+      await this.#write(data);
+      return next;
+    });
   }
 
   /** Forget one server's sign-in. Returns what was removed. */
   async delete(resource: string): Promise<StoredSignIn | undefined> {
     const key = canonicalResource(resource);
-    const data = await this.#read();
-    const removed = data.signIns[key];
-    if (removed === undefined) return undefined;
-    delete data.signIns[key];
-    await this.#write(data);
-    return removed;
+    return this.withLock(async () => {
+      const data = await this.#read();
+      const removed = data.signIns[key];
+      if (removed === undefined) return undefined;
+      delete data.signIns[key];
+      await this.#write(data);
+      return removed;
+    });
   }
 
   async #read(): Promise<CredentialsFile> {
@@ -174,6 +202,32 @@ export class CredentialsStore {
         code: 'credentials_unwritable',
         cause: error,
       });
+    }
+  }
+}
+
+/** Take an exclusive lock file; resolves with its release. */
+async function lockFile(lock: string): Promise<() => Promise<void>> {
+  await mkdir(path.dirname(lock), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > 30_000) await rm(lock, { force: true });
+      else if (Date.now() > deadline) {
+        throw new CandorError(`The credentials file is locked by another candor process (${lock}); try again.`, {
+          code: 'credentials_locked',
+        });
+      } else await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
     }
   }
 }

@@ -79,6 +79,8 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   #discovery: OAuthDiscoveryState | undefined;
   #pending: AuthorizationResponse | undefined;
   #refreshRefused = false;
+  /** The scope last asked for: a token answer without `scope` was granted exactly that (RFC 6749 §5.1). */
+  #requestedScope: string | undefined;
   #refreshing: Promise<void> | undefined;
 
   constructor(options: ProviderOptions) {
@@ -193,7 +195,13 @@ export class CandorOAuthProvider implements OAuthClientProvider {
       const stored: StoredTokens = {
         access_token: rest.access_token,
         token_type: rest.token_type ?? 'Bearer',
-        ...(rest.scope !== undefined ? { scope: rest.scope } : previous?.scope ? { scope: previous.scope } : {}),
+        ...(rest.scope !== undefined
+          ? { scope: rest.scope }
+          : this.#requestedScope !== undefined
+            ? { scope: this.#requestedScope }
+            : previous?.scope
+              ? { scope: previous.scope }
+              : {}),
         // A refresh answer without a new refresh token keeps the old one (RFC 6749 §6).
         ...(rest.refresh_token
           ? { refresh_token: rest.refresh_token }
@@ -219,6 +227,7 @@ export class CandorOAuthProvider implements OAuthClientProvider {
       throw this.#signInRequired(missing.length > 0 ? missing.join(' ') : wanted.join(' '));
     }
     assertSecureAuthUrl(authorizationUrl, 'authorization endpoint');
+    this.#requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
     const { redirect, open, timeoutMs } = this.#interactive;
     const expected = authorizationUrl.searchParams.get('state') ?? this.#state ?? '';
     const waiting = redirect.wait(expected, timeoutMs);
@@ -255,6 +264,7 @@ export class CandorOAuthProvider implements OAuthClientProvider {
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
     const scopes = [...new Set([...(scope?.split(' ') ?? []), ...(this.#client.scopes ?? [])])].filter(Boolean);
     if (scopes.length > 0) params.set('scope', scopes.join(' '));
+    this.#requestedScope = params.get('scope') ?? undefined;
     return params;
   }
 
@@ -275,13 +285,18 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   }
 
   async #refresh(): Promise<void> {
-    try {
-      await auth(this, { serverUrl: this.serverUrl, fetchFn: this.fetch });
-    } catch {
-      // A refused refresh has dropped the tokens; the request then goes without one and
-      // the 401 that follows says what to do.
-    }
-    await this.load();
+    await this.#store.withLock(async () => {
+      // Another process may have refreshed (and rotated) it while this one waited.
+      const entry = await this.load();
+      if (entry?.tokens === undefined || !dueForRefresh(entry.tokens)) return;
+      try {
+        await auth(this, { serverUrl: this.serverUrl, fetchFn: this.fetch });
+      } catch {
+        // A refused refresh has dropped the tokens; the request then goes without one and
+        // the 401 that follows says what to do.
+      }
+      await this.load();
+    });
   }
 
   #signInRequired(scope?: string): SignInRequiredError {

@@ -65,7 +65,8 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
   });
   try {
     const challenge = await probe(serverUrl, provider.fetch, label);
-    const scope = union(challenge.scope, options.scopes, client.scopes);
+    // A step-up keeps what was granted before and adds what is asked for now.
+    const scope = union(challenge.scope, stored?.tokens?.scope, options.scopes, client.scopes);
     const base = {
       serverUrl,
       fetchFn: provider.fetch,
@@ -152,24 +153,39 @@ async function revoke(entry: StoredSignIn, client: OAuthClientSettings): Promise
   return true;
 }
 
-/** The server's 401 challenge to an unauthenticated `initialize` (empty when it does not ask). */
+/**
+ * The server's 401 challenge to an unauthenticated first request, in both eras: a 2025
+ * `initialize` and a 2026-07-28 `server/discover` (a server may guard only one of them).
+ * Empty when it asks for nothing.
+ */
 async function probe(
   serverUrl: string,
   fetchFn: typeof fetch,
   label: string,
 ): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-  let response: Response;
-  try {
-    response = await fetchFn(serverUrl, {
+  const post = (method: string, headers: Record<string, string>, params: object) =>
+    fetchFn(serverUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'candor', version: '0' } },
-      }),
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method, params }),
     });
+  const clientInfo = { name: 'candor', version: '0' };
+  let responses: Response[];
+  try {
+    responses = await Promise.all([
+      post('initialize', {}, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo }),
+      post(
+        'server/discover',
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
+        {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': clientInfo,
+          },
+        },
+      ),
+    ]);
   } catch (error) {
     if ((error as { name?: unknown }).name === 'CandorError') throw error;
     throw new CandorError(`${label}: cannot reach ${serverUrl} (${(error as Error).message}).`, {
@@ -177,10 +193,15 @@ async function probe(
       cause: error,
     });
   }
-  await response.body?.cancel().catch(() => {});
-  if (response.status !== 401 && response.status !== 403) return {};
-  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
-  return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+  let found: { resourceMetadataUrl?: URL; scope?: string } = {};
+  for (const response of responses) {
+    await response.body?.cancel().catch(() => {});
+    if (response.status !== 401 && response.status !== 403) continue;
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    const challenge = { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+    if (found.scope === undefined) found = { ...found, ...challenge };
+  }
+  return found;
 }
 
 function union(...lists: Array<string | readonly string[] | undefined>): string | undefined {

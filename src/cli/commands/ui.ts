@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { upstreamOf } from '../../gateway/config.js';
 import { POLICY_PRESETS, Policy } from '../../host/policy.js';
 import type { PolicyConfig, PolicyPreset, ServerConfig } from '../../host/types.js';
 import type { CandorServer } from '../../server/create-server.js';
@@ -146,7 +147,14 @@ async function uiServers(
             { exitCode: EXIT.usage },
           );
         }
-        servers[name] = { url: target.url, ...(target.headers ? { headers: target.headers } : {}) };
+        // The gateway's reading of an HTTP entry: OAuth sign-ins included (issue 19).
+        const { url, headers, auth, loginTarget } = upstreamOf(target);
+        servers[name] = {
+          url: url!,
+          ...(headers ? { headers } : {}),
+          ...(auth ? { auth } : {}),
+          ...(loginTarget ? { loginTarget } : {}),
+        };
       } else {
         servers[name] = {
           command: target.command,

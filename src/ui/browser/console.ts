@@ -6,12 +6,14 @@
  */
 import type { CallOutcome } from '../../host/types.js';
 import type { ConsoleQuestion } from '../server/confirm-broker.js';
+import type { ReviewItem } from '../server/review.js';
 import type { SessionEntry } from '../server/session-log.js';
 import type { ToolDetail, ToolRow } from '../server/tool-rows.js';
 import { apiToken, events, getJson, postJson } from './api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { h, json } from './dom.js';
 import { resultCard } from './result-view.js';
+import { renderReview } from './review-pane.js';
 import { argsEditor } from './schema-form.js';
 import { openView } from './view-host.js';
 
@@ -118,13 +120,24 @@ function renderFilters(tags: readonly string[]): void {
   form.addEventListener('submit', (event) => event.preventDefault());
 }
 
+/** A "yes" that means danger (destructive, open world) reads as a warning, not as read-only's reassuring green. */
+const RISKY: ReadonlySet<string> = new Set(['destructiveHint', 'openWorldHint']);
+
+/** Where a hint came from, in words. */
+const SOURCE_WORDS: Record<string, string> = {
+  server: 'stated by the server',
+  default: "the spec's worst-case default (the server said nothing)",
+  override: 'your overrides file',
+  evidence: 'made stricter by candor on evidence',
+};
+
 function hintCell(row: ToolRow, hint: (typeof HINTS)[number][0]): HTMLElement {
   const value = row.hints[hint];
   const defaulted = row.defaulted.includes(hint);
   return h(
     'td',
     {
-      class: `hint ${value ? 'yes' : 'no'}${defaulted ? ' defaulted' : ''}`,
+      class: `hint ${value ? 'yes' : 'no'}${value && RISKY.has(hint) ? ' risky' : ''}${defaulted ? ' defaulted' : ''}`,
       title: defaulted ? 'not stated by the server: the spec default applies' : 'stated',
     },
     value ? 'yes' : 'no',
@@ -147,7 +160,7 @@ function renderTools(rows: ToolRow[]): void {
         'Tags',
         'Visibility',
         'UI',
-        'Lint',
+        'Lint findings',
         'Pin',
         '',
       ].map((t) => h('th', {}, t)),
@@ -183,8 +196,11 @@ function renderTools(rows: ToolRow[]): void {
         h('td', {}, row.resourceUri ? h('code', {}, row.resourceUri) : '—'),
         h(
           'td',
-          { class: row.findings.error ? 'lint error' : row.findings.warning ? 'lint warning' : 'lint' },
-          `${row.findings.error}E ${row.findings.warning}W ${row.findings.info}I`,
+          {
+            class: row.findings.error ? 'lint error' : row.findings.warning ? 'lint warning' : 'lint',
+            title: "What candor lint found in this tool's definition (open the tool for the details)",
+          },
+          lintWords(row.findings),
         ),
         h('td', { class: `pin ${row.pin}` }, row.pin),
         h('td', {}, call),
@@ -197,6 +213,17 @@ function renderTools(rows: ToolRow[]): void {
     }),
   );
   $('tools').replaceChildren(head, body);
+}
+
+function lintWords(findings: ToolRow['findings']): string {
+  const parts = [
+    [findings.error, 'error'],
+    [findings.warning, 'warning'],
+    [findings.info, 'note'],
+  ]
+    .filter(([count]) => (count as number) > 0)
+    .map(([count, word]) => `${count} ${word}${count === 1 ? '' : 's'}`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
 async function loadTools(): Promise<void> {
@@ -229,47 +256,62 @@ async function select(name: string, callNow: boolean): Promise<void> {
     }
   });
   const hasRequired = ((detail.inputSchema as { required?: string[] }).required ?? []).length > 0;
-  $('detail').replaceChildren(
+  const article = h(
+    'article',
+    { 'data-detail': detail.name },
+    h('h2', {}, detail.title, ' ', h('code', {}, detail.name)),
+    h('p', { class: 'description' }, detail.description || '(no description)'),
     h(
-      'article',
-      { 'data-detail': detail.name },
-      h('h2', {}, detail.title, ' ', h('code', {}, detail.name)),
-      h('p', { class: 'description' }, detail.description || '(no description)'),
-      h(
-        'p',
-        { class: 'muted' },
-        `Hints from: ${HINTS.map(([hint]) => `${hint.replace('Hint', '')} ${detail.hintSources[hint]}`).join(', ')}`,
-        detail.requiresUserInteraction ? ' · every call is confirmed (requiresUserInteraction)' : '',
-      ),
-      detail.corrections.length > 0 ? h('p', { class: 'warning' }, `Tightened: ${json(detail.corrections)}`) : null,
-      form,
-      h('h3', {}, 'Lint'),
-      detail.lint.length === 0
-        ? h('p', { class: 'muted' }, 'No findings.')
-        : h(
-            'ul',
-            { class: 'lint' },
-            ...detail.lint.map((f) =>
-              h(
-                'li',
-                { class: f.severity },
-                `${f.severity} ${f.ruleId}: ${f.message}`,
-                f.fix ? h('small', {}, ` Fix: ${f.fix}`) : null,
-              ),
+      'p',
+      { class: 'muted' },
+      `Where each hint comes from: ${HINTS.map(([hint, , label]) => `${label.toLowerCase()}: ${SOURCE_WORDS[detail.hintSources[hint]] ?? detail.hintSources[hint]}`).join('; ')}.`,
+      detail.requiresUserInteraction ? ' · every call is confirmed (requiresUserInteraction)' : '',
+    ),
+    detail.corrections.length > 0 ? h('p', { class: 'warning' }, `Tightened: ${json(detail.corrections)}`) : null,
+    form,
+    h('h3', {}, 'Lint'),
+    detail.lint.length === 0
+      ? h('p', { class: 'muted' }, 'No findings.')
+      : h(
+          'ul',
+          { class: 'lint' },
+          ...detail.lint.map((f) =>
+            h(
+              'li',
+              { class: f.severity },
+              `${f.severity} ${f.ruleId}: ${f.message}`,
+              f.fix ? h('small', {}, ` Fix: ${f.fix}`) : null,
             ),
           ),
-      h('h3', {}, `Pin: ${detail.pin}`),
-      detail.pinChanges.length > 0
-        ? h('ul', { class: 'pin-diff' }, ...detail.pinChanges.map((c) => h('li', {}, c)))
-        : null,
-      h('details', {}, h('summary', {}, 'Input schema'), h('pre', {}, json(detail.inputSchema))),
-      detail.outputSchema
-        ? h('details', {}, h('summary', {}, 'Output schema'), h('pre', {}, json(detail.outputSchema)))
-        : null,
-    ),
+        ),
+    h('h3', {}, `Pin: ${detail.pin}`),
+    detail.pinChanges.length > 0
+      ? h('ul', { class: 'pin-diff' }, ...detail.pinChanges.map((c) => h('li', {}, c)))
+      : null,
+    h('details', {}, h('summary', {}, 'Input schema'), h('pre', {}, json(detail.inputSchema))),
+    detail.outputSchema
+      ? h('details', {}, h('summary', {}, 'Output schema'), h('pre', {}, json(detail.outputSchema)))
+      : null,
   );
+  showDetail(name, article);
   if (callNow && detail.callable && !hasRequired) void call(detail, editor.args());
   else if (callNow) (form.querySelector('input, select, textarea') as HTMLElement | null)?.focus();
+}
+
+/** The detail opens in a row right under its tool's row (else, filtered out, in the side pane). */
+function showDetail(name: string, article: HTMLElement): void {
+  document.querySelectorAll('tr.detail-row').forEach((open) => {
+    open.remove();
+  });
+  $('detail').replaceChildren();
+  const row = Array.from(document.querySelectorAll<HTMLTableRowElement>('#tools tr[data-tool]')).find(
+    (tr) => tr.dataset.tool === name,
+  );
+  if (!row) {
+    $('detail').replaceChildren(article);
+    return;
+  }
+  row.after(h('tr', { class: 'detail-row' }, h('td', { colspan: String(row.cells.length) }, article)));
 }
 
 async function call(detail: ToolDetail, args: Record<string, unknown>): Promise<void> {
@@ -345,10 +387,16 @@ function addEntry(entry: SessionEntry): void {
   );
 }
 
+async function loadReview(): Promise<void> {
+  const { items } = await getJson<{ items: ReviewItem[] }>('/api/review');
+  renderReview($('review'), items, () => void refresh());
+}
+
 async function refresh(): Promise<void> {
   state = await getJson<State>('/api/state');
   renderServers();
   await loadTools();
+  await loadReview();
 }
 
 async function start(): Promise<void> {
@@ -363,6 +411,7 @@ async function start(): Promise<void> {
   const all = await getJson<{ tools: ToolRow[] }>('/api/tools');
   renderFilters([...new Set(all.tools.flatMap((t) => t.tags))].sort());
   await loadTools();
+  await loadReview();
   for (const entry of (await getJson<{ entries: SessionEntry[] }>('/api/log')).entries) addEntry(entry);
   listen();
   document.body.dataset.ready = 'true';

@@ -7,6 +7,7 @@ import type { Host } from '../../host/host.js';
 import type { ConfirmBroker } from './confirm-broker.js';
 import { callScope } from './confirm-broker.js';
 import type { EventHub } from './event-stream.js';
+import { approveServer, reviewItems } from './review.js';
 import type { SessionLog } from './session-log.js';
 import type { RowQuery, ToolTable } from './tool-rows.js';
 import { LOG_META, ViewCallRefused, type ViewGate } from './view-gate.js';
@@ -31,6 +32,8 @@ export interface ApiDeps {
   log: SessionLog;
   policyName: string;
   sandboxOrigin: string;
+  /** The lockfile (`candor ui --lock`): enables the review pane (issue 21). */
+  lockFile?: string;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -107,6 +110,7 @@ export function getRoutes(deps: ApiDeps): Record<string, (url: URL) => unknown> 
       return detail;
     },
     '/api/log': () => ({ entries: deps.log.entries() }),
+    '/api/review': () => ({ lockFile: deps.lockFile ?? null, items: deps.lockFile ? reviewItems(deps.host) : [] }),
   };
 }
 
@@ -148,6 +152,39 @@ export function postRoutes(deps: ApiDeps): Record<string, (body: Record<string, 
         summary: `${outcome.status}${outcome.message ? `: ${outcome.message}` : ''}`,
       });
       return outcome;
+    },
+    '/api/review/approve': async (body) => {
+      const lockFile = deps.lockFile;
+      if (!lockFile) throw new ApiError(400, 'Start candor ui with --lock FILE to approve servers.');
+      const item = reviewItems(deps.host).find((i) => i.server === body.server);
+      if (!item) throw new ApiError(404, `Nothing of ${JSON.stringify(body.server)} waits for review.`);
+      const accept = Array.isArray(body.accept) ? body.accept.filter((r): r is string => typeof r === 'string') : [];
+      // Approval is a person's act: the same dialog as a call's confirmation, on the Node side.
+      const answer = await callScope.run({ origin: 'console' }, () =>
+        deps.broker.ask({
+          tool: `${item.server} (approve)`,
+          server: item.server,
+          title: `Approve ${item.server}: pin ${item.tools.length} tool${item.tools.length === 1 ? '' : 's'}`,
+          args: { lockfile: lockFile, tools: item.tools.map((t) => t.toolName), accept },
+          hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+          trust: 'untrusted',
+          reason: `${item.kind === 'quarantined' ? `${item.server} is quarantined` : `tools of ${item.server} changed since pinned`}; approving pins the definitions shown into ${lockFile}${accept.length > 0 ? `, accepting ${accept.join(', ')}` : ''}`,
+          canRemember: false,
+          pin: { status: item.kind === 'quarantined' ? 'unpinned' : 'changed' },
+        }),
+      );
+      if (answer === 'deny') return { approved: false, reason: 'you declined in the dialog' };
+      const review = await approveServer(deps.host, lockFile, item.server, accept);
+      deps.table.rebuild();
+      deps.hub.send({ type: 'tools-changed', data: { server: item.server } });
+      deps.log.add({
+        kind: 'decision',
+        origin: 'console',
+        summary: review.pinned ? `approved ${item.server}: pinned into ${lockFile}` : `${item.server} was not pinned`,
+      });
+      return review.pinned
+        ? { approved: true, review }
+        : { approved: false, review, reason: 'the scan at the door found findings not accepted' };
     },
     '/api/confirm': async (body) => {
       if (!deps.broker.answer(body.id, body.answer)) {

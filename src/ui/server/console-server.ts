@@ -113,6 +113,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const policy = new Policy(options.host.policy ?? 'default');
   const views = new ViewGate({ host, policy, broker, log });
   const deps: ApiDeps = { host, table, views, broker, hub, log, policyName: policy.preset, sandboxOrigin };
+  if (options.host.pins?.file) deps.lockFile = options.host.pins.file;
   const gets = getRoutes(deps);
   const posts = postRoutes(deps);
   const offChanged = host.on('tools-changed', (change) => {

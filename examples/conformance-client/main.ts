@@ -1,0 +1,111 @@
+/**
+ * candor's MCP client under the official conformance suite's client scenarios
+ * (`@modelcontextprotocol/conformance client --command …`), mostly the `auth/*` ones
+ * (issue 19). The suite starts a scenario server and runs this with its URL as the last
+ * argument; `MCP_CONFORMANCE_SCENARIO` names the scenario and `MCP_CONFORMANCE_CONTEXT`
+ * carries a pre-registered client where the scenario has one.
+ *
+ * It connects the way every candor command does (`connectTarget` with the stored-sign-in
+ * provider), signs in when asked (the scenario's authorization endpoint answers with a
+ * redirect, followed by the scripted browser in test/support), lists the tools and calls
+ * each one, signing in again with more scopes on a step-up. Sign-ins go to a temporary
+ * credentials file.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CredentialsStore } from '../../src/auth/client/credentials-store.js';
+import type { OAuthClientSettings } from '../../src/auth/client/settings.js';
+import { signIn } from '../../src/auth/client/sign-in.js';
+import { findSignInRequired, type SignInRequiredError } from '../../src/auth/client/sign-in-required.js';
+import { connectTarget } from '../../src/targets/connect.js';
+import type { HttpTarget } from '../../src/targets/types.js';
+
+const BROWSER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../test/support/oauth-browser.mjs');
+/** The Client ID Metadata Document URL the suite's CIMD scenario serves (it cannot be hosted here). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+const url = process.argv.at(-1);
+if (!url?.startsWith('http')) {
+  console.error('usage: main.ts <server-url>');
+  process.exit(2);
+}
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+  client_id?: string;
+  client_secret?: string;
+};
+
+const client: OAuthClientSettings = { clientMetadataUrl: CLIENT_METADATA_URL };
+if (context.client_id) client.clientId = context.client_id;
+if (context.client_secret) client.clientSecret = context.client_secret;
+if (scenario.includes('client-credentials')) client.grant = 'client_credentials';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'candor-conformance-client-'));
+const store = new CredentialsStore(path.join(dir, 'credentials.json'));
+const target: HttpTarget = {
+  kind: 'http',
+  url,
+  transport: 'streamable-http',
+  label: 'conformance',
+  auth: { mode: 'oauth', client },
+};
+
+/** The suite's authorization endpoint redirects at once: the scripted browser follows it to our loopback. */
+const open = (authorizationUrl: string) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [BROWSER, authorizationUrl], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', () => resolve());
+  });
+
+let signIns = 0;
+async function signInFor(required: SignInRequiredError): Promise<boolean> {
+  if (++signIns > 3) return false;
+  await signIn({
+    serverUrl: url!,
+    store,
+    client,
+    label: target.label,
+    loginCommand: required.command,
+    ...(required.scope ? { scopes: required.scope.split(' ') } : {}),
+    open,
+    timeoutMs: 20_000,
+  });
+  return true;
+}
+
+async function session(): Promise<void> {
+  const connection = await connectTarget(target, {
+    credentials: store,
+    era: 'auto',
+    clientInfo: { name: 'candor-conformance-client', version: '0' },
+    onSignInRequired: signInFor,
+  });
+  try {
+    const { tools } = await connection.client.listTools();
+    for (const tool of tools) await connection.client.callTool({ name: tool.name, arguments: {} });
+  } finally {
+    await connection.close();
+  }
+}
+
+try {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await session();
+      break;
+    } catch (error) {
+      const required = findSignInRequired(error);
+      // A step-up mid-session: sign in with the wider scopes and run the session again.
+      if (!required || attempt >= 2 || !(await signInFor(required))) throw error;
+    }
+  }
+} catch (error) {
+  console.error(`candor conformance client: ${(error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { answersDiffer } from './answers.js';
+import { readAnswer } from './read-answer.js';
+import { inCopy } from './sandbox.js';
+
+describe('answersDiffer', () => {
+  it('ignores timestamps, UUIDs, durations, long hex ids and epoch numbers', () => {
+    expect(
+      answersDiffer(
+        'set at 2026-01-01T00:00:00.123Z (id 6f1c2b1e-0d7a-4c53-9f39-2f3f6bb1c0aa, 12ms, etag 9f86d081884c7d65, t=1795665925748)',
+        'set at 2026-01-01T00:00:04.999Z (id 0b7d2a43-1111-4c53-9f39-2f3f6bb1c0ab, 7ms, etag 2c26b46b68ffc68f, t=1795665929999)',
+      ),
+    ).toBeUndefined();
+  });
+
+  it('reports a counter or a list that moved, with an excerpt around the difference', () => {
+    expect(answersDiffer('Added task 1 to the list', 'Added task 2 to the list')).toEqual({
+      first: 'Added task 1 to the list',
+      again: 'Added task 2 to the list',
+    });
+  });
+});
+
+describe('readAnswer', () => {
+  it('takes isError and errors said in words as failures, and text that merely mentions an error as an answer', () => {
+    expect(readAnswer({ isError: true, content: [{ type: 'text', text: 'nope' }] }).error).toBe('nope');
+    expect(readAnswer({ content: [{ type: 'text', text: 'Error: no database' }] }).error).toContain(
+      'answered as text, without isError',
+    );
+    expect(readAnswer({ content: [{ type: 'text', text: '{"error": "bad table"}' }] }).error).toBeDefined();
+    expect(readAnswer({ content: [{ type: 'text', text: '{"error": null, "rows": []}' }] }).error).toBeUndefined();
+    expect(readAnswer({ content: [{ type: 'text', text: 'Errors found: 0' }] }).error).toBeUndefined();
+    expect(readAnswer({ content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } }).text).toBe(
+      'ok\n{"n":1}',
+    );
+  });
+});
+
+describe('inCopy', () => {
+  it('rewrites {workdir} and the real workdir anywhere in a value, never a longer name that starts like it', () => {
+    expect(inCopy('sqlite:///home/me/proj/app.db', '/home/me/proj', '/tmp/c/work')).toBe('sqlite:///tmp/c/work/app.db');
+    expect(inCopy('--root=/home/me/proj', '/home/me/proj', '/tmp/c/work')).toBe('--root=/tmp/c/work');
+    expect(inCopy('/home/me/project2/x', '/home/me/proj', '/tmp/c/work')).toBe('/home/me/project2/x');
+    expect(inCopy('{workdir}/data', '/home/me/proj', '/tmp/c/work')).toBe('/tmp/c/work/data');
+  });
+});
