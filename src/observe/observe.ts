@@ -12,7 +12,7 @@ import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from '../host/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments, type PathStyle } from './arguments.js';
-import type { CallRecord, Scene } from './evidence.js';
+import { type CallRecord, classify, type Scene } from './evidence.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
@@ -58,6 +58,8 @@ export interface ToolObservation {
   calls: CallRecord[];
   /** Why the tool was not exercised (no successful call), if so. */
   notExercised?: string;
+  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch. */
+  effects: string[];
   findings: ObserveFinding[];
 }
 
@@ -295,7 +297,13 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     for (const wire of listed.tools ?? []) {
       if ((only && !only(wire.name)) || skip?.(wire.name)) continue;
       const normalised = normaliseTool(wire);
-      const observation: ToolObservation = { name: wire.name, hints: normalised.hints, calls: [], findings: [] };
+      const observation: ToolObservation = {
+        name: wire.name,
+        hints: normalised.hints,
+        calls: [],
+        effects: [],
+        findings: [],
+      };
       report.tools.push(observation);
       wires.set(wire.name, wire);
       if (report.failure) {
@@ -364,6 +372,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     const server = judgeServer(report.tools, scene);
     for (const observation of report.tools) {
       observation.findings = judge(observation.name, observation.hints, observation.calls, scene, server.lines);
+      observation.effects = effectClasses(observation.calls, scene);
       report.findings.push(...observation.findings);
     }
     report.findings.push(...server.findings);
@@ -374,6 +383,19 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     await sandbox.dispose();
   }
   return relativeToWorkdir(report, sandbox);
+}
+
+/** The evidence classes a tool's calls showed, in a fixed order, for the table. */
+function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
+  const seen = calls.map((c) => classify(c, scene));
+  const any = (key: keyof ReturnType<typeof classify>) => seen.some((e) => e[key].length > 0);
+  return [
+    ...(any('writes') ? ['wrote'] : []),
+    ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
+    ...(any('execs') ? ['ran a program'] : []),
+    ...(any('network') ? ['network'] : []),
+    ...(any('scratch') ? ['scratch'] : []),
+  ];
 }
 
 /** The report with sandbox paths said as a person knows them: relative to their workdir, `~` and `$TMPDIR` for the sandbox's HOME and TMPDIR. */

@@ -39,16 +39,7 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
     : { red: (s: string) => s, yellow: (s: string) => s, green: (s: string) => s, dim: (s: string) => s };
   const rows = report.tools.map((tool) => {
     const ok = tool.calls.filter((c) => c.ok).length;
-    const effects = new Set<string>();
-    for (const call of tool.calls) {
-      const scratch = (f: string) => f.startsWith('$TMPDIR') || f.startsWith('~/.cache/');
-      if ([...call.diff.created, ...call.diff.modified].some((f) => !scratch(f))) effects.add('wrote');
-      if (call.diff.deleted.some((f) => !scratch(f))) effects.add('deleted');
-      if (call.effects.some((e) => e.kind === 'exec')) effects.add('ran a program');
-      if (call.effects.some((e) => e.kind === 'connect' && (!e.loopback || e.port === 53) && e.family !== 'unix'))
-        effects.add('network');
-      if ([...call.diff.created, ...call.diff.modified, ...call.diff.deleted].some(scratch)) effects.add('scratch');
-    }
+    const effects = tool.effects;
     const verdict = tool.notExercised
       ? paint.dim('not exercised')
       : tool.findings.some((f) => f.severity !== 'info')
@@ -59,7 +50,7 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
               .join(', '),
           )
         : paint.green('consistent');
-    return [tool.name, `${ok}/${tool.calls.length}`, effects.size > 0 ? [...effects].join(', ') : '—', verdict];
+    return [tool.name, `${ok}/${tool.calls.length}`, effects.length > 0 ? effects.join(', ') : '—', verdict];
   });
   const lines = [renderTable({ headers: ['TOOL', 'CALLS OK', 'EFFECTS SEEN', 'VERDICT'], rows })];
   for (const finding of report.findings) {
