@@ -6,17 +6,9 @@ import * as ai7 from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import * as ai6 from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toAiSdkTools } from '../src/adapters/ai-sdk.js';
-import type { ConfirmAnswer, ConfirmRequest } from '../src/host/index.js';
-import {
-  type NotesHost,
-  notesHost,
-  readsOverlapped,
-  reviseTool,
-  started,
-  writeOverlaps,
-} from './support/notes-host.js';
+import { readsOverlapped, reviseTool, started, useNotesHost, writeOverlaps } from './support/notes-host.js';
 import { answer, modelSaw, type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 /** The two AI SDK versions, behind one small surface. */
@@ -43,17 +35,12 @@ const versions = [
   },
 ] as const;
 
-let notes: NotesHost | undefined;
-afterEach(async () => {
-  await notes?.close();
-  notes = undefined;
-});
+const fixture = useNotesHost();
 
 describe.each(versions)('candor/ai-sdk with $name', (version) => {
-  const onConfirm = vi.fn((_request: ConfirmRequest): ConfirmAnswer => 'deny');
-  const start = async (options: Parameters<typeof notesHost>[0] = {}) => {
-    onConfirm.mockClear();
-    notes = await notesHost({ onConfirm, ...options });
+  const { onConfirm } = fixture;
+  const start = async (options: Parameters<typeof fixture.open>[0] = {}) => {
+    const notes = await fixture.open(options);
     const { tools, toolApproval } = toAiSdkTools(notes.host);
     const run = (model: unknown, more: Record<string, unknown>) =>
       version.generate({ model, tools, ...(version.withApproval ? { toolApproval } : {}), ...more });
@@ -79,7 +66,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     ]);
     const result = await run(model, { prompt: 'read two notes' });
     expect(result.text).toBe('ok');
-    expect(readsOverlapped(notes!.log())).toBe(true);
+    expect(readsOverlapped(fixture.notes.log())).toBe(true);
     expect(modelSaw(model, 'r1')).toContain('buy milk');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -94,7 +81,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
       'ok',
     ]);
     await run(model, { prompt: 'write two notes' });
-    const log = notes!.log();
+    const log = fixture.notes.log();
     expect(started(log, 'write_note').map((e) => e.args.name)).toEqual(['a', 'b']);
     expect(writeOverlaps(log)).toEqual([]);
   });
@@ -108,7 +95,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
       | undefined;
     expect(request).toBeDefined();
     if (version.withApproval) expect(request!.reason).toMatch(/destructive/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     await run(model, {
       messages: [
         { role: 'user', content: 'delete todo' },
@@ -126,7 +113,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
         },
       ],
     });
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'd1')).toMatch(/keep my notes|denied/i);
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -144,7 +131,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
       ],
     });
     expect(second.text).toBe('deleted');
-    expect(started(notes!.log(), 'delete_note')).toHaveLength(1);
+    expect(started(fixture.notes.log(), 'delete_note')).toHaveLength(1);
     expect(modelSaw(model, 'd1')).toContain('deleted todo');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -156,7 +143,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     const request = result.content.find((p) => p.type === 'tool-approval-request') as { reason?: string } | undefined;
     expect(request).toBeDefined();
     if (version.withApproval) expect(request!.reason).toMatch(/not trusted/);
-    expect(started(notes!.log(), 'read_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'read_note')).toEqual([]);
   });
 
   it('in plan mode offers only read-only tools, and a call to a hidden tool is an error the model reads', async () => {
@@ -167,7 +154,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     const result = await run(model, { prompt: 'delete' });
     expect(result.text).toBe('fine');
     expect(modelSaw(model, 'h1')).toMatch(/unavailable tool/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('denies without a pause what the host denies (a changed tool under pins that block), and the model reads why', async () => {
@@ -182,7 +169,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     ).toBe(false);
     expect(result.text).toBe('noted');
     expect(modelSaw(model, 'b1')).toMatch(/changed since it was pinned/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('asks again when the tool changed after the person was asked', async () => {
@@ -200,7 +187,7 @@ describe.each(versions)('candor/ai-sdk with $name', (version) => {
     });
     expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(onConfirm.mock.calls[0]![0].reason).toMatch(/changed since the call was approved/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'c1')).toMatch(/denied/);
   });
 });

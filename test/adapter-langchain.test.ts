@@ -5,17 +5,9 @@
  */
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { AIMessage, type BaseMessage, createAgent, fakeModel } from 'langchain';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toLangChainTools } from '../src/adapters/langchain.js';
-import type { ConfirmAnswer, ConfirmRequest } from '../src/host/index.js';
-import {
-  type NotesHost,
-  notesHost,
-  readsOverlapped,
-  reviseTool,
-  started,
-  writeOverlaps,
-} from './support/notes-host.js';
+import { readsOverlapped, reviseTool, started, useNotesHost, writeOverlaps } from './support/notes-host.js';
 import { type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 /** A fakeModel answering the scripted steps in turn. */
@@ -35,17 +27,12 @@ function modelSaw(model: ReturnType<typeof fakeModel>, callId: string): string {
   return JSON.stringify(message?.content ?? null);
 }
 
-let notes: NotesHost | undefined;
-afterEach(async () => {
-  await notes?.close();
-  notes = undefined;
-});
+const fixture = useNotesHost();
 
-const onConfirm = vi.fn((_request: ConfirmRequest): ConfirmAnswer => 'deny');
+const { onConfirm } = fixture;
 let thread = 0;
-async function start(options: Parameters<typeof notesHost>[0] = {}) {
-  onConfirm.mockClear();
-  notes = await notesHost({ onConfirm, ...options });
+async function start(options: Parameters<typeof fixture.open>[0] = {}) {
+  const notes = await fixture.open(options);
   const { tools, middleware } = toLangChainTools(notes.host);
   const config = { configurable: { thread_id: `t${++thread}` } };
   const agentFor = (model: ReturnType<typeof fakeModel>) =>
@@ -71,7 +58,7 @@ describe('candor/langchain', () => {
     ]);
     const result = await agentFor(model).invoke(ask('read two notes'), config);
     expect(lastText(result)).toBe('ok');
-    expect(readsOverlapped(notes!.log())).toBe(true);
+    expect(readsOverlapped(fixture.notes.log())).toBe(true);
     expect(modelSaw(model, 'r1')).toContain('buy milk');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -88,7 +75,7 @@ describe('candor/langchain', () => {
       'ok',
     ]);
     await agentFor(model).invoke(ask('write two notes'), config);
-    const log = notes!.log();
+    const log = fixture.notes.log();
     expect(started(log, 'write_note').map((e) => e.args.name)).toEqual(['a', 'b']);
     expect(writeOverlaps(log)).toEqual([]);
   });
@@ -101,13 +88,13 @@ describe('candor/langchain', () => {
     const request = interrupts(first)[0]?.value as { actionRequests: Array<{ name: string; description?: string }> };
     expect(request.actionRequests[0]).toMatchObject({ name: 'notes__delete_note' });
     expect(request.actionRequests[0]!.description).toMatch(/destructive/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     const second = await agent.invoke(
       new Command({ resume: { decisions: [{ type: 'reject', message: 'keep my notes' }] } }),
       config,
     );
     expect(lastText(second)).toBe('understood');
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'd1')).toMatch(/keep my notes/);
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -119,7 +106,7 @@ describe('candor/langchain', () => {
     await agent.invoke(ask('delete todo'), config);
     const second = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
     expect(lastText(second)).toBe('deleted');
-    expect(started(notes!.log(), 'delete_note')).toHaveLength(1);
+    expect(started(fixture.notes.log(), 'delete_note')).toHaveLength(1);
     expect(modelSaw(model, 'd1')).toContain('deleted todo');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -129,7 +116,7 @@ describe('candor/langchain', () => {
     const model = scripted([[toolCall('s1', 'stranger__read_note', { name: 'todo' })], 'ok']);
     const result = await agentFor(model).invoke(ask('read'), config);
     expect(interrupts(result)).toHaveLength(1);
-    expect(started(notes!.log(), 'read_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'read_note')).toEqual([]);
   });
 
   it('in plan mode offers only read-only tools, and a call to a hidden tool is an error the model reads', async () => {
@@ -139,7 +126,7 @@ describe('candor/langchain', () => {
     const result = await agentFor(model).invoke(ask('delete'), config);
     expect(lastText(result)).toBe('fine');
     expect(modelSaw(model, 'h1')).toMatch(/not found|not a valid tool/i);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('denies without an interrupt what the host denies, and the model reads why', async () => {
@@ -153,7 +140,7 @@ describe('candor/langchain', () => {
     expect(interrupts(result)).toEqual([]);
     expect(lastText(result)).toBe('noted');
     expect(modelSaw(model, 'b1')).toMatch(/changed since it was pinned/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('asks again when the tool changed after the person was asked', async () => {
@@ -165,7 +152,7 @@ describe('candor/langchain', () => {
     await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), config);
     expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(onConfirm.mock.calls[0]![0].reason).toMatch(/changed since the call was approved/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'c1')).toMatch(/Denied/);
   });
 });

@@ -7,17 +7,9 @@ import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { MockLanguageModelV3 } from 'ai-v6/test';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toMastraTools } from '../src/adapters/mastra.js';
-import type { ConfirmAnswer, ConfirmRequest } from '../src/host/index.js';
-import {
-  type NotesHost,
-  notesHost,
-  readsOverlapped,
-  reviseTool,
-  started,
-  writeOverlaps,
-} from './support/notes-host.js';
+import { readsOverlapped, reviseTool, started, useNotesHost, writeOverlaps } from './support/notes-host.js';
 import { answer, modelSaw, type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 function scripted(steps: ScriptedStep[]) {
@@ -25,16 +17,11 @@ function scripted(steps: ScriptedStep[]) {
   return new MockLanguageModelV3({ doGenerate: async () => answer(queue.shift() ?? 'out of script') });
 }
 
-let notes: NotesHost | undefined;
-afterEach(async () => {
-  await notes?.close();
-  notes = undefined;
-});
+const fixture = useNotesHost();
 
-const onConfirm = vi.fn((_request: ConfirmRequest): ConfirmAnswer => 'deny');
-async function start(options: Parameters<typeof notesHost>[0] = {}) {
-  onConfirm.mockClear();
-  notes = await notesHost({ onConfirm, ...options });
+const { onConfirm } = fixture;
+async function start(options: Parameters<typeof fixture.open>[0] = {}) {
+  const notes = await fixture.open(options);
   const tools = toMastraTools(notes.host);
   const agentFor = (model: MockLanguageModelV3) => {
     const agent = new Agent({ id: 'notes', name: 'notes', instructions: 'Keep notes.', model, tools });
@@ -62,7 +49,7 @@ describe('candor/mastra', () => {
     ]);
     const output = await agentFor(model).generate('read two notes', generateOptions);
     expect(output.text).toBe('ok');
-    expect(readsOverlapped(notes!.log())).toBe(true);
+    expect(readsOverlapped(fixture.notes.log())).toBe(true);
     expect(modelSaw(model, 'r1')).toContain('buy milk');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -77,7 +64,7 @@ describe('candor/mastra', () => {
       'ok',
     ]);
     await agentFor(model).generate('write two notes', generateOptions);
-    const log = notes!.log();
+    const log = fixture.notes.log();
     expect(started(log, 'write_note').map((e) => e.args.name)).toEqual(['a', 'b']);
     expect(writeOverlaps(log)).toEqual([]);
   });
@@ -88,14 +75,14 @@ describe('candor/mastra', () => {
     const agent = agentFor(model);
     const first = await agent.generate('delete todo', generateOptions);
     expect(first.finishReason).toBe('suspended');
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     const second = await agent.declineToolCallGenerate({
       runId: first.runId!,
       toolCallId: pendingCall(first),
       reason: 'keep my notes',
     });
     expect(second.text).toBe('understood');
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'd1')).toMatch(/keep my notes|declined|denied/i);
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -107,7 +94,7 @@ describe('candor/mastra', () => {
     const first = await agent.generate('delete todo', generateOptions);
     const second = await agent.approveToolCallGenerate({ runId: first.runId!, toolCallId: pendingCall(first) });
     expect(second.text).toBe('deleted');
-    expect(started(notes!.log(), 'delete_note')).toHaveLength(1);
+    expect(started(fixture.notes.log(), 'delete_note')).toHaveLength(1);
     expect(modelSaw(model, 'd1')).toContain('deleted todo');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -117,7 +104,7 @@ describe('candor/mastra', () => {
     const model = scripted([[toolCall('s1', 'stranger__read_note', { name: 'todo' })], 'ok']);
     const output = await agentFor(model).generate('read', generateOptions);
     expect(output.finishReason).toBe('suspended');
-    expect(started(notes!.log(), 'read_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'read_note')).toEqual([]);
   });
 
   it('in plan mode offers only read-only tools, and a call to a hidden tool is an error the model reads', async () => {
@@ -127,7 +114,7 @@ describe('candor/mastra', () => {
     const output = await agentFor(model).generate('delete', generateOptions);
     expect(output.text).toBe('fine');
     expect(modelSaw(model, 'h1')).toMatch(/not found|unavailable|no such tool/i);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('denies without suspending what the host denies, and the model reads why', async () => {
@@ -139,7 +126,7 @@ describe('candor/mastra', () => {
     expect(output.finishReason).not.toBe('suspended');
     expect(output.text).toBe('noted');
     expect(modelSaw(model, 'b1')).toMatch(/changed since it was pinned/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('asks again when the tool changed after the person was asked', async () => {
@@ -151,7 +138,7 @@ describe('candor/mastra', () => {
     await agent.approveToolCallGenerate({ runId: first.runId!, toolCallId: pendingCall(first) });
     expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(onConfirm.mock.calls[0]![0].reason).toMatch(/changed since the call was approved/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'c1')).toMatch(/Denied/);
   });
 });

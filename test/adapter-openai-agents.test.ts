@@ -4,17 +4,9 @@
  */
 import { Agent, run } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toOpenAIAgentsTools } from '../src/adapters/openai-agents.js';
-import type { ConfirmAnswer, ConfirmRequest } from '../src/host/index.js';
-import {
-  type NotesHost,
-  notesHost,
-  readsOverlapped,
-  reviseTool,
-  started,
-  writeOverlaps,
-} from './support/notes-host.js';
+import { readsOverlapped, reviseTool, started, useNotesHost, writeOverlaps } from './support/notes-host.js';
 import { type ScriptedStep, toolCall } from './support/scripted-steps.js';
 
 /** The ScriptedModel for scripted steps. */
@@ -36,16 +28,11 @@ function modelSaw(model: ScriptedModel, callId: string): string {
   return JSON.stringify(item?.output ?? null);
 }
 
-let notes: NotesHost | undefined;
-afterEach(async () => {
-  await notes?.close();
-  notes = undefined;
-});
+const fixture = useNotesHost();
 
-const onConfirm = vi.fn((_request: ConfirmRequest): ConfirmAnswer => 'deny');
-async function start(options: Parameters<typeof notesHost>[0] = {}) {
-  onConfirm.mockClear();
-  notes = await notesHost({ onConfirm, ...options });
+const { onConfirm } = fixture;
+async function start(options: Parameters<typeof fixture.open>[0] = {}) {
+  const notes = await fixture.open(options);
   const tools = toOpenAIAgentsTools(notes.host);
   const agentFor = (model: ScriptedModel) => new Agent({ name: 'notes', instructions: 'Keep notes.', model, tools });
   return { host: notes.host, tools, agentFor };
@@ -68,7 +55,7 @@ describe('candor/openai-agents', () => {
     ]);
     const result = await run(agentFor(model), 'read two notes', runOptions);
     expect(result.finalOutput).toBe('ok');
-    expect(readsOverlapped(notes!.log())).toBe(true);
+    expect(readsOverlapped(fixture.notes.log())).toBe(true);
     expect(modelSaw(model, 'r1')).toContain('buy milk');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -83,7 +70,7 @@ describe('candor/openai-agents', () => {
       'ok',
     ]);
     await run(agentFor(model), 'write two notes', runOptions);
-    const log = notes!.log();
+    const log = fixture.notes.log();
     expect(started(log, 'write_note').map((e) => e.args.name)).toEqual(['a', 'b']);
     expect(writeOverlaps(log)).toEqual([]);
   });
@@ -94,11 +81,11 @@ describe('candor/openai-agents', () => {
     const agent = agentFor(model);
     const first = await run(agent, 'delete todo', runOptions);
     expect(first.interruptions).toHaveLength(1);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     first.state.reject(first.interruptions[0]!, { message: 'keep my notes' });
     const second = await run(agent, first.state, runOptions);
     expect(second.finalOutput).toBe('understood');
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'd1')).toMatch(/keep my notes/);
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -111,7 +98,7 @@ describe('candor/openai-agents', () => {
     first.state.approve(first.interruptions[0]!);
     const second = await run(agent, first.state, runOptions);
     expect(second.finalOutput).toBe('deleted');
-    expect(started(notes!.log(), 'delete_note')).toHaveLength(1);
+    expect(started(fixture.notes.log(), 'delete_note')).toHaveLength(1);
     expect(modelSaw(model, 'd1')).toContain('deleted todo');
     expect(onConfirm).not.toHaveBeenCalled();
   });
@@ -121,7 +108,7 @@ describe('candor/openai-agents', () => {
     const model = scripted([[toolCall('s1', 'stranger__read_note', { name: 'todo' })], 'ok']);
     const result = await run(agentFor(model), 'read', runOptions);
     expect(result.interruptions).toHaveLength(1);
-    expect(started(notes!.log(), 'read_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'read_note')).toEqual([]);
   });
 
   it('in plan mode offers only read-only tools, and a call to a hidden tool is an error the model reads', async () => {
@@ -131,7 +118,7 @@ describe('candor/openai-agents', () => {
     const result = await run(agentFor(model), 'delete', runOptions);
     expect(result.finalOutput).toBe('fine');
     expect(modelSaw(model, 'h1')).toMatch(/not found/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('refuses with a guardrail, without an interruption, what the host denies, and the model reads why', async () => {
@@ -144,7 +131,7 @@ describe('candor/openai-agents', () => {
     expect(result.toolInputGuardrailResults.map((r) => r.output.behavior.type)).toEqual(['rejectContent']);
     expect(result.finalOutput).toBe('noted');
     expect(modelSaw(model, 'b1')).toMatch(/changed since it was pinned/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
   });
 
   it('asks again when the tool changed after the person was asked', async () => {
@@ -157,7 +144,7 @@ describe('candor/openai-agents', () => {
     await run(agent, first.state, runOptions);
     expect(onConfirm).toHaveBeenCalledTimes(1);
     expect(onConfirm.mock.calls[0]![0].reason).toMatch(/changed since the call was approved/);
-    expect(started(notes!.log(), 'delete_note')).toEqual([]);
+    expect(started(fixture.notes.log(), 'delete_note')).toEqual([]);
     expect(modelSaw(model, 'c1')).toMatch(/Denied/);
   });
 });

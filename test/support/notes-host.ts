@@ -6,7 +6,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHost, type Host, type HostOptions } from '../../src/host/index.js';
+import { afterEach, vi } from 'vitest';
+import {
+  type ConfirmAnswer,
+  type ConfirmRequest,
+  createHost,
+  type Host,
+  type HostOptions,
+} from '../../src/host/index.js';
 
 const SERVER = join(import.meta.dirname, '../fixtures/adapters/logging-server.mjs');
 
@@ -106,4 +113,30 @@ export async function reviseTool(host: Host): Promise<void> {
   ]);
   if (outcome!.status !== 'ok') throw new Error(`revise failed: ${outcome!.message}`);
   await changed;
+}
+
+/**
+ * One notes host per test, closed after it, with an `onConfirm` that records
+ * every question and answers deny (so a call that asks again is seen and refused).
+ */
+export function useNotesHost() {
+  const onConfirm = vi.fn((_request: ConfirmRequest): ConfirmAnswer => 'deny');
+  let current: NotesHost | undefined;
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return {
+    onConfirm,
+    async open(options: Omit<HostOptions, 'servers' | 'onConfirm'> = {}): Promise<NotesHost> {
+      onConfirm.mockClear();
+      current = await notesHost({ onConfirm, ...options });
+      return current;
+    },
+    /** The host of the running test. */
+    get notes(): NotesHost {
+      if (!current) throw new Error('open() the notes host first');
+      return current;
+    },
+  };
 }
