@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, REPO, runCli } from './cli-harness.js';
 import { type ProtectedSetup, startProtected } from './support/oauth-client-fixture.js';
 

@@ -15,6 +15,7 @@ import { packageInfo } from './package-root.js';
 
 /** Commands whose modules load heavy dependencies at import; registered only when they may run. */
 const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Command) => unknown>]> = [
+  ['audit', async () => (await import('./commands/audit.js')).registerAudit],
   ['auth', async () => (await import('./commands/auth.js')).registerAuth],
   ['gateway', async () => (await import('./commands/gateway.js')).registerGateway],
   ['lint', async () => (await import('./commands/lint.js')).registerLint],

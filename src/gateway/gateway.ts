@@ -26,6 +26,7 @@ import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { Door } from './door.js';
+import { gatewayMetrics } from './metrics.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { GatewayRules } from './rules.js';
@@ -90,6 +91,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const policy = new Policy(policyConfig);
   const inFlight = new InFlight();
   const audit = options.audit === undefined ? undefined : auditSink(options.audit);
+  // OpenTelemetry metrics when @opentelemetry/api is installed (the application registers the provider).
+  const metrics = await gatewayMetrics();
   const timeoutMs = options.timeoutMs ?? 60_000;
   const approvalsFile =
     options.approvalsFile ??
@@ -183,7 +186,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         : host.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
     );
     if (scope.inputRequired) throw scope.inputRequired;
-    if (audit) audit(auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy));
+    if (audit || metrics) {
+      const entry = auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy);
+      audit?.(entry);
+      metrics?.(entry);
+    }
     return resultOf(tool, outcome, scope);
   };
 

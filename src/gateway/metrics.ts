@@ -1,0 +1,49 @@
+/**
+ * OpenTelemetry metrics of the gateway (issue 22), when `@opentelemetry/api`
+ * is installed (an optional peer dependency; nothing is recorded otherwise):
+ * `candor.gateway.calls` (counter: server, tool, decision, decided_by,
+ * outcome) and `candor.gateway.call.duration` (histogram in ms: server, tool,
+ * outcome). The application registers the meter provider and its exporter;
+ * without one the API's no-op meter makes this free.
+ */
+import type { AuditEntry } from './audit-log.js';
+
+/** Records one call (the same facts as its audit line). */
+export type CallMetrics = (entry: AuditEntry) => void;
+
+/**
+ * The recorder, or undefined when `@opentelemetry/api` cannot be loaded.
+ *
+ * @example
+ * ```ts
+ * const record = await gatewayMetrics();
+ * record?.(entry);
+ * ```
+ */
+export async function gatewayMetrics(): Promise<CallMetrics | undefined> {
+  let api: typeof import('@opentelemetry/api');
+  try {
+    api = await import('@opentelemetry/api');
+  } catch {
+    return undefined;
+  }
+  const meter = api.metrics.getMeter('candor-gateway');
+  const calls = meter.createCounter('candor.gateway.calls', {
+    description: 'Tool calls through the gateway, by server, tool, decision and outcome.',
+  });
+  const duration = meter.createHistogram('candor.gateway.call.duration', {
+    description: 'How long a call through the gateway took (policy, confirmation and upstream).',
+    unit: 'ms',
+  });
+  return (entry) => {
+    const server = entry.server ?? '';
+    calls.add(1, {
+      server,
+      tool: entry.tool,
+      decision: entry.decision,
+      decided_by: entry.decidedBy,
+      outcome: entry.outcome,
+    });
+    duration.record(entry.durationMs, { server, tool: entry.tool, outcome: entry.outcome });
+  };
+}
