@@ -80,10 +80,10 @@ describe('candor ui streams', () => {
 
 describe('candor ui servers', () => {
   it('shows a server it cannot reach as failed, with the reason, next to the others', async () => {
-    const card = page.locator('[data-server="127.0.0.1-9"]');
+    const card = page.locator('.server[data-server="127.0.0.1-9"]');
     expect(await card.textContent()).toMatch(/failed/);
     expect(await card.locator('.error').textContent()).toMatch(/127\.0\.0\.1-9|fetch failed|ECONNREFUSED/);
-    expect(await page.locator('[data-server="steps"]').textContent()).toContain('connected');
+    expect(await page.locator('.server[data-server="steps"]').textContent()).toContain('connected');
   });
 });
 
