@@ -87,6 +87,11 @@ export async function startRedisCluster(
         `nodes-${port}.conf`,
         '--cluster-node-timeout',
         '1000',
+        // A replica may take over however long it has been apart from its master: with a 1 s
+        // node timeout, a replica that last heard from its master a few seconds before (a busy
+        // machine) otherwise refuses to stand for election, and the slots stay down.
+        '--cluster-replica-validity-factor',
+        '0',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
