@@ -13,7 +13,7 @@ import { POLICY_PRESETS } from '../host/policy.js';
 import type { PolicyConfig, PolicyPreset } from '../host/types.js';
 import { parseSandboxSpec } from '../sandbox/spec.js';
 import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
-import { loginOperand } from '../targets/connect.js';
+import { loginOperand, sendsOwnAuthorization } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
@@ -303,14 +303,16 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
  */
 export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
   if (target.kind === 'http') {
-    const ownAuthorization = Object.keys(target.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    const headers = target.headers ? { headers: target.headers } : {};
     // OAuth unless the entry sends its own Authorization header (issue 19): a server that asks
     // for a sign-in then says how to give it one instead of failing with a bare 401.
-    const auth = target.auth ? (Object.keys(target.auth.client).length > 0 ? target.auth.client : 'oauth') : undefined;
+    if (target.auth === undefined && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
+    const client = target.auth?.client ?? {};
     return {
       url: target.url,
-      ...(target.headers ? { headers: target.headers } : {}),
-      ...(auth !== undefined || !ownAuthorization ? { auth: auth ?? 'oauth', loginTarget: loginOperand(target) } : {}),
+      ...headers,
+      auth: Object.keys(client).length > 0 ? client : 'oauth',
+      loginTarget: loginOperand(target),
     };
   }
   return {

@@ -238,8 +238,7 @@ export function oauthProviderFor(
   credentials?: CredentialsStore | false,
 ): CandorOAuthProvider | undefined {
   if (credentials === false) return undefined;
-  const ownAuthorization = Object.keys(target.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
-  if (ownAuthorization && target.auth === undefined) return undefined;
+  if (target.auth === undefined && sendsOwnAuthorization(target)) return undefined;
   return new CandorOAuthProvider({
     serverUrl: target.url,
     store: credentials ?? new CredentialsStore(),
@@ -247,6 +246,11 @@ export function oauthProviderFor(
     label: target.label,
     loginCommand: `candor auth login ${loginOperand(target)}`,
   });
+}
+
+/** True when an HTTP entry sets its own `Authorization` header (then candor does not sign in for it). */
+export function sendsOwnAuthorization(target: HttpTarget): boolean {
+  return Object.keys(target.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   extractWWWAuthenticateParams,
 } from '@modelcontextprotocol/client';
 import { CandorError } from '../../errors.js';
-import { type CredentialsStore, canonicalResource, type StoredSignIn } from './credentials-store.js';
+import type { CredentialsStore, StoredSignIn } from './credentials-store.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { CandorOAuthProvider } from './provider.js';
 import { assertSecureAuthUrl } from './secure-fetch.js';
@@ -273,9 +273,4 @@ export function redactTokens(text: string): string {
     .replace(/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[token]')
     .replace(/(access_token|refresh_token|id_token|client_secret|code)(["'=:\s]+)[\w.~+/-]{8,}/gi, '$1$2[redacted]')
     .replace(/Bearer\s+[\w.~+/-]+=*/gi, 'Bearer [token]');
-}
-
-/** The key a server's sign-in is stored under (what `candor auth status` shows). */
-export function storedKey(serverUrl: string): string {
-  return canonicalResource(serverUrl);
 }
