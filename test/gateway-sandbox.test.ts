@@ -232,7 +232,15 @@ describe('a sandboxed stdio upstream', () => {
     symlinkSync('../probe-pkg/cli.js', path.join(modules, '.bin', 'probe-pkg'));
     writeFileSync(path.join(project, 'secret.txt'), 'project secret');
     const { client } = await serve({
-      servers: { pkg: { command: path.join(modules, '.bin', 'probe-pkg'), args: [] } },
+      servers: {
+        pkg: {
+          command: path.join(modules, '.bin', 'probe-pkg'),
+          args: [],
+          // The stand-in package imports the probe and candor's dist from this checkout, which
+          // the default sandbox hides when the checkout itself lives under /tmp (a CI clone).
+          sandbox: { network: false, read: [REPO], write: [], env: [] },
+        },
+      },
       sandbox: true,
     });
     const call = async (file: string) =>
