@@ -49,9 +49,11 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'candor-per-user-'));
   const port = await freePort();
   upstreamUrl = `http://127.0.0.1:${port}/mcp`;
+  // Short-lived access tokens: refreshes happen during the tests, per person, through the vault.
   upstreamAs = await startOidcServer({
     resource: upstreamUrl,
     scopes: ['tools:read', 'tools:write', 'tools:destructive'],
+    accessTokenTtl: 4,
   });
   const server = createServer({
     name: 'notes-upstream',
@@ -266,6 +268,26 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     expect(text(await carol.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
       'upstream sees carol-upstream',
     );
+  }, 120_000);
+
+  test('an access token about to expire is refreshed before use for that person, with no new question; the status counts the people connected', async () => {
+    const gateway = await startGateway();
+    const ivy = await person(gateway.url, 'ivy', 'ivy-upstream');
+    expect(text(await ivy.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
+      'upstream sees ivy-upstream',
+    );
+    const before = bearers.filter((b) => subjectOf(b) === 'ivy-upstream');
+    // Past half of its 4 s life the token is refreshed before use.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(text(await ivy.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
+      'upstream sees ivy-upstream',
+    );
+    const after = bearers.filter((b) => subjectOf(b) === 'ivy-upstream');
+    expect(new Set(after).size).toBeGreaterThan(new Set(before).size);
+    expect(ivy.asked).toHaveLength(1);
+    const status = await ivy.client.readResource({ uri: 'candor://gateway/status' });
+    const upstreams = JSON.parse((status.contents[0] as { text: string }).text).upstreams;
+    expect(upstreams[0]).toMatchObject({ name: 'notes', state: 'up', perUser: { connectedPeople: 1 } });
   }, 120_000);
 
   test('a refused sign-in fails the call with the reason and stores nothing; the next call asks again', async () => {
