@@ -17,6 +17,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { silentLogger } from '../src/engine/logger.js';
@@ -40,7 +43,7 @@ let config: string;
 const bearers: string[] = [];
 const callers: string[] = [];
 const gateways: ChildProcess[] = [];
-const clients: Client[] = [];
+const clients: Array<{ close(): Promise<void> }> = [];
 
 const env = () => ({ CANDOR_CREDENTIALS: path.join(dir, 'credentials.json'), CANDOR_TOKEN_KEY: TOKEN_KEY });
 
@@ -255,6 +258,31 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
       'upstream sees frank-upstream',
     );
     expect(frank.asked).toHaveLength(1);
+  }, 120_000);
+
+  test('an SDK v1 client gets the same URL elicitation and the completion notice', async () => {
+    const gateway = await startGateway();
+    const token = await gatewayAs.mint({ sub: 'judy', aud: 'candor-gateway', scope: 'tools:read' });
+    const client = new ClientV1({ name: 'v1', version: '1' }, { capabilities: { elicitation: { form: {}, url: {} } } });
+    const asked: string[] = [];
+    const completed: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params as { mode?: string; url?: string; elicitationId?: string };
+      asked.push(params.mode ?? 'form');
+      if (params.mode !== 'url') return { action: 'decline' };
+      await browse(params.url!, 'judy-upstream');
+      return { action: 'accept' };
+    });
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      completed.push(n.params.elicitationId);
+    });
+    await client.connect(
+      new TransportV1(new URL(gateway.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    clients.push(client);
+    expect(text(await client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe('upstream sees judy-upstream');
+    expect(asked).toEqual(['url']);
+    expect(completed).toHaveLength(1);
   }, 120_000);
 
   test('a client without URL elicitation gets the link in the result, and the call works once signed in', async () => {
