@@ -109,7 +109,7 @@ afterAll(async () => {
 });
 
 /** Start a gateway instance on a free port; resolves with its endpoint and its stderr so far. */
-async function startGateway(extra: string[] = [], publicResource?: string) {
+async function startGateway(extra: string[] = [], publicResource?: string, extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const resource = publicResource ?? `http://127.0.0.1:${port}/mcp`;
   gatewayAs ??= await startAuthorizationServer({ resource });
@@ -118,7 +118,7 @@ async function startGateway(extra: string[] = [], publicResource?: string) {
     [CLI, 'gateway', '--config', config, '--http', `127.0.0.1:${port}`]
       .concat(['--auth-issuer', gatewayAs.issuer, '--auth-resource', resource, '--auth-audience', 'candor-gateway'])
       .concat(extra),
-    { cwd: REPO, env: { ...process.env, ...env(), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: REPO, env: { ...process.env, ...env(), ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   gateways.push(child);
   let err = '';
@@ -332,6 +332,18 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     );
     expect(henry.asked).toHaveLength(2);
     expect(callers.filter((c) => c === 'henry-upstream')).toHaveLength(1);
+  }, 120_000);
+
+  test("without the operator's sign-in the tools are not listed, and the status says which command lists them", async () => {
+    const gateway = await startGateway([], undefined, { CANDOR_CREDENTIALS: path.join(dir, 'nobody.json') });
+    const kim = await person(gateway.url, 'kim', 'kim-upstream');
+    expect((await kim.client.listTools()).tools.map((t) => t.name)).not.toContain('notes__whoami');
+    const status = await kim.client.readResource({ uri: 'candor://gateway/status' });
+    const [notes] = JSON.parse((status.contents[0] as { text: string }).text).upstreams;
+    expect(notes.state).toBe('down');
+    expect(notes.error).toBe(
+      `needs sign-in: candor auth login ${config}#notes (to list its tools; each person then signs in on their first call)`,
+    );
   }, 120_000);
 
   test('a forged or replayed callback state is refused and stores nothing', async () => {

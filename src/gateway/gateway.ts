@@ -359,10 +359,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         if (state.signIn !== undefined) {
           // Not broken, only signed out: say the one thing that fixes it (issue 19).
           status.signIn = state.signIn;
-          status.error = `needs sign-in: ${state.signIn}`;
-          if (perUserServers.has(state.name)) {
-            status.error += ' (to list its tools; each person then signs in on their first call)';
-          }
+          status.error = signInError(state.name, state.signIn);
           logger.warn(`${state.name}: ${status.error} (its tools join once signed in)`);
         } else {
           status.error = state.error ?? `the connection is ${state.status}`;
@@ -378,11 +375,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         await host.refresh(state.name);
       } catch (error) {
         const required = findSignInRequired(error);
-        status.error = required ? `needs sign-in: ${required.command}` : (error as Error).message;
+        status.error = required ? signInError(state.name, required.command) : (error as Error).message;
         if (required) status.signIn = required.command;
       }
     }
   };
+  function signInError(name: string, command: string): string {
+    const perPerson = perUserServers.has(name)
+      ? ' (to list its tools; each person then signs in on their first call)'
+      : '';
+    return `needs sign-in: ${command}${perPerson}`;
+  }
   let observing = false;
   const tick = () => {
     if (observing) return;
