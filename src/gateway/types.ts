@@ -26,6 +26,12 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * keeps it out of `sandbox: true` below.
    */
   sandbox?: SandboxSpec | boolean;
+  /**
+   * stdio in a sandbox: the variables set for the server instead of `env`, when `env`
+   * is the caller's whole environment (a `-- command` named on the command line):
+   * that stays outside the sandbox.
+   */
+  sandboxEnv?: Record<string, string>;
 };
 
 /** Everything `createGateway` accepts. */
