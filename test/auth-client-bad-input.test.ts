@@ -217,7 +217,7 @@ describe('bad answers from the server side', () => {
 });
 
 describe('a gateway upstream with "auth": "oauth-per-user"', () => {
-  it('is refused at start with the file, the key and what to use instead (never one sign-in for everyone)', async () => {
+  it('is refused over stdio (no one to tell apart), naming --auth-issuer and the shared "oauth" instead', async () => {
     ensureBuilt();
     const dir = mkdtempSync(path.join(tmpdir(), 'candor-oauth-per-user-'));
     try {
@@ -227,8 +227,9 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
       );
       const result = await runCli(['gateway', '--config', 'candor.gateway.json', '--stdio'], { cwd: dir });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('candor.gateway.json: servers.linear.auth: ');
-      expect(result.stderr).toContain('"oauth-per-user" (one sign-in per person) is not built yet');
+      expect(result.stderr).toContain('linear: "oauth-per-user" signs each person in separately');
+      expect(result.stderr).toContain('run it over HTTP with --auth-issuer');
+      expect(result.stderr).toContain('use "oauth"');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,7 +9,7 @@
  */
 import { ToolError } from '../errors.js';
 import type { AskOptions, ElicitParams, ElicitResult } from '../tool/types.js';
-import { canElicitForm, confirmBy } from './call-context-base.js';
+import { canElicitForm, canElicitUrl, confirmBy } from './call-context-base.js';
 import type { RequestScope } from './engine.js';
 import { elicitationHasMode } from './era.js';
 import type { Interactions } from './modern/interactions.js';
@@ -40,14 +40,26 @@ export async function elicitOnRequest(
   meta?: { [key: string]: unknown },
 ): Promise<ElicitResult> {
   const { peer, channel, engine } = scope;
-  if (!canElicitForm(peer.clientCapabilities.elicitation)) {
-    throw new ToolError(
-      `${who} needs to ask the user, but the client did not declare the elicitation capability (form mode), so it cannot.`,
-      { code: 'elicitation_unsupported' },
-    );
+  const capability = peer.clientCapabilities.elicitation as { form?: object; url?: object } | undefined;
+  let request: { [key: string]: unknown };
+  if (params.mode === 'url') {
+    if (!canElicitUrl(capability) || !elicitationHasMode(peer.protocolVersion)) {
+      throw new ToolError(
+        `${who} needs to send the user to a URL, but the client did not declare URL-mode elicitation (elicitation.url), so it cannot.`,
+        { code: 'elicitation_unsupported' },
+      );
+    }
+    request = { mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
+  } else {
+    if (!canElicitForm(capability)) {
+      throw new ToolError(
+        `${who} needs to ask the user, but the client did not declare the elicitation capability (form mode), so it cannot.`,
+        { code: 'elicitation_unsupported' },
+      );
+    }
+    request = { message: params.message, requestedSchema: params.requestedSchema };
+    if (elicitationHasMode(peer.protocolVersion)) request.mode = 'form';
   }
-  const request: { [key: string]: unknown } = { message: params.message, requestedSchema: params.requestedSchema };
-  if (elicitationHasMode(peer.protocolVersion)) request.mode = 'form';
   if (meta !== undefined) request._meta = meta;
   // Related to the request: on its channel while it is open, else the session's own.
   const target = channel.open ? channel : peer.channel;

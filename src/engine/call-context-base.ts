@@ -32,6 +32,13 @@ export function canElicitForm(capability: { form?: object; url?: object } | unde
   return capability.form !== undefined || capability.url === undefined;
 }
 
+/** URL-mode elicitation is supported only when declared (`elicitation.url`). */
+export function canElicitUrl(capability: { form?: object; url?: object } | undefined): boolean {
+  return (
+    capability !== undefined && capability !== null && typeof capability === 'object' && capability.url !== undefined
+  );
+}
+
 /**
  * A yes/no question as a one-checkbox elicitation: true only if the user
  * accepted AND ticked the box; decline, cancel and unchecked are a no.
@@ -125,6 +132,10 @@ export abstract class BaseCallContext implements CallContext {
     if (message !== undefined) params.message = message;
     this.notify('notifications/progress', params);
     return Promise.resolve();
+  }
+
+  elicitationComplete(elicitationId: string): void {
+    if (this.era === '2025' && this.canNotify()) this.notify('notifications/elicitation/complete', { elicitationId });
   }
 
   confirm(message: string, options?: AskOptions): Promise<boolean> {

@@ -97,15 +97,8 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     if (target.kind === 'module')
       fail(file, where, 'module targets cannot be gateway upstreams; serve the module with `candor serve`.');
     const record = entry as Record<string, unknown>;
-    if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') {
-      // Refused rather than quietly shared: one person's sign-in must never serve another (issue 19).
-      fail(
-        file,
-        `${where}.auth`,
-        '"oauth-per-user" (one sign-in per person) is not built yet; use "oauth" for one sign-in shared by everyone who uses this gateway, made with `candor auth login`.',
-      );
-    }
     const upstream = upstreamOf(target);
+    if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
     if (target.kind === 'http' && target.transport === 'sse') {
       fail(
         file,

@@ -9,13 +9,15 @@ import { unwatchFile, watchFile } from 'node:fs';
 import path from 'node:path';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
+import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
 import type { ToolScope } from '../engine/engine.js';
 import { stderrLogger } from '../engine/logger.js';
+import { InputRequiredError } from '../engine/modern/call-context.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
 import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
-import type { CallOutcome, CatalogTool } from '../host/types.js';
+import type { CallOutcome, CatalogTool, RunOptions } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
 import { toolErrorResult } from '../pipeline/result.js';
 import { PromptRegistry } from '../prompts/registry.js';
@@ -27,6 +29,7 @@ import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { Door } from './door.js';
 import { gatewayMetrics } from './metrics.js';
+import { CALLBACK_PATH, type PerUserServer, PerUserSignIns } from './per-user.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { GatewayRules } from './rules.js';
@@ -98,6 +101,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.approvalsFile ??
     (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
 
+  // "oauth-per-user" upstreams: checked before anything starts (issue 19).
+  const perUserServers = perUserServersOf(options);
+  const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey ?? process.env.CANDOR_TOKEN_KEY) : undefined;
   const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
     Object.entries(sandboxed.servers).map(([name, config]) => [
@@ -162,6 +168,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     upstream.set(name, status);
   }
 
+  let perUser: PerUserSignIns | undefined;
   const call = async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
     const scope: CallScope = { ctx, server: tool.server };
     if (rules) {
@@ -179,7 +186,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       void ctx.progress(p.progress, p.total, p.message);
     // 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
     // the downstream engine filters by its own client's level.
-    const run = { signal: ctx.signal, onProgress: progress, timeoutMs, meta: UPSTREAM_META };
+    const run: RunOptions = { signal: ctx.signal, onProgress: progress, timeoutMs, meta: UPSTREAM_META };
+    if (perUser?.has(tool.server)) {
+      // Each person's own sign-in and connection, asked for once the host has authorised the call.
+      run.connection = async (server) => {
+        try {
+          return await perUser!.connectionFor(server, ctx);
+        } catch (error) {
+          if (error instanceof InputRequiredError) scope.inputRequired = error;
+          throw error;
+        }
+      };
+    }
     const outcome = await inFlight.track(scope, () =>
       tool.visibility.includes('model')
         ? host.call(tool.name, args, run)
@@ -211,7 +229,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     servers: Object.keys(options.servers),
     trusted: new Set(Object.keys(options.servers).filter((name) => options.servers[name]!.trust === 'trusted')),
   });
-  const statusOf = () => [...upstream.values()].map((s) => ({ ...s, ...door.status(s.name) }));
+  const statusOf = () =>
+    [...upstream.values()].map((s) => ({
+      ...s,
+      ...door.status(s.name),
+      ...(perUser?.has(s.name) ? { perUser: { connectedPeople: perUser.connectedPeople(s.name) } } : {}),
+    }));
 
   const defined = new Map<string, string>();
   const prefix = options.prefix ?? 'always';
@@ -337,8 +360,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         if (state.signIn !== undefined) {
           // Not broken, only signed out: say the one thing that fixes it (issue 19).
           status.signIn = state.signIn;
-          status.error = `needs sign-in: ${state.signIn}`;
-          logger.warn(`${state.name}: needs sign-in: ${state.signIn} (its tools join once signed in)`);
+          status.error = signInError(state.name, state.signIn);
+          logger.warn(`${state.name}: ${status.error} (its tools join once signed in)`);
         } else {
           status.error = state.error ?? `the connection is ${state.status}`;
           logger.warn(`${state.name}: upstream is down (${status.error}); retrying with backoff`);
@@ -353,11 +376,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         await host.refresh(state.name);
       } catch (error) {
         const required = findSignInRequired(error);
-        status.error = required ? `needs sign-in: ${required.command}` : (error as Error).message;
+        status.error = required ? signInError(state.name, required.command) : (error as Error).message;
         if (required) status.signIn = required.command;
       }
     }
   };
+  function signInError(name: string, command: string): string {
+    const perPerson = perUserServers.has(name)
+      ? ' (to list its tools; each person then signs in on their first call)'
+      : '';
+    return `needs sign-in: ${command}${perPerson}`;
+  }
   let observing = false;
   const tick = () => {
     if (observing) return;
@@ -442,6 +471,24 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     });
     profileServers.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
   }
+  perUser =
+    tokenKey === undefined
+      ? undefined
+      : new PerUserSignIns({
+          servers: perUserServers,
+          vault: new TokenVault({
+            key: tokenKey,
+            backend: server.shared
+              ? redisVaultBackend(() => server.shared!.ready.then((cluster) => cluster.redis.command))
+              : memoryVaultBackend(),
+            ...(server.shared ? { prefix: `${server.shared.prefix}oauth:` } : {}),
+            clientScope: new URL(CALLBACK_PATH, new URL(options.auth!.resource).origin).href,
+          }),
+          origin: new URL(options.auth!.resource).origin,
+          logger,
+          capabilities: FORWARDED_CAPABILITIES,
+          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight),
+        });
   const profileOf = (name: string): CandorServer => {
     const found = profileServers.get(name);
     if (found) return found;
@@ -465,7 +512,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           s.httpHandler({ path: `${base}/${name}`, host: listenOptions.host ?? '127.0.0.1' }),
         ]),
       );
-      return server.listen({ ...listenOptions, ...(profileServers.size > 0 ? { mounts } : {}) });
+      // The browser comes back here from a person's sign-in to an "oauth-per-user" upstream.
+      if (perUser) mounts[CALLBACK_PATH] = perUser.handler;
+      return server.listen({ ...listenOptions, ...(Object.keys(mounts).length > 0 ? { mounts } : {}) });
     },
     stdio: (stdioOptions) => server.stdio(stdioOptions),
     profile: profileOf,
@@ -481,10 +530,37 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await server.close();
       for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();
+      await perUser?.close();
       await host.close();
       await sandboxed.dispose();
     },
   };
+}
+
+/** The `perUser` upstreams, checked: HTTP, and a gateway that knows who calls. */
+function perUserServersOf(options: GatewayOptions): Map<string, PerUserServer> {
+  const servers = new Map<string, PerUserServer>();
+  for (const [name, config] of Object.entries(options.servers)) {
+    if (!config.perUser) continue;
+    if (config.url === undefined) {
+      throw new CandorError(`${name}: "oauth-per-user" is for servers reached by URL.`, {
+        code: 'invalid_gateway_config',
+      });
+    }
+    if (options.auth === undefined) {
+      throw new CandorError(
+        `${name}: "oauth-per-user" signs each person in separately, so the gateway must know who calls: run it over HTTP with --auth-issuer (or "auth" in createGateway). Without that, use "oauth" (one sign-in, made with candor auth login, shared by everyone).`,
+        { code: 'invalid_gateway_config' },
+      );
+    }
+    servers.set(name, {
+      url: config.url,
+      ...(config.headers ? { headers: config.headers } : {}),
+      ...(config.era ? { era: config.era } : {}),
+      client: typeof config.auth === 'object' ? config.auth : {},
+    });
+  }
+  return servers;
 }
 
 /** What the downstream client gets for an outcome: the upstream's result verbatim, or a refusal it can read. */

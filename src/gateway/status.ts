@@ -21,6 +21,12 @@ export interface UpstreamStatus {
   error?: string;
   /** Down for want of an OAuth sign-in: the command that signs in (issue 19). */
   signIn?: string;
+  /**
+   * `"oauth-per-user"` (issue 19): each person signs in on their first call and calls with
+   * their own token; the gateway's own sign-in (`signIn`) only lists the tools. `connectedPeople`:
+   * people with an open connection to it through this instance.
+   */
+  perUser?: { connectedPeople: number };
   /** When the next reconnection attempt is due (ISO time). */
   retryAt?: string;
   /** With a lockfile: the server has no pins yet, so none of its tools is offered (issue 21). */

@@ -32,6 +32,13 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * that stays outside the sandbox.
    */
   sandboxEnv?: Record<string, string>;
+  /**
+   * HTTP only, `"auth": "oauth-per-user"` (issue 19): each person signs in to this server
+   * themselves on their first call (a URL-mode elicitation) and their calls go with their own
+   * token. The gateway's own sign-in (`candor auth login`) only lists the tools. Needs `auth`
+   * (the gateway knows who calls) and a token key (`tokenKey` or `CANDOR_TOKEN_KEY`).
+   */
+  perUser?: boolean;
 };
 
 /** Everything `createGateway` accepts. */
@@ -69,6 +76,12 @@ export interface GatewayOptions {
    * downstream clients need a token, and tools are listed and callable by scope.
    */
   auth?: AuthOptions;
+  /**
+   * The key that seals each person's upstream tokens (AES-256-GCM) for `perUser` servers:
+   * 32 bytes, base64 or hex, or a passphrase of 32+ characters. Default `CANDOR_TOKEN_KEY`.
+   * Every instance sharing one Redis needs the same key.
+   */
+  tokenKey?: string;
   /**
    * Shared state for several gateway instances (as `createServer({ redis })`):
    * sessions, rate-limit budgets (per tool and per server), toggles. Default:

@@ -119,16 +119,14 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     parallel: boolean,
-    timeoutMs?: number,
-    onProgress?: RunOptions['onProgress'],
-    meta?: RunOptions['meta'],
+    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'> = {},
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
     const denied = await this.#authorize(prepared, signal, outcome);
     if (denied) return denied;
-    return this.#execute(prepared, prepared.tool, signal, outcome, timeoutMs, onProgress, meta);
+    return this.#execute(prepared, prepared.tool, signal, outcome, run);
   }
 
   #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
@@ -288,11 +286,17 @@ export class CallRunner {
     tool: CatalogTool,
     signal: AbortSignal,
     outcome: CallOutcome,
-    batchTimeoutMs: number | undefined,
-    onProgress: RunOptions['onProgress'],
-    meta: RunOptions['meta'],
+    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'>,
   ): Promise<CallOutcome> {
-    const connection = this.#deps.connection(tool.server);
+    const { timeoutMs: batchTimeoutMs, onProgress, meta } = run;
+    let connection: ServerConnection | undefined;
+    try {
+      // A caller may name the connection (the gateway: one per person for "oauth-per-user" servers),
+      // reached only now that the call is authorised.
+      connection = run.connection ? await run.connection(tool.server) : this.#deps.connection(tool.server);
+    } catch (error) {
+      return finish(outcome, 'error', (error as Error)?.message ?? String(error));
+    }
     if (!connection) return finish(outcome, 'error', `server ${tool.server} is not connected.`);
     const timeoutMs =
       prepared.call.timeoutMs ?? batchTimeoutMs ?? connection.config.timeoutMs ?? this.#deps.defaultTimeoutMs;

@@ -340,15 +340,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return schedule(
       plans,
       {
-        perform: (index, signal) =>
-          runner.perform(
-            prepared[index]!,
-            signal,
-            plans[index]!.parallel,
-            runOptions.timeoutMs,
-            runOptions.onProgress,
-            runOptions.meta,
-          ),
+        perform: (index, signal) => runner.perform(prepared[index]!, signal, plans[index]!.parallel, runOptions),
         skipped: (index, message) => placeholder(prepared[index]!.call, index, 'skipped', message),
         cancelled: (index) =>
           placeholder(prepared[index]!.call, index, 'cancelled', 'the batch was aborted before this call started.'),

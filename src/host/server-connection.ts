@@ -45,6 +45,8 @@ export interface ServerConnectionOptions {
   onClient?: (client: Client) => void;
   /** Where OAuth sign-ins are read and refreshed, for a server with `auth` (default: the user's credentials file). */
   credentials?: CredentialsStore;
+  /** The OAuth provider to use instead of one over `credentials` (the gateway's per-person sign-ins). */
+  oauthProvider?: CandorOAuthProvider;
 }
 
 /**
@@ -282,6 +284,7 @@ export class ServerConnection {
   /** The headless OAuth provider of a server with `auth` (issue 19). */
   #oauthProvider(): CandorOAuthProvider | undefined {
     const { auth, url, loginTarget } = this.config;
+    if (this.#options.oauthProvider) return this.#options.oauthProvider;
     if (auth === undefined || url === undefined) return undefined;
     return new CandorOAuthProvider({
       serverUrl: url,

@@ -264,4 +264,15 @@ export interface RunOptions {
   meta?: Record<string, unknown>;
   /** Progress the server reports for a call (asks the server for progress when given). */
   onProgress?: (index: number, progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The connection to call a server through, instead of the host's own (the gateway passes
+   * each person's connection to an `"auth": "oauth-per-user"` server), asked for once the call
+   * is authorised; what it throws is the call's error. Undefined: the host's.
+   */
+  connection?: (
+    server: string,
+  ) =>
+    | import('./server-connection.js').ServerConnection
+    | undefined
+    | Promise<import('./server-connection.js').ServerConnection | undefined>;
 }

@@ -106,11 +106,29 @@ export type HandlerReturn = CallToolResult | string | unknown;
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
 /** A form elicitation, as in `elicitation/create` (mode `form`). */
-export interface ElicitParams {
+export interface FormElicitParams {
+  mode?: 'form';
   message: string;
   /** A flat object schema of primitives, enums and defaults. */
   requestedSchema: JsonSchema;
 }
+
+/**
+ * A URL-mode elicitation (2025-11-25): the client shows `url` to the person, who
+ * finishes something out of band (a sign-in, a payment) in the browser. The answer
+ * `accept` means "opened", not "finished"; the server learns the rest itself.
+ * Only for clients that declare `elicitation.url`.
+ */
+export interface UrlElicitParams {
+  mode: 'url';
+  message: string;
+  url: string;
+  /** Unique on this server; `elicitationComplete(id)` names it when the flow finished. */
+  elicitationId: string;
+}
+
+/** What `ctx.elicit()` asks: a form, or (2025-11-25 and later) a URL to open. */
+export type ElicitParams = FormElicitParams | UrlElicitParams;
 
 /**
  * How a handler's question is named. In the 2026-07-28 era a question travels
@@ -208,6 +226,11 @@ export interface ToolContext<Args = unknown> {
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
   /** Ask the user for structured input through the client. */
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
+  /**
+   * Tell the client that a URL-mode elicitation's out-of-band flow finished
+   * (`notifications/elicitation/complete`, 2025 era; a 2026-07-28 client learns it by retrying).
+   */
+  elicitationComplete(elicitationId: string): void;
   /** Ask the user a yes/no question: true on accept, false on decline or cancel. */
   confirm(message: string, options?: AskOptions): Promise<boolean>;
   /** Ask the client's model for a completion. */

@@ -23,6 +23,7 @@ export function makeCallContext(
     progress: async () => {},
     log: async () => {},
     elicit: async () => ({ action: 'cancel' }),
+    elicitationComplete: () => {},
     confirm: async () => false,
     sample: async () => {
       throw new Error('no sampling in unit tests');

@@ -48,7 +48,7 @@ for (let step = 0; step < 20; step++) {
   const location = response.headers.get('location');
   if (location) {
     const next = new URL(location, url);
-    if (next.pathname === '/callback') {
+    if (next.pathname.endsWith('/callback')) {
       if (process.env.OAUTH_BROWSER_REFUSE === '1') {
         next.search = new URLSearchParams({
           error: 'access_denied',

@@ -21,11 +21,12 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { type CredentialsStore, canonicalResource, type StoredSignIn, type StoredTokens } from './credentials-store.js';
+import { canonicalResource, type StoredSignIn, type StoredTokens } from './credentials-store.js';
 import type { AuthorizationResponse, LoopbackRedirect } from './loopback-redirect.js';
 import { assertSecureAuthUrl, secureAuthFetch } from './secure-fetch.js';
 import { clientSecretOf, type OAuthClientSettings } from './settings.js';
 import { SignInRequiredError } from './sign-in-required.js';
+import type { SignInStore } from './token-vault.js';
 
 /** What an interactive provider needs to bring a person through the browser. */
 export interface Interaction {
@@ -38,7 +39,8 @@ export interface Interaction {
 export interface ProviderOptions {
   /** The MCP server's URL. */
   serverUrl: string;
-  store: CredentialsStore;
+  /** Where sign-ins live: the credentials file, or a gateway's per-person vault. */
+  store: SignInStore;
   client?: OAuthClientSettings;
   /** A short name for messages (the config entry name, or the URL). */
   label: string;
@@ -48,6 +50,21 @@ export interface ProviderOptions {
   interactive?: Interaction;
   /** Ignore stored tokens (a fresh sign-in was asked for); the registered client is kept. */
   ignoreStoredTokens?: boolean;
+  /**
+   * Set by the gateway for a person's sign-in to an `"oauth-per-user"` upstream: the
+   * browser comes back to the gateway's own callback (`redirectUrl`), and `begin` gets the
+   * authorization URL to hand to the person (a URL-mode elicitation) with the PKCE
+   * verifier to keep until then. The gateway is a confidential web client there.
+   */
+  delegated?: {
+    redirectUrl: string;
+    begin(authorizationUrl: URL, codeVerifier: string, discovery: OAuthDiscoveryState | undefined): Promise<void>;
+  };
+  /** The PKCE verifier and discovery of a sign-in begun earlier (the gateway's callback finishes it). */
+  codeVerifier?: string;
+  discoveryState?: OAuthDiscoveryState;
+  /** The scope that sign-in asked for. */
+  requestedScope?: string;
 }
 
 const MINUTE = 60_000;
@@ -69,7 +86,8 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   /** The fetch for this server's OAuth and MCP traffic: https (or loopback) only, same-origin redirects only. */
   readonly fetch: typeof fetch = secureAuthFetch();
   readonly clientMetadataUrl: string | undefined;
-  readonly #store: CredentialsStore;
+  readonly #store: SignInStore;
+  readonly #delegated: ProviderOptions['delegated'];
   readonly #client: OAuthClientSettings;
   readonly #interactive: Interaction | undefined;
   #ignoreStoredTokens: boolean;
@@ -92,6 +110,10 @@ export class CandorOAuthProvider implements OAuthClientProvider {
     this.#client = options.client ?? {};
     this.#interactive = options.interactive;
     this.#ignoreStoredTokens = options.ignoreStoredTokens ?? false;
+    this.#delegated = options.delegated;
+    this.#codeVerifier = options.codeVerifier;
+    this.#discovery = options.discoveryState;
+    this.#requestedScope = options.requestedScope;
     this.clientMetadataUrl = this.#client.clientMetadataUrl;
   }
 
@@ -102,12 +124,24 @@ export class CandorOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string | undefined {
     if (this.machine) return undefined;
+    if (this.#delegated) return this.#delegated.redirectUrl;
     return this.#interactive?.redirect.url ?? this.#entry?.client?.redirect_uris?.[0] ?? 'http://127.0.0.1/callback';
   }
 
   get clientMetadata(): OAuthClientMetadata {
     if (this.machine) {
       return { client_name: 'candor', redirect_uris: [], grant_types: ['client_credentials'] } as OAuthClientMetadata;
+    }
+    if (this.#delegated) {
+      // A gateway on a server keeps its client secret (sealed in its vault): a confidential web client.
+      return {
+        client_name: 'candor gateway',
+        redirect_uris: [this.#delegated.redirectUrl],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        application_type: 'web',
+      } as OAuthClientMetadata;
     }
     return {
       client_name: 'candor',
@@ -140,7 +174,7 @@ export class CandorOAuthProvider implements OAuthClientProvider {
       } as StoredOAuthClientInformation;
     }
     const entry = await this.load();
-    if (!this.#interactive && !this.machine && entry?.tokens === undefined) {
+    if (!this.#interactive && !this.#delegated && !this.machine && entry?.tokens === undefined) {
       // Headless, nothing stored: registering a client now would only leave a stray
       // registration behind, since no one can finish the sign-in here.
       throw this.#signInRequired();
@@ -215,6 +249,12 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.#delegated) {
+      assertSecureAuthUrl(authorizationUrl, 'authorization endpoint');
+      this.#requestedScope = authorizationUrl.searchParams.get('scope') ?? undefined;
+      await this.#delegated.begin(authorizationUrl, this.codeVerifier(), this.#discovery);
+      return;
+    }
     if (!this.#interactive) {
       const tokens = (await this.load())?.tokens;
       if (tokens === undefined || (tokens.expires_at !== undefined && tokens.expires_at <= Date.now())) {

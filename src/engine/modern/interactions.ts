@@ -10,7 +10,7 @@
  * revision lets answer input_required.
  */
 import type { AskOptions, ElicitParams, ElicitResult, SampleParams, SampleResult } from '../../tool/types.js';
-import { canElicitForm } from '../call-context-base.js';
+import { canElicitForm, canElicitUrl } from '../call-context-base.js';
 import type { ClientCapabilities } from '../peer.js';
 import { InputRequiredError } from './input-required-error.js';
 import { shapeProblem } from './input-responses.js';
@@ -71,17 +71,27 @@ export class Interactions {
   elicit(params: ElicitParams, options?: AskOptions): ElicitResult {
     // mrtr: a server MUST NOT put a request the client did not declare into inputRequests;
     // the revision's answer is -32021 naming what to declare (basic/index, "Error Codes").
-    if (!canElicitForm(this.#capabilities.elicitation)) {
-      throw this.#missing('elicitation', 'needs to ask the user', 'the elicitation capability (form mode)');
-    }
-    const answer = this.#ask(
-      'elicit',
-      {
+    const capability = this.#capabilities.elicitation;
+    let request: InputRequest;
+    if (params.mode === 'url') {
+      if (!canElicitUrl(capability)) {
+        throw this.#missing('elicitation', 'needs to send the user to a URL', 'URL-mode elicitation (elicitation.url)');
+      }
+      const { message, url, elicitationId } = params;
+      request = { method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } };
+    } else {
+      if (!canElicitForm(capability)) {
+        throw this.#missing('elicitation', 'needs to ask the user', 'the elicitation capability (form mode)');
+      }
+      request = {
         method: 'elicitation/create',
         params: { mode: 'form', message: params.message, requestedSchema: params.requestedSchema },
-      },
-      options,
-    ) as { action: ElicitResult['action']; content?: { [key: string]: unknown } };
+      };
+    }
+    const answer = this.#ask('elicit', request, options) as {
+      action: ElicitResult['action'];
+      content?: { [key: string]: unknown };
+    };
     const out: ElicitResult = { action: answer.action };
     if (answer.action === 'accept' && answer.content !== undefined) out.content = answer.content;
     return out;
