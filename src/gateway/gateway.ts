@@ -223,6 +223,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     host,
     ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.sandbox ? { sandbox: true } : {}),
     ...(options.overrides === undefined
       ? {}
       : {
