@@ -16,10 +16,11 @@
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { ToolSource } from '../src/engine/engine.js';
 import { Peer } from '../src/engine/peer.js';
 import { createGateway } from '../src/gateway/gateway.js';
 import { FIND_TOOLS, ToolSearch } from '../src/gateway/tool-search.js';
@@ -69,10 +70,11 @@ async function realTools(): Promise<Record<string, RawTool[]>> {
 }
 
 function sessionFind(search: ToolSearch) {
-  const view = search.scope({ peer: new Peer({}, { onClose() {} }), info: undefined, era: 'legacy' })!;
+  // Without a shared store the scope answers at once.
+  const view = search.scope({ peer: new Peer({}, { onClose() {} }), info: undefined, era: 'legacy' }) as ToolSource;
   const tool = view.get(FIND_TOOLS)!;
   return (args: Record<string, unknown>) =>
-    tool.handler(args, {} as ToolContext) as { structuredContent: { tools: Array<{ name: string }> } };
+    tool.handler(args, {} as ToolContext) as Promise<{ structuredContent: { tools: Array<{ name: string }> } }>;
 }
 
 async function quality(): Promise<void> {
@@ -89,7 +91,7 @@ async function quality(): Promise<void> {
     let top3 = 0;
     for (const { query, expect } of set) {
       const find = sessionFind(search);
-      const found = find({ query, limit: 3 }).structuredContent.tools.map((t) => t.name);
+      const found = (await find({ query, limit: 3 })).structuredContent.tools.map((t) => t.name);
       if (found[0] === expect) top1++;
       if (found.includes(expect)) top3++;
       if (found[0] !== expect)
@@ -124,7 +126,7 @@ async function tokens(): Promise<void> {
   }
 }
 
-function latency(): void {
+async function latency(): Promise<void> {
   const registry = new ToolRegistry();
   const copies = Math.ceil(10_000 / 300);
   let count = 0;
@@ -140,22 +142,50 @@ function latency(): void {
   registry.add(search.definition);
   const queries = QUERIES.map((q) => q.query);
   let started = performance.now();
-  sessionFind(search)({ query: 'warm up the index' });
+  await sessionFind(search)({ query: 'warm up the index' });
   const build = performance.now() - started;
   const times: number[] = [];
   const cpu: number[] = [];
+  // Garbage collection during the loop: if slow calls were GC pauses, they show here.
+  const pauses: number[] = [];
+  const spans: Array<[number, number]> = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      pauses.push(entry.duration);
+      spans.push([entry.startTime, entry.startTime + entry.duration]);
+    }
+  });
+  const starts: number[] = [];
+  gc.observe({ entryTypes: ['gc'] });
+  const heapBefore = process.memoryUsage().heapUsed;
   for (let i = 0; i < 20_000; i++) {
     // A new session every 100 calls, so the found set does not just grow.
     const find = sessionFind(search);
     for (let j = 0; j < 100 && i < 20_000; j++, i++) {
       const cpuBefore = process.cpuUsage();
       started = performance.now();
-      find({ query: queries[i % queries.length]! });
+      starts.push(started);
+      await find({ query: queries[i % queries.length]! });
       times.push(performance.now() - started);
       const used = process.cpuUsage(cpuBefore);
       cpu.push((used.user + used.system) / 1000);
     }
   }
+  // Let the observer deliver the last entries.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc.disconnect();
+  pauses.sort((a, b) => a - b);
+  const gcTotal = pauses.reduce((a, b) => a + b, 0);
+  console.log(
+    `garbage collection during the loop: ${pauses.length} pauses, ${gcTotal.toFixed(1)} ms in all, longest ${(pauses.at(-1) ?? 0).toFixed(2)} ms; heap grew ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB`,
+  );
+  // The calls slower than 5 ms: were they waiting for a GC, or for the CPU (other processes)?
+  const slow = times.map((_t, i) => i).filter((i) => times[i]! > 5);
+  const inGc = slow.filter((i) => spans.some(([from, to]) => from < starts[i]! + times[i]! && to > starts[i]!));
+  const slowCpu = slow.map((i) => cpu[i]!).sort((a, b) => a - b);
+  console.log(
+    `calls over 5 ms wall: ${slow.length} of ${times.length}; ${inGc.length} of them overlap a GC pause; their CPU time p50 ${((slowCpu[Math.floor(slowCpu.length / 2)] ?? 0) * 1000).toFixed(0)} µs, max ${((slowCpu.at(-1) ?? 0) * 1000).toFixed(0)} µs`,
+  );
   const perQuery = new Map<string, number[]>();
   times.forEach((t, i) => {
     const q = queries[i % queries.length]!;
@@ -174,4 +204,4 @@ function latency(): void {
 const only = process.argv[2];
 if (!only || only === 'quality') await quality();
 if (!only || only === 'tokens') await tokens();
-if (!only || only === 'latency') latency();
+if (!only || only === 'latency') await latency();

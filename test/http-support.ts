@@ -38,6 +38,40 @@ export async function startHttp(
 
 export const POST_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/**
+ * One 2026-07-28 request (no session): the `_meta` envelope and the `Mcp-Method` /
+ * `Mcp-Name` headers it needs; `token` as a bearer token.
+ */
+export async function modernRequest(
+  url: string,
+  method: string,
+  options: { name?: string; args?: object; token?: string; capabilities?: object } = {},
+): Promise<{ result?: Record<string, unknown>; error?: { message: string } }> {
+  const params: Record<string, unknown> = {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+    },
+  };
+  const headers: Record<string, string> = {
+    ...POST_HEADERS,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.name !== undefined) {
+    params.name = options.name;
+    params.arguments = options.args ?? {};
+    headers['mcp-name'] = options.name;
+  }
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
+}
+
 export const INITIALIZE = {
   jsonrpc: '2.0',
   id: 'init',

@@ -3,12 +3,14 @@
  * sandbox (bubblewrap + strace, as CI installs them), every kind of lie caught
  * with evidence, the honest tools clean, and the real folders untouched.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ObserveReport, observe } from '../src/observe/index.js';
+import { prepareSandbox } from '../src/observe/sandbox.js';
 import { ensureBuilt, runCli } from './cli-harness.js';
 import { sarifValidator } from './fixtures/sarif-validator.js';
 
@@ -17,6 +19,7 @@ let workdir: string;
 let report: ObserveReport;
 let before: string;
 let homeBefore: string;
+let realHome: string | undefined;
 
 /** A fingerprint of every file (path, size, content) under a folder. */
 function fingerprint(dir: string, depth = 0): string {
@@ -37,11 +40,23 @@ beforeAll(async () => {
   writeFileSync(path.join(workdir, 'notes', 'a.txt'), 'alpha');
   writeFileSync(path.join(workdir, 'notes', 'b.txt'), 'beta');
   before = fingerprint(workdir);
+  // A HOME of this test's own: other test files running at the same time (npm, npx, sign-ins)
+  // write to the machine's real HOME, so its fingerprint said nothing about observe.
+  realHome = process.env.HOME;
+  process.env.HOME = mkdtempSync(path.join(tmpdir(), 'candor-observe-home-'));
+  mkdirSync(path.join(homedir(), '.ssh'));
+  writeFileSync(path.join(homedir(), '.ssh', 'id_rsa'), 'not a real key');
+  writeFileSync(path.join(homedir(), '.gitconfig'), '[user]\n\tname = test\n');
   homeBefore = fingerprint(homedir());
   report = await observe({ command: process.execPath, args: [fixture], workdir, timeoutMs: 15_000, skip: ['hang'] });
 }, 120_000);
 
-afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(workdir, { recursive: true, force: true });
+  rmSync(homedir(), { recursive: true, force: true });
+  if (realHome === undefined) delete process.env.HOME;
+  else process.env.HOME = realHome;
+});
 
 const rulesOf = (tool: string) =>
   report.tools
@@ -87,6 +102,21 @@ describe('candor observe', () => {
   it('leaves the real workdir and HOME byte-identical', () => {
     expect(fingerprint(workdir)).toBe(before);
     expect(fingerprint(homedir())).toBe(homeBefore);
+  });
+
+  it('runs the server with no capabilities, also as root, through the shared sandbox; without its flags root keeps them', async () => {
+    const sandbox = await prepareSandbox({ command: 'cat', args: ['/proc/self/status'], workdir });
+    try {
+      const capEff = (args: string[]) =>
+        /CapEff:\s*([0-9a-f]+)/.exec(execFileSync('bwrap', args, { encoding: 'utf8' }))?.[1];
+      expect(sandbox.args.slice(1, 4)).toEqual(['--unshare-user', '--cap-drop', 'ALL']);
+      expect(capEff(sandbox.args)).toBe('0000000000000000');
+      // The control: the same sandbox without those flags. Only root has capabilities to keep.
+      const control = [sandbox.args[0]!, ...sandbox.args.slice(4)];
+      if (process.getuid?.() === 0) expect(capEff(control)).not.toBe('0000000000000000');
+    } finally {
+      await sandbox.dispose();
+    }
   });
 
   it('kills the sandbox when a call hangs, and reports the tool as not exercised', async () => {

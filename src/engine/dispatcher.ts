@@ -246,7 +246,30 @@ export class Dispatcher {
       // The era is chosen per message, by the body (src/engine/modern/classify.ts).
       const route = ctx.route ?? classifyEra(message, ctx.headers === undefined ? {} : { headers: ctx.headers });
       if (route.era === 'refused') return Promise.resolve(route.response);
-      if (this.#toolScope !== undefined) ctx = this.#scoped(ctx, route.era);
+      if (this.#toolScope !== undefined) {
+        const scoped = this.#scoped(ctx, route.era, message);
+        // A scope that reads shared state (issue 22: search mode's found tools on Redis) answers later.
+        if (scoped instanceof Promise) {
+          return scoped.then(
+            (c) => this.#route(message, route, c),
+            (error: unknown) => this.#failed(message, error),
+          );
+        }
+        ctx = scoped;
+      }
+      return this.#route(message, route, ctx);
+    } catch (error) {
+      return Promise.resolve(this.#failed(message, error));
+    }
+  }
+
+  /** {@link handle} once the era is known and the tools are scoped. */
+  #route(
+    message: unknown,
+    route: Exclude<EraRoute, { era: 'refused' }>,
+    ctx: DispatchContext,
+  ): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+    try {
       if (route.era === 'modern') {
         return this.#modern
           .handle(route, {
@@ -324,8 +347,19 @@ export class Dispatcher {
     return this.#running === 0 ? Promise.resolve() : new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
-  #scoped(ctx: DispatchContext, era: 'legacy' | 'modern'): DispatchContext {
-    const tools = this.#toolScope!({ peer: ctx.peer, info: ctx.info, era });
+  #scoped(
+    ctx: DispatchContext,
+    era: 'legacy' | 'modern',
+    message: unknown,
+  ): DispatchContext | Promise<DispatchContext> {
+    const method =
+      typeof message === 'object' && message !== null && !Array.isArray(message)
+        ? (message as { method?: unknown }).method
+        : undefined;
+    const request = { peer: ctx.peer, info: ctx.info, era, ...(typeof method === 'string' ? { method } : {}) };
+    const tools = this.#toolScope!(request);
+    if (tools instanceof Promise)
+      return tools.then((t) => (t === undefined ? ctx : { ...ctx, info: { ...ctx.info, tools: t } }));
     return tools === undefined ? ctx : { ...ctx, info: { ...ctx.info, tools } };
   }
 

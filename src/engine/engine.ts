@@ -39,13 +39,17 @@ export interface ToolScopeRequest {
   readonly info: RequestInfo | undefined;
   /** The request's era. */
   readonly era: 'legacy' | 'modern';
+  /** The message's method (absent for a batch and for responses). */
+  readonly method?: string;
 }
 
 /**
  * Narrows the tools one request may list and call (issue 22: per-session tool
  * lists in search mode). Return undefined to keep `info.tools` (or all tools).
+ * A promise holds the request until it settles (a list kept in a shared store);
+ * the in-process path stays synchronous.
  */
-export type ToolScope = (request: ToolScopeRequest) => ToolSource | undefined;
+export type ToolScope = (request: ToolScopeRequest) => ToolSource | undefined | Promise<ToolSource | undefined>;
 
 /** `serverInfo` of the `initialize` result. */
 export interface ServerInfo {

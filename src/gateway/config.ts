@@ -5,18 +5,16 @@
  * Relative paths are resolved against the file's folder. Every mistake names the
  * file, the JSON path and, for syntax errors, the line and column.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findJsonError, pointAt } from '../cli/json-position.js';
-import { CandorError } from '../errors.js';
 import { POLICY_PRESETS } from '../host/policy.js';
 import type { PolicyConfig, PolicyPreset } from '../host/types.js';
-import { parseSandboxSpec } from '../sandbox/spec.js';
-import { entryToTarget, stripJsonComments } from '../targets/config-file.js';
+import { entryToTarget } from '../targets/config-file.js';
 import { loginOperand, sendsOwnAuthorization } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
+import { fail, gatewaySection, isRecord, readConfigJson } from './config-json.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
+import { entrySandbox, rootSandbox } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
 /** Config file names looked for in the current folder, in order. */
@@ -45,10 +43,6 @@ const KEYS = new Set([
   '$schema',
 ]);
 
-function fail(file: string, where: string, message: string): never {
-  throw new CandorError(`${file}: ${where ? `${where}: ` : ''}${message}`, { code: 'invalid_gateway_config' });
-}
-
 /**
  * Read and check a gateway config file.
  *
@@ -60,29 +54,7 @@ function fail(file: string, where: string, message: string): never {
  */
 export async function loadGatewayConfig(file: string): Promise<GatewayOptions> {
   const absolute = path.resolve(file);
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CandorError(
-      code === 'ENOENT' ? `Gateway config not found: ${absolute}.` : `Cannot read ${absolute}: ${String(error)}`,
-      { code: 'invalid_gateway_config', cause: error },
-    );
-  }
-  const stripped = stripJsonComments(text);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(stripped);
-  } catch {
-    const problem = findJsonError(stripped);
-    const at = pointAt(stripped, problem?.offset ?? 0);
-    throw new CandorError(
-      `${absolute}:${at.line}:${at.column}: not valid JSON: ${problem?.message ?? 'syntax error'}\n${at.excerpt.join('\n')}`,
-      { code: 'invalid_gateway_config' },
-    );
-  }
-  return parseGatewayConfig(parsed, absolute);
+  return parseGatewayConfig(await readConfigJson(absolute), absolute);
 }
 
 /** Check a parsed config (see {@link loadGatewayConfig}); `file` names it in errors and anchors relative paths. */
@@ -90,18 +62,9 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
   const base = path.dirname(file);
   const resolve = (p: string) => path.resolve(base, p);
   if (!isRecord(parsed)) fail(file, '', 'the config must be a JSON object.');
-  let root: Record<string, unknown> = parsed;
-  let prefix = '';
-  if (
-    path.basename(file) === 'candor.config.json' ||
-    (isRecord(parsed.gateway) && !parsed.servers && !parsed.mcpServers)
-  ) {
-    if (!isRecord(parsed.gateway))
-      fail(file, 'gateway', 'candor.config.json needs a "gateway" object for candor gateway.');
-    root = parsed.gateway;
-    prefix = 'gateway.';
-  }
-  const clientConfig = isRecord(root.mcpServers) && root.servers === undefined;
+  const section = gatewaySection(parsed, file);
+  if (!section) fail(file, 'gateway', 'candor.config.json needs a "gateway" object for candor gateway.');
+  const { root, prefix, map, mapKey, clientConfig } = section;
   if (!clientConfig) {
     for (const key of Object.keys(root)) {
       if (!KEYS.has(key))
@@ -112,8 +75,6 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         );
     }
   }
-  const map = root.servers ?? root.mcpServers;
-  const mapKey = `${prefix}${root.servers !== undefined ? 'servers' : 'mcpServers'}`;
   if (!isRecord(map) || Object.keys(map).length === 0) {
     fail(
       file,
@@ -156,27 +117,15 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
     }
-    if (record.sandbox !== undefined) {
-      if (target.kind !== 'stdio' && record.sandbox !== false)
-        fail(
-          file,
-          `${where}.sandbox`,
-          'only stdio servers (a "command") run in a sandbox; this one is reached by URL.',
-        );
-      upstream.sandbox = parseSandboxSpec(record.sandbox, (sub, reason) =>
-        fail(file, `${where}.sandbox${sub}`, reason),
-      );
-    }
+    const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
+    if (sandbox !== undefined) upstream.sandbox = sandbox;
     servers[name] = upstream;
   }
   const options: GatewayOptions = { servers, configFile: file };
   if (clientConfig) return options;
 
-  if (root.sandbox !== undefined) {
-    if (typeof root.sandbox !== 'boolean')
-      fail(file, `${prefix}sandbox`, 'expected true (every stdio upstream in the default sandbox) or false.');
-    options.sandbox = root.sandbox;
-  }
+  const byDefault = rootSandbox(file, prefix, root);
+  if (byDefault !== undefined) options.sandbox = byDefault;
   if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
   if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
   if (root.approvalsFile !== undefined)
@@ -312,6 +261,7 @@ export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
     command: target.command,
     args: target.args,
     ...(target.env ? { env: target.env } : {}),
+    ...(target.ownEnv ? { sandboxEnv: target.ownEnv } : {}),
     ...(target.cwd ? { cwd: target.cwd } : {}),
   };
 }
@@ -409,8 +359,4 @@ function positive(file: string, where: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
     fail(file, where, 'must be a positive number.');
   return value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -27,6 +27,7 @@ export class Door {
   readonly #host: Host;
   readonly #lockFile: string | undefined;
   readonly #configFile: string | undefined;
+  readonly #sandbox: boolean;
   readonly #overrides: Overrides | undefined;
   readonly #logger: ServerLogger;
   readonly #order: readonly string[];
@@ -41,6 +42,8 @@ export class Door {
     lockFile?: string;
     /** The gateway config file, for the review command in messages. */
     configFile?: string;
+    /** `--sandbox`: the review command passes it on, so `candor pin` starts the server sandboxed too (issue 21). */
+    sandbox?: boolean;
     overrides?: Overrides;
     logger: ServerLogger;
     /** Upstream names in config order (without a lock, a name belongs to the first server that has it). */
@@ -50,6 +53,7 @@ export class Door {
     this.#host = options.host;
     this.#lockFile = options.lockFile;
     this.#configFile = options.configFile;
+    this.#sandbox = options.sandbox ?? false;
     this.#overrides = options.overrides;
     this.#logger = options.logger;
     this.#order = options.servers;
@@ -59,7 +63,7 @@ export class Door {
   /** The `candor pin` command that approves a server. */
   reviewCommand(server: string): string {
     const config = this.#configFile ?? '<gateway config>';
-    return `candor pin --config ${config} --server ${server}${this.#lockFile ? ` --lock ${this.#lockFile}` : ''}`;
+    return `candor pin --config ${config} --server ${server}${this.#lockFile ? ` --lock ${this.#lockFile}` : ''}${this.#sandbox ? ' --sandbox' : ''}`;
   }
 
   /** Re-scan every server against the lock and the catalog as they are now; log what is new. */

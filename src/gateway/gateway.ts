@@ -24,6 +24,7 @@ import { PromptRegistry } from '../prompts/registry.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { ResourceRegistry } from '../resources/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
+import { redisFoundTools } from '../stores/found-tools-store.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
@@ -136,14 +137,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   const registry = new ToolRegistry();
+  // A list is cached until the tools change, or the rules (read again when their file changes).
+  const version = rules ? () => `${registry.version}.${rules.generation}` : () => registry.version;
   // Search mode (issue 22): sessions list what they found. Servers are built below, before any request.
   let server: CandorServer;
   const profileServers = new Map<string, CandorServer>();
-  const searchFor = (endpoint: () => CandorServer) =>
+  const searchFor = (endpoint: () => CandorServer, name?: string) =>
     new ToolSearch({
       registry,
+      version,
       ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
       notify: (target) => endpoint().dispatcher.notifyToolsChanged(target),
+      peers: () => endpoint().dispatcher.peers,
+      logger,
+      ...(name === undefined ? {} : { name }),
     });
   const search = options.toolList === 'search' ? searchFor(() => server) : undefined;
   const profileSearches = new Map<string, ToolSearch>();
@@ -151,7 +158,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (profile.toolList === 'search')
       profileSearches.set(
         name,
-        searchFor(() => profileServers.get(name)!),
+        searchFor(() => profileServers.get(name)!, name),
       );
   }
   const findTools = search ?? profileSearches.values().next().value;
@@ -225,6 +232,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     host,
     ...(options.lock ? { lockFile: path.resolve(options.lock.file) } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
+    ...(options.sandbox ? { sandbox: true } : {}),
     ...(options.overrides === undefined
       ? {}
       : {
@@ -424,6 +432,21 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       .catch((error: Error) => logger.warn(`cannot re-read the lockfile: ${error.message}`));
   };
   if (lockFile) watchFile(lockFile, { interval: 250 }, onLockChange).unref();
+  // The rules are read again when their file changes; valid rules hold at once, a broken file changes nothing.
+  const rulesFile = rules ? path.resolve(options.rules!) : undefined;
+  const onRulesChange = () => {
+    rules!
+      .reload()
+      .then(() => {
+        logger.info(`rules reloaded from ${rulesFile}`);
+        for (const endpoint of [server, ...profileServers.values()]) {
+          endpoint.dispatcher.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+          endpoint.dispatcher.notifyToolsChanged('modern');
+        }
+      })
+      .catch((error: Error) => logger.error(`${error.message}\nThe rules in force stay until the file is fixed.`));
+  };
+  if (rulesFile) watchFile(rulesFile, { interval: 250 }, onRulesChange).unref();
 
   const serverLimits = options.rateLimits?.servers ?? {};
   // One middleware for every endpoint: a server's budget holds across profiles.
@@ -461,7 +484,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
       middleware,
     });
-  const version = () => registry.version;
   // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
   const mainScope =
     search?.scope ??
@@ -478,6 +500,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ...(profileSearch ? { search: profileSearch } : {}),
     });
     profileServers.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
+  }
+  // With shared state (Redis), a session's found tools are too: any instance lists and calls them.
+  if (search && server.shared) search.share(redisFoundTools(server.shared.ready));
+  for (const [name, profileSearch] of profileSearches) {
+    const shared = profileServers.get(name)!.shared;
+    if (shared) profileSearch.share(redisFoundTools(shared.ready));
   }
   perUser =
     tokenKey === undefined
@@ -534,7 +562,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       closed = true;
       clearInterval(watchdog);
       if (lockFile) unwatchFile(lockFile, onLockChange);
+      if (rulesFile) unwatchFile(rulesFile, onRulesChange);
       if (syncTimer) clearTimeout(syncTimer);
+      search?.close();
+      for (const profileSearch of profileSearches.values()) profileSearch.close();
       await server.close();
       for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();

@@ -62,8 +62,8 @@ export function profileFilter(profile: ProfileConfig): (tool: ToolDefinition) =>
  */
 export function filteredScope(options: {
   keep: (tool: ToolDefinition) => boolean;
-  /** Changes whenever the underlying tools change (the registry's version). */
-  version: () => number;
+  /** Changes whenever the underlying tools change (the registry's version; with rules, theirs too). */
+  version: () => number | string;
   search?: ToolSearch;
   /** The tools when no authorizer narrowed them. */
   tools: ToolSource;
@@ -84,16 +84,17 @@ export function filteredScope(options: {
 export class FilteredTools implements ToolSource {
   readonly #source: ToolSource;
   readonly #keep: (tool: ToolDefinition) => boolean;
-  readonly #version: () => number;
+  readonly #version: () => number | string;
   readonly #message: ((name: string) => string | undefined) | undefined;
-  #at = -1;
+  #at: number | string = -1;
   #listed: readonly WireTool[] = [];
   #json: string | undefined;
 
   constructor(
     source: ToolSource,
     keep: (tool: ToolDefinition) => boolean,
-    version: () => number,
+    /** Changes whenever what `keep` says or the source's tools may have changed. */
+    version: () => number | string,
     /** Why a tool that exists but fails the test is refused (default: the source's message). */
     message?: (name: string) => string | undefined,
   ) {

@@ -6,7 +6,9 @@
  * `Tool::"<server>__<tool>"` with the *tightened* hints, actions `call` (not
  * permitted: not listed, and refused) and `call_unconfirmed` (permitted: no
  * confirmation). Rules add per-person decisions to the host's policy; they
- * never relax a deny of it. Decisions are cached per (person, tool version).
+ * never relax a deny of it. Cedar is asked once per class of requests that
+ * agree on everything the rules read (rules-reads.ts); the rest are map lookups.
+ * The file is read again when it changes (`reload`).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -17,6 +19,7 @@ import type { AuthInfo, ToolDefinition } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
 import { FilteredTools } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
+import { type EntityReads, type RulesReads, readsOf } from './rules-reads.js';
 import { FIND_TOOLS } from './tool-search.js';
 
 type Cedar = typeof import('@cedar-policy/cedar-wasm/nodejs');
@@ -43,7 +46,7 @@ export interface RulesPrincipal {
  * ```
  */
 export function principalOf(auth: AuthInfo | undefined, groupsClaim = 'groups'): RulesPrincipal {
-  if (auth === undefined) return { id: 'local', groups: [], client: '', scopes: [] };
+  if (auth === undefined) return LOCAL;
   const claim = auth.claims?.[groupsClaim];
   const groups = Array.isArray(claim)
     ? claim.filter((g): g is string => typeof g === 'string')
@@ -58,17 +61,38 @@ export function principalOf(auth: AuthInfo | undefined, groupsClaim = 'groups'):
   };
 }
 
+/** Without `--auth-*`: one person, the same object every time (its class is computed once). */
+const LOCAL: RulesPrincipal = Object.freeze({ id: 'local', groups: [], client: '', scopes: [] });
+
+type Action = 'call' | 'call_unconfirmed';
+
+/** One loaded rules file: its policy set in cedar-wasm, what it reads, and the decisions made so far. */
+interface RulesState {
+  readonly setId: string;
+  readonly reads: RulesReads;
+  /** Decisions by person class, then by action and tool class (see rules-reads.ts). */
+  readonly decided: Map<string, Record<Action, Map<string, boolean>>>;
+  size: number;
+  /** The class of each principal and tool object seen (both are made once and not changed). */
+  readonly personKeys: WeakMap<RulesPrincipal, string>;
+  readonly toolKeys: WeakMap<ToolDefinition, string>;
+}
+
 /** Loaded, validated rules. */
 export class GatewayRules {
   readonly #cedar: Cedar;
-  readonly #setId: string;
   readonly #groupsClaim: string;
-  readonly #cache = new Map<string, boolean>();
+  readonly #file: string;
+  #state: RulesState;
+  #generation = 0;
+  #evaluations = 0;
+  readonly #principals = new WeakMap<AuthInfo, RulesPrincipal>();
 
-  private constructor(cedar: Cedar, setId: string, groupsClaim: string) {
+  private constructor(cedar: Cedar, state: RulesState, groupsClaim: string, file: string) {
     this.#cedar = cedar;
-    this.#setId = setId;
+    this.#state = state;
     this.#groupsClaim = groupsClaim;
+    this.#file = file;
   }
 
   /**
@@ -83,68 +107,104 @@ export class GatewayRules {
    */
   static async load(file: string, options: { groupsClaim?: string } = {}): Promise<GatewayRules> {
     const absolute = path.resolve(file);
-    let text: string;
-    try {
-      text = await readFile(absolute, 'utf8');
-    } catch (error) {
-      throw new CandorError(`Cannot read the rules file ${absolute}: ${(error as Error).message}`, {
-        code: 'invalid_rules',
-        cause: error,
-      });
-    }
-    return GatewayRules.fromText(text, absolute, options);
+    return GatewayRules.fromText(await readRules(absolute), absolute, options);
   }
 
   /** The same as {@link load} for rules text; `file` names it in errors. */
   static async fromText(text: string, file: string, options: { groupsClaim?: string } = {}): Promise<GatewayRules> {
     const cedar = loadCedar();
-    const schema = await readFile(schemaPath(), 'utf8');
-    const fail = (errors: DetailedError[]): never => {
-      const lines = errors.map((e) => {
-        const at = e.sourceLocations?.[0]?.start;
-        const where = at === undefined ? file : `${file}:${lineAndColumn(text, at)}`;
-        return `${where}: ${e.message}${e.help ? ` (${e.help})` : ''}`;
-      });
-      throw new CandorError(`The rules do not hold against candor's Cedar schema:\n${lines.join('\n')}`, {
-        code: 'invalid_rules',
-      });
-    };
-    const parsed = cedar.checkParsePolicySet({ staticPolicies: text });
-    if (parsed.type === 'failure') fail(parsed.errors);
-    const validated = cedar.validate({ schema, policies: { staticPolicies: text } });
-    if (validated.type === 'failure') fail(validated.errors);
-    else if (validated.validationErrors.length > 0) fail(validated.validationErrors.map((e) => e.error));
-    const setId = `candor-rules-${++loaded}`;
-    const prepared = cedar.preparsePolicySet(setId, { staticPolicies: text });
-    if (prepared.type === 'failure') fail(prepared.errors);
-    return new GatewayRules(cedar, setId, options.groupsClaim ?? 'groups');
+    return new GatewayRules(cedar, await prepare(cedar, text, file), options.groupsClaim ?? 'groups', file);
   }
 
-  /** The principal of a request's auth (groups from the configured claim). */
+  /**
+   * Read the rules file again (it changed on disk). Valid rules replace the old
+   * ones at once, with none of their decisions; a file that does not validate
+   * throws, and the rules in force stay.
+   *
+   * @example
+   * ```ts
+   * watchFile(file, () => rules.reload().then(tellClients, (error) => logger.error(error.message)));
+   * ```
+   */
+  async reload(): Promise<void> {
+    const state = await prepare(this.#cedar, await readRules(this.#file), this.#file);
+    const old = this.#state;
+    this.#state = state;
+    this.#generation++;
+    // The old policy set leaves cedar-wasm's store (an empty set under the same id).
+    this.#cedar.preparsePolicySet(old.setId, { staticPolicies: '' });
+  }
+
+  /** Changes whenever the rules do (a reload): part of the version of every list they filter. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** How many times Cedar itself was asked (the rest were answered from decisions already made). */
+  get evaluations(): number {
+    return this.#evaluations;
+  }
+
+  /** What the rules read of people and tools (decisions are shared by requests that agree on it). */
+  get reads(): RulesReads {
+    return this.#state.reads;
+  }
+
+  /** The principal of a request's auth (groups from the configured claim); one object per auth object. */
   principal(auth: AuthInfo | undefined): RulesPrincipal {
-    return principalOf(auth, this.#groupsClaim);
+    if (auth === undefined) return LOCAL;
+    let principal = this.#principals.get(auth);
+    if (principal === undefined) {
+      principal = principalOf(auth, this.#groupsClaim);
+      this.#principals.set(auth, principal);
+    }
+    return principal;
   }
 
-  /** Whether the rules permit `action` on a tool (as listed downstream: hints tightened) for a principal. */
-  permits(principal: RulesPrincipal, tool: ToolDefinition, action: 'call' | 'call_unconfirmed'): boolean {
+  /**
+   * Whether the rules permit `action` on a tool (as listed downstream: hints
+   * tightened) for a principal. Cedar is asked once per class of requests that
+   * agree on everything the rules read; the rest is a map lookup.
+   */
+  permits(principal: RulesPrincipal, tool: ToolDefinition, action: Action): boolean {
     if (tool.name === FIND_TOOLS) return true;
-    const meta = tool.meta?.[GATEWAY_META_KEY] as
-      | { server?: string; tool?: string; trust?: string; pin?: string }
-      | undefined;
-    const server = meta?.server ?? '';
-    const name = meta?.tool ?? tool.name;
-    const hints = tool.hints;
-    const trusted = meta?.trust === 'trusted';
-    const key = `${action}\u0000${principal.id}\u0000${principal.groups.join(',')}\u0000${principal.client}\u0000${principal.scopes.join(',')}\u0000${server}\u0000${name}\u0000${+hints.readOnlyHint}${+hints.destructiveHint}${+hints.idempotentHint}${+hints.openWorldHint}${+trusted}`;
-    const cached = this.#cache.get(key);
-    if (cached !== undefined) return cached;
-    const id = server === '' ? name : `${server}__${name}`;
+    const state = this.#state;
+    let who = state.personKeys.get(principal);
+    if (who === undefined) {
+      who = personKey(state.reads.principal, principal);
+      state.personKeys.set(principal, who);
+    }
+    let decided = state.decided.get(who);
+    if (decided === undefined) {
+      if (state.size >= CACHE_LIMIT) {
+        state.decided.clear();
+        state.size = 0;
+      }
+      decided = { call: new Map(), call_unconfirmed: new Map() };
+      state.decided.set(who, decided);
+    }
+    let what = state.toolKeys.get(tool);
+    if (what === undefined) {
+      what = toolKey(state.reads.resource, toolFacts(tool));
+      state.toolKeys.set(tool, what);
+    }
+    const byTool = decided[action];
+    const known = byTool.get(what);
+    if (known !== undefined) return known;
+    const allowed = this.#evaluate(state, principal, toolFacts(tool), action);
+    byTool.set(what, allowed);
+    state.size++;
+    return allowed;
+  }
+
+  #evaluate(state: RulesState, principal: RulesPrincipal, tool: ToolFacts, action: string): boolean {
+    this.#evaluations++;
     const answer = this.#cedar.statefulIsAuthorized({
       principal: { type: 'User', id: principal.id },
       action: { type: 'Action', id: action },
-      resource: { type: 'Tool', id },
+      resource: { type: 'Tool', id: tool.id },
       context: {},
-      preparsedPolicySetId: this.#setId,
+      preparsedPolicySetId: state.setId,
       entities: [
         {
           uid: { type: 'User', id: principal.id },
@@ -152,25 +212,22 @@ export class GatewayRules {
           parents: [],
         },
         {
-          uid: { type: 'Tool', id },
+          uid: { type: 'Tool', id: tool.id },
           attrs: {
-            server,
-            name,
-            readOnly: hints.readOnlyHint,
-            destructive: hints.destructiveHint,
-            idempotent: hints.idempotentHint,
-            openWorld: hints.openWorldHint,
-            trusted,
+            server: tool.server,
+            name: tool.name,
+            readOnly: tool.readOnly,
+            destructive: tool.destructive,
+            idempotent: tool.idempotent,
+            openWorld: tool.openWorld,
+            trusted: tool.trusted,
           },
           parents: [],
         },
       ],
     });
     // An evaluation error is a deny (fail closed).
-    const allowed = answer.type === 'success' && answer.response.decision === 'allow';
-    if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
-    this.#cache.set(key, allowed);
-    return allowed;
+    return answer.type === 'success' && answer.response.decision === 'allow';
   }
 
   /**
@@ -181,11 +238,19 @@ export class GatewayRules {
    * createServer({ registry, toolScope: rules.scope(registry, () => registry.version, search?.scope) });
    * ```
    */
-  scope(tools: ToolSource, version: () => number, inner: ToolScope | undefined): ToolScope {
+  scope(tools: ToolSource, version: () => number | string, inner: ToolScope | undefined): ToolScope {
     const views = new Map<string, WeakMap<ToolSource, FilteredTools>>();
+    // A list is cached until the tools or the rules change.
+    const listVersion = () => `${version()}.${this.#generation}`;
     return (request) => {
       const principal = this.principal(request.info?.auth);
-      const key = `${principalKey(request.info?.auth)}\u0000${principal.groups.join(',')}\u0000${principal.scopes.join(',')}`;
+      // JSON: a group named "a,b" is not the groups "a" and "b".
+      const key = JSON.stringify([
+        principalKey(request.info?.auth),
+        principal.groups,
+        principal.scopes,
+        principal.client,
+      ]);
       const source = request.info?.tools ?? tools;
       let byPerson = views.get(key);
       if (byPerson === undefined) {
@@ -198,7 +263,7 @@ export class GatewayRules {
         view = new FilteredTools(
           source,
           (tool) => this.permits(principal, tool, 'call'),
-          version,
+          listVersion,
           (name) =>
             source.get(name) === undefined
               ? undefined
@@ -206,10 +271,110 @@ export class GatewayRules {
         );
         byPerson.set(source, view);
       }
-      const info = { ...request.info, tools: view };
-      return inner === undefined ? view : (inner({ ...request, info }) ?? view);
+      if (inner === undefined) return view;
+      const scoped = inner({ ...request, info: { ...request.info, tools: view } });
+      if (scoped === undefined) return view;
+      const settled = view;
+      return scoped instanceof Promise ? scoped.then((s) => s ?? settled) : scoped;
     };
   }
+}
+
+/** A tool as the rules see it: its Cedar id and attributes (hints as listed, after tightening). */
+interface ToolFacts {
+  id: string;
+  server: string;
+  name: string;
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  trusted: boolean;
+}
+
+function toolFacts(tool: ToolDefinition): ToolFacts {
+  const meta = tool.meta?.[GATEWAY_META_KEY] as { server?: string; tool?: string; trust?: string } | undefined;
+  const server = meta?.server ?? '';
+  const name = meta?.tool ?? tool.name;
+  const hints = tool.hints;
+  return {
+    id: server === '' ? name : `${server}__${name}`,
+    server,
+    name,
+    readOnly: hints.readOnlyHint,
+    destructive: hints.destructiveHint,
+    idempotent: hints.idempotentHint,
+    openWorld: hints.openWorldHint,
+    trusted: meta?.trust === 'trusted',
+  };
+}
+
+/** The class of a tool: what the rules read of it (its id only when they read the id). */
+function toolKey(reads: EntityReads, tool: ToolFacts): string {
+  if (reads.id || reads.attrs.has('*')) return JSON.stringify(tool);
+  // Compared only with some ids: one of them, or any other.
+  let key = reads.ids.has(tool.id) ? JSON.stringify(tool.id) : '_';
+  for (const attr of TOOL_ATTRS) {
+    if (!reads.attrs.has(attr)) key += '_';
+    else if (attr === 'server' || attr === 'name') key += JSON.stringify(tool[attr]);
+    else key += tool[attr] ? '1' : '0';
+  }
+  return key;
+}
+const TOOL_ATTRS = ['server', 'name', 'readOnly', 'destructive', 'idempotent', 'openWorld', 'trusted'] as const;
+
+/** The class of a person: what the rules read of them; groups and scopes are sets (order and repeats do not count). */
+function personKey(reads: EntityReads, principal: RulesPrincipal): string {
+  const all = reads.id || reads.attrs.has('*');
+  const set = (values: string[]) => [...new Set(values)].sort();
+  return JSON.stringify([
+    all || reads.ids.has(principal.id) ? principal.id : null,
+    all || reads.attrs.has('groups') ? set(principal.groups) : null,
+    all || reads.attrs.has('client') ? principal.client : null,
+    all || reads.attrs.has('scopes') ? set(principal.scopes) : null,
+  ]);
+}
+
+async function readRules(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CandorError(`Cannot read the rules file ${file}: ${(error as Error).message}`, {
+      code: 'invalid_rules',
+      cause: error,
+    });
+  }
+}
+
+/** Parse and validate rules text against the shipped schema, and keep the policy set in cedar-wasm. */
+async function prepare(cedar: Cedar, text: string, file: string): Promise<RulesState> {
+  const schema = await readFile(schemaPath(), 'utf8');
+  const fail = (errors: DetailedError[]): never => {
+    const lines = errors.map((e) => {
+      const at = e.sourceLocations?.[0]?.start;
+      const where = at === undefined ? file : `${file}:${lineAndColumn(text, at)}`;
+      return `${where}: ${e.message}${e.help ? ` (${e.help})` : ''}`;
+    });
+    throw new CandorError(`The rules do not hold against candor's Cedar schema:\n${lines.join('\n')}`, {
+      code: 'invalid_rules',
+    });
+  };
+  const parsed = cedar.checkParsePolicySet({ staticPolicies: text });
+  if (parsed.type === 'failure') fail(parsed.errors);
+  const validated = cedar.validate({ schema, policies: { staticPolicies: text } });
+  if (validated.type === 'failure') fail(validated.errors);
+  else if (validated.validationErrors.length > 0) fail(validated.validationErrors.map((e) => e.error));
+  const setId = `candor-rules-${++loaded}`;
+  const prepared = cedar.preparsePolicySet(setId, { staticPolicies: text });
+  if (prepared.type === 'failure') fail(prepared.errors);
+  return {
+    setId,
+    reads: readsOf(cedar, text),
+    decided: new Map(),
+    size: 0,
+    personKeys: new WeakMap(),
+    toolKeys: new WeakMap(),
+  };
 }
 
 let loaded = 0;

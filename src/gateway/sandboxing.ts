@@ -15,12 +15,15 @@ import {
   type SandboxSummary,
   type ServerSandbox,
 } from '../sandbox/index.js';
+import type { StdioTarget } from '../targets/types.js';
+import { upstreamOf } from './config.js';
+import { loadSandboxSettings, type SandboxSettings } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
 /** The upstreams as the host gets them, and what the sandbox made of each. */
 export interface SandboxedUpstreams {
   /** Host server configs (sandboxed ones start bwrap); refused upstreams are left out. */
-  servers: Record<string, Omit<UpstreamConfig, 'sandbox'>>;
+  servers: Record<string, Omit<UpstreamConfig, 'sandbox' | 'sandboxEnv'>>;
   /** How each sandboxed upstream is confined. */
   summaries: Map<string, SandboxSummary>;
   /** Upstreams that asked for a sandbox this machine cannot give, with the one-line reason. */
@@ -60,7 +63,7 @@ export async function sandboxUpstreams(options: GatewayOptions, logger: ServerLo
   const sandboxes: ServerSandbox[] = [];
   try {
     for (const [name, config] of Object.entries(options.servers)) {
-      const { sandbox: _sandbox, ...rest } = config;
+      const { sandbox: _sandbox, sandboxEnv, ...rest } = config;
       const spec = sandboxSpecOf(config, options.sandbox);
       if (!spec) {
         servers[name] = rest;
@@ -79,7 +82,7 @@ export async function sandboxUpstreams(options: GatewayOptions, logger: ServerLo
         command: config.command!,
         args: config.args ?? [],
         ...(config.cwd ? { cwd: config.cwd } : {}),
-        ...(config.env ? { env: config.env } : {}),
+        ...((sandboxEnv ?? config.env) ? { env: sandboxEnv ?? config.env } : {}),
         spec,
       });
       sandboxes.push(sandbox);
@@ -125,8 +128,43 @@ export function sandboxLines(options: GatewayOptions): string[] {
       network: spec.network,
       read: ['its package folder', ...spec.read],
       write: spec.write,
-      env: [...new Set(['PATH', 'HOME', 'TMPDIR', ...spec.env, ...Object.keys(config.env ?? {})])],
+      env: [...new Set(['PATH', 'HOME', 'TMPDIR', ...spec.env, ...Object.keys(config.sandboxEnv ?? config.env ?? {})])],
     };
     return `candor gateway: ${name} runs sandboxed (${describeSandbox(summary)})`;
   });
+}
+
+/**
+ * Stdio servers a command names (`candor pin`, `verify`, `ui`), confined as `candor
+ * gateway` confines them (issue 21): those commands start a config entry's server to
+ * list its tools, a stranger's code before anyone approved it. An entry's `"sandbox"`,
+ * its file's top-level `"sandbox": true` or `sandbox` (the command's `--sandbox`) put
+ * it in the sandbox; where the machine cannot sandbox, it is refused with the
+ * gateway's line. The result is keyed by the names given.
+ *
+ * @example
+ * ```ts
+ * const prepared = await sandboxTargets([['github', target]], { sandbox: false, logger });
+ * prepared.refused.get('github'); // 'github: not started: it asks for a sandbox and …' on a machine without bwrap
+ * ```
+ */
+export async function sandboxTargets(
+  targets: ReadonlyArray<readonly [name: string, target: StdioTarget]>,
+  options: { sandbox?: boolean; logger: ServerLogger },
+): Promise<SandboxedUpstreams> {
+  const files = new Map<string, SandboxSettings>();
+  const servers: Record<string, UpstreamConfig> = {};
+  for (const [name, target] of targets) {
+    const upstream = upstreamOf(target);
+    if (target.source) {
+      const { file, name: entry } = target.source;
+      if (!files.has(file)) files.set(file, await loadSandboxSettings(file));
+      const settings = files.get(file)!;
+      const spec = settings.servers[entry];
+      if (spec !== undefined) upstream.sandbox = spec;
+      else if (settings.byDefault) upstream.sandbox = true;
+    }
+    servers[name] = upstream;
+  }
+  return sandboxUpstreams({ servers, ...(options.sandbox ? { sandbox: true } : {}) }, options.logger);
 }

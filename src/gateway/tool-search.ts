@@ -10,13 +10,20 @@
  * list is kept per principal (the token's issuer, subject and client), or one
  * shared list without `--auth-*`, and the change reaches the open
  * `subscriptions/listen` streams.
+ *
+ * With Redis (`--redis`, `REDIS_URL`) the lists live there (`share`), so a
+ * tool found through one gateway instance is listed and callable through any
+ * other serving the same session; in process otherwise.
  */
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { ToolScope, ToolScopeRequest, ToolSource } from '../engine/engine.js';
+import type { ServerLogger } from '../engine/logger.js';
 import type { Peer } from '../engine/peer.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolRegistry } from '../registry/registry.js';
+import type { FoundToolsStore } from '../stores/found-tools-store.js';
 import { defineTool } from '../tool/define.js';
 import type { ToolContext, ToolDefinition, WireTool } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
@@ -48,21 +55,44 @@ type FindArgs = z.infer<typeof findInput>;
 
 /** The state of one session: the tools it found, and where its list_changed goes. */
 class SessionTools {
-  readonly found = new Set<string>();
+  found = new Set<string>();
   version = 0;
   readonly views = new WeakMap<ToolSource, SessionView>();
-  constructor(readonly target: Peer | 'modern') {}
+  /**
+   * @param key Its list's key in the shared store (undefined: a stdio connection, kept here only).
+   */
+  constructor(
+    readonly target: Peer | 'modern',
+    readonly key: string | undefined,
+  ) {}
+
+  /** Take the list as the shared store has it; a change makes the views list again. */
+  replace(names: readonly string[]): void {
+    if (names.length === this.found.size && names.every((name) => this.found.has(name))) return;
+    this.found = new Set(names);
+    this.version++;
+  }
 }
+
+/** Requests that read a session's list (others, e.g. ping or initialize, need not wait for the store). */
+const READS_LIST = new Set(['tools/list', 'tools/call']);
 
 export interface ToolSearchOptions {
   /** The gateway's registry (every upstream tool, plus find_tools). */
   registry: ToolRegistry;
+  /** Changes whenever the tools a session may see change (default: the registry's version). */
+  version?: () => number | string;
   /** Globs of namespaced tool names every session lists from the start. */
   alwaysList?: readonly string[];
   /** Send a session its `tools/list_changed`. */
   notify(target: Peer | 'modern'): void;
   /** The upstream server of a tool (for the `server` filter). */
   serverOf?(tool: ToolDefinition): string | undefined;
+  /** The endpoint's name in shared list keys (a profile's name; default: the full gateway). */
+  name?: string;
+  /** The live clients of the endpoint (to find the session another instance's announcement names). */
+  peers?(): Iterable<Peer>;
+  logger?: ServerLogger;
 }
 
 /**
@@ -80,6 +110,9 @@ export class ToolSearch {
   readonly #always: (name: string) => boolean;
   readonly #byPeer = new WeakMap<Peer, SessionTools>();
   readonly #byPrincipal = new Map<string, SessionTools>();
+  #store: FoundToolsStore | undefined;
+  #stopListening: (() => void) | undefined;
+  #warned = false;
   /** find_tools as registered (its handler is replaced per session). */
   readonly definition: ToolDefinition;
 
@@ -111,41 +144,105 @@ export class ToolSearch {
       view = new SessionView(this, session, base);
       session.views.set(base, view);
     }
-    return view;
+    if (this.#store === undefined || session.key === undefined) return view;
+    // A batch or a response has no single method: read the list then too.
+    if (request.method !== undefined && !READS_LIST.has(request.method)) return view;
+    const settled = view;
+    return this.#refresh(session).then(() => settled);
   };
+
+  /**
+   * Keep the lists in a shared store (the gateway's Redis), so every instance
+   * serves a session the tools it found through any of them.
+   */
+  share(store: FoundToolsStore): void {
+    this.#store = store;
+    this.#stopListening?.();
+    this.#stopListening = store.listen((key) => this.#heard(key));
+  }
+
+  /** Stop listening to the other instances. */
+  close(): void {
+    this.#stopListening?.();
+    this.#stopListening = undefined;
+  }
+
+  async #refresh(session: SessionTools): Promise<void> {
+    try {
+      session.replace(await this.#store!.load(session.key!));
+    } catch (error) {
+      this.#degraded(error);
+    }
+  }
+
+  /** Another instance added to a list: the client hears list_changed from the instance that holds its stream. */
+  #heard(key: string): void {
+    const prefix = `${this.#options.name ?? ''}|`;
+    if (!key.startsWith(prefix)) return;
+    const rest = key.slice(prefix.length);
+    if (rest.startsWith('p:')) {
+      this.#options.notify('modern');
+      return;
+    }
+    const id = rest.slice(2);
+    for (const peer of this.#options.peers?.() ?? []) {
+      if (peer.sessionId === id && !peer.stateless) this.#options.notify(peer);
+    }
+  }
+
+  #degraded(error: unknown): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.#options.logger?.warn(
+      'search mode: the shared found-tool lists are unreachable (Redis); this instance serves what it knows until they answer',
+      { error },
+    );
+  }
 
   /** Whether a tool is listed to a session. */
   listed(session: SessionTools, name: string): boolean {
     return this.#always(name) || session.found.has(name);
   }
 
-  /** The registry's version (views cache their list per registry version and session version). */
-  get registryVersion(): number {
-    return this.#options.registry.version;
+  /** The tools' version (views cache their list per tools version and session version). */
+  get toolsVersion(): number | string {
+    return this.#options.version?.() ?? this.#options.registry.version;
   }
 
-  /** Run find_tools for a session: search, add what was found, notify once. */
-  find(session: SessionTools, base: ToolSource, args: FindArgs): { text: string; tools: FoundTool[] } {
+  /** Run find_tools for a session: search, add what was found (to the shared store too), notify once. */
+  async find(session: SessionTools, base: ToolSource, args: FindArgs): Promise<{ text: string; tools: FoundTool[] }> {
     const server = args.server;
     const serverOf = this.#options.serverOf ?? defaultServerOf;
-    const page = this.#options.registry.search({
+    const registry = this.#options.registry;
+    const page = registry.search({
       text: args.query,
       ranking: 'bm25',
       ...(args.readOnly === undefined ? {} : { readOnly: args.readOnly }),
       limit: args.limit ?? DEFAULT_LIMIT,
+      // The registry's search lists only what the registry lists: asking it again per tool is skipped.
       where: (tool) =>
         tool.name !== FIND_TOOLS &&
-        base.get(tool.name) !== undefined &&
+        (base === registry || base.get(tool.name) !== undefined) &&
         (server === undefined || serverOf(tool) === server),
     });
-    let added = 0;
+    const added: string[] = [];
     for (const tool of page.tools) {
       if (this.listed(session, tool.name)) continue;
       session.found.add(tool.name);
-      added++;
+      added.push(tool.name);
     }
-    if (added > 0) {
+    if (added.length > 0) {
       session.version++;
+      const store = this.#store;
+      if (store !== undefined && session.key !== undefined) {
+        // Stored before the answer: the client may list or call through another instance next.
+        try {
+          await store.add(session.key, added);
+          store.announce(session.key);
+        } catch (error) {
+          this.#degraded(error);
+        }
+      }
       this.#options.notify(session.target);
     }
     const tools = page.tools.map((tool) => foundTool(tool, serverOf(tool)));
@@ -161,15 +258,17 @@ export class ToolSearch {
     );
     return {
       tools,
-      text: `${tools.length} tool${tools.length === 1 ? '' : 's'} found${added > 0 ? `; ${added} added to your tool list` : ''}. Call them by name:\n${lines.join('\n')}`,
+      text: `${tools.length} tool${tools.length === 1 ? '' : 's'} found${added.length > 0 ? `; ${added.length} added to your tool list` : ''}. Call them by name:\n${lines.join('\n')}`,
     };
   }
 
   #session(request: ToolScopeRequest): SessionTools {
+    const name = this.#options.name ?? '';
     if (!request.peer.stateless) {
       let session = this.#byPeer.get(request.peer);
       if (session === undefined) {
-        session = new SessionTools(request.peer);
+        const id = request.peer.sessionId;
+        session = new SessionTools(request.peer, id === undefined ? undefined : `${name}|s:${id}`);
         this.#byPeer.set(request.peer, session);
       }
       return session;
@@ -178,7 +277,8 @@ export class ToolSearch {
     let session = this.#byPrincipal.get(key);
     if (session === undefined) {
       if (this.#byPrincipal.size >= MAX_PRINCIPALS) this.#byPrincipal.delete(this.#byPrincipal.keys().next().value!);
-      session = new SessionTools('modern');
+      // Hashed: a principal key is free text, and braces would break the store's hash tag.
+      session = new SessionTools('modern', `${name}|p:${createHash('sha256').update(key).digest('base64url')}`);
       this.#byPrincipal.set(key, session);
     }
     return session;
@@ -233,8 +333,8 @@ class SessionView implements ToolSource {
     this.#search = search;
     this.#session = session;
     this.#base = base;
-    const handler = (args: unknown, _ctx: ToolContext) => {
-      const found = search.find(session, base, args as FindArgs);
+    const handler = async (args: unknown, _ctx: ToolContext) => {
+      const found = await search.find(session, base, args as FindArgs);
       return { content: [{ type: 'text' as const, text: found.text }], structuredContent: { tools: found.tools } };
     };
     this.#find = { ...search.definition, handler } as ToolDefinition;
@@ -275,7 +375,7 @@ class SessionView implements ToolSource {
   }
 
   #list(): readonly WireTool[] {
-    const key = `${this.#search.registryVersion}:${this.#session.version}`;
+    const key = `${this.#search.toolsVersion}:${this.#session.version}`;
     if (key !== this.#cacheKey) {
       this.#cacheKey = key;
       this.#json = undefined;

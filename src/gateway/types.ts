@@ -27,6 +27,12 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    */
   sandbox?: SandboxSpec | boolean;
   /**
+   * stdio in a sandbox: the variables set for the server instead of `env`, when `env`
+   * is the caller's whole environment (a `-- command` named on the command line):
+   * that stays outside the sandbox.
+   */
+  sandboxEnv?: Record<string, string>;
+  /**
    * HTTP only, `"auth": "oauth-per-user"` (issue 19): each person signs in to this server
    * themselves on their first call (a URL-mode elicitation) and their calls go with their own
    * token. The gateway's own sign-in (`candor auth login`) only lists the tools. Needs `auth`

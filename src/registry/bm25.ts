@@ -126,6 +126,8 @@ export class Bm25Index {
   readonly #postings = new Map<string, Postings>();
   /** Scratch scores, one per tool, zeroed after each query (one allocation, not one per query). */
   #scores = new Float64Array(0);
+  /** Scratch list of the tools a query touched (issue 22: a growing array per query was garbage at 10,000 tools). */
+  #touched = new Int32Array(0);
 
   constructor(tools: readonly ToolDefinition[]) {
     this.#docs = tools;
@@ -173,12 +175,17 @@ export class Bm25Index {
    */
   rank(
     text: string,
-    options: { keep?: (tool: ToolDefinition) => boolean; top?: number } = {},
+    /** `keep` gets the tool and its position in the list the index was built from. */
+    options: { keep?: (tool: ToolDefinition, doc: number) => boolean; top?: number } = {},
   ): { tools: ToolDefinition[]; total: number } {
     const n = this.#docs.length;
-    if (this.#scores.length !== n) this.#scores = new Float64Array(n);
+    if (this.#scores.length !== n) {
+      this.#scores = new Float64Array(n);
+      this.#touched = new Int32Array(n);
+    }
     const scores = this.#scores;
-    const touched: number[] = [];
+    const touchedAll = this.#touched;
+    let count = 0;
     for (const [word, weight] of queryWeights(text)) {
       const list = this.#postings.get(word);
       if (list === undefined) continue;
@@ -187,10 +194,11 @@ export class Bm25Index {
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i]!;
         const tf = tfs[i]!;
-        if (scores[doc] === 0) touched.push(doc);
+        if (scores[doc] === 0) touchedAll[count++] = doc;
         scores[doc]! += (idf * tf * (K1 + 1)) / (tf + K1);
       }
     }
+    const touched = touchedAll.subarray(0, count);
     const { keep, top = Infinity } = options;
     // The best `top` in a small array kept sorted (top is a page: 8 by default), the rest only counted.
     const best: number[] = [];
@@ -198,14 +206,14 @@ export class Bm25Index {
     const better = (a: number, b: number) =>
       scores[a]! > scores[b]! || (scores[a] === scores[b] && this.#docs[a]!.name < this.#docs[b]!.name);
     if (top > 64) {
-      const all = keep === undefined ? touched : touched.filter((doc) => keep(this.#docs[doc]!));
+      const all = Array.from(keep === undefined ? touched : touched.filter((doc) => keep(this.#docs[doc]!, doc)));
       all.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
       const tools = all.slice(0, top).map((doc) => this.#docs[doc]!);
       for (const doc of touched) scores[doc] = 0;
       return { tools, total: all.length };
     }
     for (const doc of touched) {
-      if (keep !== undefined && !keep(this.#docs[doc]!)) continue;
+      if (keep !== undefined && !keep(this.#docs[doc]!, doc)) continue;
       total++;
       if (best.length >= top && !better(doc, best[best.length - 1]!)) continue;
       let at = best.length;

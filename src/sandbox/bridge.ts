@@ -2,7 +2,7 @@
  * The network allow-list, enforced (issue 21). A sandbox with `network: [...]` has a
  * network namespace of its own with only loopback, so nothing leaves it on its own.
  * For each allowed destination the gateway listens on a Unix socket in a folder
- * bound into the sandbox (outside), and the forwarder (inside, `forwarder.ts`)
+ * bound into the sandbox (outside), and the forwarder (inside, `forwarding.ts`)
  * listens on the destination's port of a loopback address and pipes each
  * connection through that socket. Host names resolve to those loopback addresses
  * through the sandbox's own /etc/hosts; any other address or port is unreachable.
@@ -11,13 +11,7 @@ import { writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Destination } from './destination.js';
-
-/** Where the forwarder listens inside, and which socket it pipes to. */
-export interface ForwardRule {
-  host: string;
-  port: number;
-  socket: string;
-}
+import type { ForwardRule } from './forwarding.js';
 
 /** The outside half of an allow-list. */
 export interface Bridge {

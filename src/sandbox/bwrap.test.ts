@@ -14,10 +14,27 @@ describe('bwrapArgs', () => {
       command: 'node',
       args: ['server.js'],
     });
-    expect(args.slice(0, 3)).toEqual(['--die-with-parent', '--unshare-net', '--unshare-pid']);
+    expect(args.slice(0, 6)).toEqual([
+      '--die-with-parent',
+      '--unshare-user',
+      '--cap-drop',
+      'ALL',
+      '--unshare-net',
+      '--unshare-pid',
+    ]);
     expect(args.indexOf('--tmpfs')).toBeLessThan(args.indexOf('--bind'));
     expect(args.join(' ')).toContain('--ro-bind /home/u/pkg /home/u/pkg --bind /home/u/out /home/u/out');
     expect(args.slice(-6)).toEqual(['--setenv', 'PATH', '/usr/bin', '--', 'node', 'server.js']);
+  });
+
+  it('drops every capability, also for observe and when run as root, keeping only those asked', () => {
+    const args = bwrapArgs({
+      network: 'loopback',
+      keepCapabilities: ['CAP_NET_BIND_SERVICE'],
+      command: 'true',
+      args: [],
+    });
+    expect(args.join(' ')).toContain('--unshare-user --cap-drop ALL --cap-add CAP_NET_BIND_SERVICE');
   });
 
   it('keeps the host network only when asked', () => {

@@ -12,8 +12,16 @@ import path from 'node:path';
 
 const MANIFESTS = ['package.json', 'pyproject.toml', 'setup.py', 'Cargo.toml', 'go.mod'];
 
-/** `command` resolved against `cwd` and PATH, as the real file, if it exists. */
-function resolveProgram(command: string, cwd: string, pathVar: string): string | undefined {
+/**
+ * The executable file `command` runs, found against `cwd` and PATH as a shell finds it
+ * (links not followed), if there is one.
+ *
+ * @example
+ * ```ts
+ * findProgram('npx', process.cwd(), process.env.PATH ?? ''); // '/usr/bin/npx'
+ * ```
+ */
+export function findProgram(command: string, cwd: string, pathVar: string): string | undefined {
   const candidates = command.includes('/')
     ? [path.resolve(cwd, command)]
     : pathVar
@@ -23,10 +31,16 @@ function resolveProgram(command: string, cwd: string, pathVar: string): string |
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return realpathSync(candidate);
+      if (statSync(candidate).isFile()) return candidate;
     } catch {}
   }
   return undefined;
+}
+
+/** `command` resolved against `cwd` and PATH, as the real file, if it exists. */
+function resolveProgram(command: string, cwd: string, pathVar: string): string | undefined {
+  const found = findProgram(command, cwd, pathVar);
+  return found === undefined ? undefined : realpathSync(found);
 }
 
 function folderOf(file: string): string {

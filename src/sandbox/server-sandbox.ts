@@ -10,10 +10,12 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Bridge, openBridge } from './bridge.js';
 import { bwrapArgs } from './bwrap.js';
 import { type Destination, parseDestination } from './destination.js';
+import { FORWARD_RULES_ENV } from './forwarding.js';
+import { nodeProgram } from './node-program.js';
 import { packageFolders } from './package-folder.js';
 import type { SandboxPlan, SandboxSpec } from './types.js';
 
@@ -66,9 +68,9 @@ function real(file: string): string {
   }
 }
 
-/** The forwarder script, built: `dist/src/sandbox/forwarder.js` also when this file runs from `src/` (tests). */
-function forwarderScript(): string {
-  const here = fileURLToPath(new URL('./forwarder.js', import.meta.url));
+/** A script of this folder, built: `dist/src/sandbox/<name>` also when this file runs from `src/` (tests). */
+function builtScript(name: 'forwarder.js' | 'forwarder-hook.js'): string {
+  const here = fileURLToPath(new URL(`./${name}`, import.meta.url));
   if (existsSync(here)) return here;
   return here.replace(
     `${path.sep}src${path.sep}sandbox${path.sep}`,
@@ -122,6 +124,7 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
   let args = [...input.args];
   const mounts: Array<[string, string]> = [];
   const keepCapabilities: string[] = [];
+  const forwardEnv: Record<string, string> = {};
   if (Array.isArray(spec.network)) {
     const destinations = spec.network.map((entry) => parseDestination(entry) as Destination);
     const netDir = path.join(base, 'net');
@@ -129,10 +132,20 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
     bridge = await openBridge(destinations, netDir);
     mounts.push([bridge.hostsFile, '/etc/hosts']);
     if (destinations.some((d) => d.port < 1024)) keepCapabilities.push('CAP_NET_BIND_SERVICE');
-    const script = forwarderScript();
+    const rules = JSON.stringify(bridge.rules);
+    // A Node server listens for the allow-list in its own process (no second Node start-up);
+    // any other program runs under the forwarder process.
+    const node = nodeProgram(command, args, cwd, pathVar);
+    const script = builtScript(node ? 'forwarder-hook.js' : 'forwarder.js');
     for (const { folder, file } of packageFolders(process.execPath, [script], cwd, pathVar)) reveal(folder, file);
-    args = [script, JSON.stringify(bridge.rules), command, ...args];
-    command = process.execPath;
+    if (node) {
+      args = ['--import', pathToFileURL(script).href, ...node.args];
+      command = node.node;
+      forwardEnv[FORWARD_RULES_ENV] = rules;
+    } else {
+      args = [script, rules, command, ...args];
+      command = process.execPath;
+    }
     internal.push(netDir);
   } else if (spec.network === true) {
     // The host network needs the host's resolver, often a link into /run.
@@ -146,14 +159,13 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  Object.assign(env, input.env ?? {});
+  Object.assign(env, input.env ?? {}, forwardEnv);
   const plan: SandboxPlan = {
     network: spec.network === true ? 'host' : 'loopback',
     hide: hidden,
     read: [...read, ...internal],
     write: [...spec.write, privateHome, privateTmp],
     mounts,
-    dropCapabilities: true,
     keepCapabilities,
     chdir,
     clearEnv: true,

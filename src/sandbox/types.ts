@@ -22,11 +22,9 @@ export interface SandboxPlan {
   /** Read-only files or folders shown at another path: [source outside, path inside] (a generated /etc/hosts). */
   mounts?: ReadonlyArray<readonly [string, string]>;
   /**
-   * A user namespace of its own and no capabilities (bwrap run by root keeps every
-   * capability otherwise, and could unmount what hides the real HOME).
+   * Capabilities kept in the sandbox's own user namespace (every other one is dropped;
+   * only CAP_NET_BIND_SERVICE is ever asked: ports < 1024 of the sandbox's own loopback).
    */
-  dropCapabilities?: boolean;
-  /** Capabilities kept after dropping (only CAP_NET_BIND_SERVICE is ever asked: ports < 1024 of the sandbox's own loopback). */
   keepCapabilities?: readonly string[];
   /** Working directory inside the sandbox. */
   chdir?: string;

@@ -11,13 +11,14 @@ describe('parseTargets', () => {
     ]);
   });
 
-  it("reads the words after -- as a stdio command, which gets the caller's environment (issue 14)", async () => {
+  it("reads the words after -- as a stdio command, which gets the caller's environment (issue 14; ownEnv: what a sandbox gets, issue 21)", async () => {
     expect(await parseTargets({ command: ['npx', '-y', 'server', '/tmp'] })).toEqual([
       {
         kind: 'stdio',
         command: 'npx',
         args: ['-y', 'server', '/tmp'],
         env: { ...process.env },
+        ownEnv: {},
         label: 'npx -y server /tmp',
       },
     ]);

@@ -62,7 +62,8 @@ export async function parseTargets(input: TargetInput): Promise<Target[]> {
   if (input.command && input.command.length > 0) {
     const [command, ...args] = input.command;
     const env = await commandEnv({ ...input.commandEnv, cwd });
-    out.push({ kind: 'stdio', command: command!, args, env, label: commandLabel(command!, args) });
+    const ownEnv = await commandEnv({ ...input.commandEnv, inherit: {}, cwd });
+    out.push({ kind: 'stdio', command: command!, args, env, ownEnv, label: commandLabel(command!, args) });
   } else if (wantsEnv) {
     throw new CandorError(
       '--env and --env-file apply to a server started with -- <command> [args…]; servers from a config file run with their own "env", as clients run them.',

@@ -24,6 +24,11 @@ export interface StdioTarget extends TargetBase {
    * a config file entry carries its own `env`.
    */
   env?: Record<string, string>;
+  /**
+   * A `--` command target: only what `--env` / `--env-file` set, without the caller's
+   * environment that `env` also holds. A sandbox passes in only these (issue 21).
+   */
+  ownEnv?: Record<string, string>;
   cwd?: string;
 }
 

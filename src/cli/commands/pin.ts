@@ -4,6 +4,8 @@
  * `candor/host` can catch a server that changes under you (issue 7).
  */
 import type { Command } from 'commander';
+import { stderrLogger } from '../../engine/logger.js';
+import { sandboxTargets } from '../../gateway/sandboxing.js';
 import type { WireToolLike } from '../../host/annotations.js';
 import { DOOR_RULES } from '../../host/door-scan.js';
 import type { Lockfile } from '../../host/index.js';
@@ -24,6 +26,8 @@ export interface PinCommandOptions extends EnvOptions {
   json?: boolean;
   /** `candor pin --accept <rule>`: accept door findings of these lint rules (issue 21). */
   accept?: string[];
+  /** `--sandbox`: every stdio server not marked `"sandbox": false` in the default sandbox, as `candor gateway --sandbox` (issue 21). */
+  sandbox?: boolean;
 }
 
 /** Where output goes (tests pass their own). */
@@ -52,6 +56,7 @@ export interface TargetTools {
 export async function listTargetTools(
   words: { targets: readonly string[]; command: readonly string[] },
   options: PinCommandOptions,
+  who = 'candor pin',
 ): Promise<TargetTools[]> {
   const input: Parameters<typeof parseTargets>[0] = { targets: words.targets };
   if (words.command.length > 0) input.command = words.command;
@@ -68,12 +73,39 @@ export async function listTargetTools(
       exitCode: EXIT.usage,
     });
   }
-  const listed: TargetTools[] = [];
-  for (const target of targets) {
-    const server = options.name ?? target.source?.name ?? target.label;
-    listed.push({ server, label: target.label, tools: await toolsOf(target, timeoutMs) });
+  const named = targets.map((target) => ({ target, server: options.name ?? target.source?.name ?? target.label }));
+  // Each stdio server runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so (issue 21).
+  const taken = new Set<string>();
+  const keys = named.map(({ server }) => {
+    let key = server;
+    for (let i = 2; taken.has(key); i++) key = `${server}-${i}`;
+    taken.add(key);
+    return key;
+  });
+  const stdio = named.flatMap(({ target }, index) =>
+    target.kind === 'stdio' ? [[keys[index]!, target] as const] : [],
+  );
+  const logger = { ...stderrLogger({ name: who }), error() {} };
+  const sandboxed = await sandboxTargets(stdio, { ...(options.sandbox ? { sandbox: true } : {}), logger });
+  try {
+    if (sandboxed.refused.size > 0) {
+      // The gateway's own line: never listed unsandboxed instead.
+      throw new CliError([...sandboxed.refused.values()].join('\n'));
+    }
+    const listed: TargetTools[] = [];
+    for (const [index, { target, server }] of named.entries()) {
+      const config = sandboxed.summaries.has(keys[index]!) ? sandboxed.servers[keys[index]!] : undefined;
+      let run: Target = target;
+      if (config && target.kind === 'stdio') {
+        const { cwd: _cwd, ...rest } = target;
+        run = { ...rest, command: config.command!, args: config.args ?? [], env: config.env ?? {} };
+      }
+      listed.push({ server, label: target.label, tools: await toolsOf(run, timeoutMs) });
+    }
+    return listed;
+  } finally {
+    await sandboxed.dispose();
   }
-  return listed;
 }
 
 async function toolsOf(target: Target, timeoutMs: number | undefined): Promise<WireToolLike[]> {
@@ -208,6 +240,10 @@ export function registerPin(program: Command, output: CommandOutput = defaultOut
     .option('--name <server>', 'the server name to pin under (default: the config entry name or the target)')
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
     .option('--json', 'print a JSON summary')
+    .option(
+      '--sandbox',
+      'start every stdio server not marked "sandbox": false in the default bubblewrap sandbox, as candor gateway --sandbox (entries with "sandbox" always are)',
+    )
     .option(
       '--accept <rule>',
       'pin although the scan at the door found this lint rule (description-steering, hidden-unicode, name-shadows-tool, …); repeatable',

@@ -8,11 +8,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
+import { stderrLogger } from '../../engine/logger.js';
 import { upstreamOf } from '../../gateway/config.js';
+import { sandboxTargets } from '../../gateway/sandboxing.js';
 import { POLICY_PRESETS, Policy } from '../../host/policy.js';
 import type { PolicyConfig, PolicyPreset, ServerConfig } from '../../host/types.js';
 import type { CandorServer } from '../../server/create-server.js';
 import { parseTargets } from '../../targets/parse.js';
+import type { StdioTarget } from '../../targets/types.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { loadServerModule } from '../load-server.js';
 import { openBrowser } from '../open-browser.js';
@@ -32,6 +35,7 @@ interface UiCliOptions {
   lock?: string;
   overrides?: string;
   root?: string;
+  sandbox?: boolean;
 }
 
 function parsePort(value: string): number {
@@ -75,15 +79,16 @@ export async function loadPolicy(value: string): Promise<PolicyConfig | PolicyPr
   return config as PolicyConfig;
 }
 
-/** The servers `candor ui` connects to, and the in-process ones to close afterwards. */
+/** The servers `candor ui` connects to, the in-process ones to close afterwards, and the sandboxes to remove. */
 async function uiServers(
   operands: string[],
   command: Command,
   opts: UiCliOptions,
-): Promise<{ servers: Record<string, ServerConfig>; local: CandorServer[] }> {
+): Promise<{ servers: Record<string, ServerConfig>; local: CandorServer[]; dispose: () => Promise<void> }> {
   const { before, command: cmd } = splitAtDashDash(command, operands);
   const servers: Record<string, ServerConfig> = {};
   const local: CandorServer[] = [];
+  const stdio: Array<[string, StdioTarget]> = [];
   const examples =
     opts.example.length > 0 || before.length > 0 || cmd.length > 0 || opts.config !== undefined
       ? opts.example
@@ -156,15 +161,18 @@ async function uiServers(
           ...(loginTarget ? { loginTarget } : {}),
         };
       } else {
-        servers[name] = {
-          command: target.command,
-          args: target.args,
-          stderr: 'pipe',
-          ...(target.env ? { env: target.env } : {}),
-          ...(target.cwd ? { cwd: target.cwd } : {}),
-        };
+        servers[name] = {}; // keeps the config's order; filled in below
+        stdio.push([name, target]);
       }
     }
+  }
+  // A server started for review runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so (issue 21).
+  const logger = stderrLogger({ name: 'candor ui' });
+  const sandboxed = await sandboxTargets(stdio, { ...(opts.sandbox ? { sandbox: true } : {}), logger });
+  for (const [name] of stdio) {
+    const config = sandboxed.servers[name];
+    if (config) servers[name] = { ...config, stderr: 'pipe' };
+    else delete servers[name]; // refused: the gateway's line is on stderr
   }
   // A server that cannot be reached is shown failed, with its error, instead of keeping the console from starting.
   for (const [name, config] of Object.entries(servers)) {
@@ -180,7 +188,7 @@ async function uiServers(
     }
     server.trust = 'trusted';
   }
-  return { servers, local };
+  return { servers, local, dispose: () => sandboxed.dispose() };
 }
 
 /** A server name from a module file's name: letters, digits, dots and dashes, unique among `taken`. */
@@ -192,8 +200,11 @@ function uniqueName(base: string, taken: Record<string, unknown>): string {
 }
 
 async function runUi(operands: string[], command: Command, opts: UiCliOptions): Promise<void> {
-  const { servers, local } = await uiServers(operands, command, opts);
-  const closeLocal = () => Promise.all(local.map((s) => s.close().catch(() => undefined)));
+  const { servers, local, dispose } = await uiServers(operands, command, opts);
+  const closeLocal = async () => {
+    await Promise.all(local.map((s) => s.close().catch(() => undefined)));
+    await dispose();
+  };
   const { startConsole } = await import('../../ui/server/console-server.js');
   let ui: Awaited<ReturnType<typeof startConsole>>;
   try {
@@ -280,6 +291,10 @@ export function registerUi(program: Command): Command {
     )
     .option('--lock <file>', 'pin tools against this lockfile (candor pin writes it): pin state and diffs in the table')
     .option('--overrides <file>', "your declarations of third-party tools' effects")
+    .option(
+      '--sandbox',
+      'start every stdio server not marked "sandbox": false in the default bubblewrap sandbox, as candor gateway --sandbox (entries with "sandbox" always are)',
+    )
     .addHelpText(
       'after',
       [

@@ -39,7 +39,7 @@ export async function verifyCommand(
       exitCode: EXIT.usage,
     });
   }
-  const listed = await listTargetTools(words, options);
+  const listed = await listTargetTools(words, options, 'candor verify');
   const results: VerifyResult[] = listed.map(({ server, tools }) => ({
     server,
     pinned: lock.servers[server] !== undefined,
@@ -92,7 +92,8 @@ export function registerVerify(program: Command, output: CommandOutput = default
     .option('--server <name>', 'only this entry of --config')
     .option('--name <server>', 'the server name it was pinned under')
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
-    .option('--json', 'print a JSON report');
+    .option('--json', 'print a JSON report')
+    .option('--sandbox', 'start every stdio server not marked "sandbox": false in the default bubblewrap sandbox');
   return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
     await verifyCommand(splitOperands(command, operands), options, output);
   });
