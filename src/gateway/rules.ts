@@ -262,7 +262,12 @@ export class GatewayRules {
       if (view === undefined) {
         view = new FilteredTools(
           source,
-          (tool) => this.permits(principal, tool, 'call'),
+          (tool) => {
+            if (!this.permits(principal, tool, 'call')) return false;
+            // Listing decides both actions, so a call of a listed tool is map lookups only.
+            this.permits(principal, tool, 'call_unconfirmed');
+            return true;
+          },
           listVersion,
           (name) =>
             source.get(name) === undefined
