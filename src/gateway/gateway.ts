@@ -447,6 +447,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       .catch((error: Error) => logger.error(`${error.message}\nThe rules in force stay until the file is fixed.`));
   };
   if (rulesFile) watchFile(rulesFile, { interval: 250 }, onRulesChange).unref();
+  // cedar-wasm is slow until V8 has optimised it: pay that now, in slices, not on someone's first list.
+  const warming = new AbortController();
+  void rules?.warmUp({ signal: warming.signal });
 
   const serverLimits = options.rateLimits?.servers ?? {};
   // One middleware for every endpoint: a server's budget holds across profiles.
@@ -563,6 +566,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       clearInterval(watchdog);
       if (lockFile) unwatchFile(lockFile, onLockChange);
       if (rulesFile) unwatchFile(rulesFile, onRulesChange);
+      warming.abort();
       if (syncTimer) clearTimeout(syncTimer);
       search?.close();
       for (const profileSearch of profileSearches.values()) profileSearch.close();
