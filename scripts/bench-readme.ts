@@ -180,6 +180,9 @@ if (gateway?.http) {
   const others = entries.filter(([name]) => !name.startsWith('candor'));
   const best = Math.max(...others.map(([, f]) => f.callsPerSecond));
   const r = ratio(candorFigures?.callsPerSecond, best);
+  // CPU per proxied call, against the bridge that spends the least (the bridge process alone).
+  const leastCpu = Math.min(...others.map(([, f]) => f.cpuMicrosPerCall ?? Number.POSITIVE_INFINITY));
+  const rCpu = Number.isFinite(leastCpu) ? ratio(leastCpu, candorFigures?.cpuMicrosPerCall ?? undefined) : undefined;
   const cpuOf = (f: { cpuMicrosPerCall?: number | null }) =>
     f.cpuMicrosPerCall === undefined || f.cpuMicrosPerCall === null ? '' : ` (${int(f.cpuMicrosPerCall)} µs CPU/call)`;
   if (candorName && candorFigures) {
@@ -187,8 +190,8 @@ if (gateway?.http) {
       `gateway: tools/call over Streamable HTTP in front of one stdio server, ${gateway.inFlight} in flight`,
       `${int(candorFigures.callsPerSecond)} calls/s${cpuOf(candorFigures)}`,
       others.map(([name, f]) => `${name}: ${int(f.callsPerSecond)}${cpuOf(f)}`).join('; '),
-      `**${times(r)}** the better`,
-      `≥ 3×${met(r === undefined ? undefined : r >= 3)}`,
+      `**${times(r)}** the better by calls/s; **${times(rCpu)}** by CPU per call`,
+      `≥ 3×: by calls/s${met(r === undefined ? undefined : r >= 3)}, by CPU${met(rCpu === undefined ? undefined : rCpu >= 3)}`,
     ]);
   }
   if (gateway.stdio) {
@@ -287,10 +290,16 @@ if (core && bareCpu && http) {
   );
 }
 
+if (gateway?.http) {
+  extra.push(
+    "What bounds the gateway goal (issue 24): calls per second count everything on the machine, and the load generator, the upstream and the bridge share its 2 cores, so the calls/s ratio is (bridge + upstream + client) / (candor + upstream + client) per call and stays below the ratio of the bridges' own CPU per call. The gateway calls a stdio upstream by a lean `tools/call` path (the request written with the transport's own `send`, the answer taken off by id; the SDK client keeps the handshake, lists and server→client requests), and no longer runs stdio calls inside AsyncLocalStorage, whose promise hook node 20 runs for every promise in the process: in alternating runs its CPU per proxied call went from 275 to 182 µs with the lean path and to 156 µs without the hook. What is left (perf, gateway process): node:http and the sockets about 22%, candor's HTTP transport and engine 27%, host policy and the call path 17%, the SDK's stdio reader (it zod-parses every incoming message) 7%, garbage collection 14% over all threads. Profiles in `docs/perf-issue-24.md`.",
+  );
+}
+
 if (registry?.servedRssMiB) {
   const rss = registry.servedRssMiB;
   extra.push(
-    `What bounds the memory goal (issue 24, ≤ 100 MiB RSS for 10,000 zod tools after \`tools/list\`): zod itself. A node 20 process that only builds 10,000 such zod schemas, without candor, holds about 115 MiB RSS (46 MiB of heap; \`node -e ''\` alone is 39 MiB and importing zod adds 14 MiB), so the goal is out of reach before candor stores anything. candor adds its modules (about 8 MiB), about 1.6 KB of heap per tool (definition, \`tools/list\` entry, annotations, validator; the JSON Schemas are interned, so equal schemas are one object) and the cached \`tools/list\` page: ${int(rss.zodSchemaEach)} MiB in all here. With one shared zod schema it is ${int(rss.sharedSchema)} MiB (0 tools: ${int(rss.baseline)} MiB); most of what is above the heap is V8's young generation, which grows to two 16 MiB semi-spaces while 10,000 definitions are built and is not given back: with \`node --max-semi-space-size=2\` the same server stays at ${int(rss.sharedSchemaSmallYoungGen)} MiB.`,
+    `What bounds the memory goal (issue 24, ≤ 100 MiB RSS for 10,000 zod tools after \`tools/list\`): zod itself. A node 20 process that only builds 10,000 such zod schemas, without candor, holds 110–118 MiB RSS: about 47 MiB of heap for the schemas (four zod instances each, about 4.7 KB per \`z.object\`) and V8's young generation, grown to two 16 MiB semi-spaces by that allocation and not given back (\`node -e ''\` alone is 40 MiB, importing zod adds 14 MiB), so the goal is out of reach before candor stores anything. candor's share, from heap snapshots: its modules (about 20 MiB of RSS, now that ioredis and Ajv load only when Redis or a raw JSON Schema is used: they were 13.6 and about 10 MiB more), the cached \`tools/list\` answer as text and as bytes (3.5 MiB each), and about 1.2 KB per tool (definition, \`tools/list\` entry, annotations, \`_meta\`, validator; the JSON Schemas are interned, so equal schemas are one object, and the \`~standard\` object zod builds on first read is no longer kept for tools that were never called): ${int(rss.zodSchemaEach)} MiB in all here. With one shared zod schema it is ${int(rss.sharedSchema)} MiB (0 tools: ${int(rss.baseline)} MiB); with \`node --max-semi-space-size=2\` (a smaller young generation) the shared-schema server stays at ${int(rss.sharedSchemaSmallYoungGen)} MiB.`,
   );
 }
 
