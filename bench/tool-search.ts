@@ -148,9 +148,14 @@ async function latency(): Promise<void> {
   const cpu: number[] = [];
   // Garbage collection during the loop: if slow calls were GC pauses, they show here.
   const pauses: number[] = [];
+  const spans: Array<[number, number]> = [];
   const gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push(entry.duration);
+    for (const entry of list.getEntries()) {
+      pauses.push(entry.duration);
+      spans.push([entry.startTime, entry.startTime + entry.duration]);
+    }
   });
+  const starts: number[] = [];
   gc.observe({ entryTypes: ['gc'] });
   const heapBefore = process.memoryUsage().heapUsed;
   for (let i = 0; i < 20_000; i++) {
@@ -159,6 +164,7 @@ async function latency(): Promise<void> {
     for (let j = 0; j < 100 && i < 20_000; j++, i++) {
       const cpuBefore = process.cpuUsage();
       started = performance.now();
+      starts.push(started);
       await find({ query: queries[i % queries.length]! });
       times.push(performance.now() - started);
       const used = process.cpuUsage(cpuBefore);
@@ -172,6 +178,13 @@ async function latency(): Promise<void> {
   const gcTotal = pauses.reduce((a, b) => a + b, 0);
   console.log(
     `garbage collection during the loop: ${pauses.length} pauses, ${gcTotal.toFixed(1)} ms in all, longest ${(pauses.at(-1) ?? 0).toFixed(2)} ms; heap grew ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB`,
+  );
+  // The calls slower than 5 ms: were they waiting for a GC, or for the CPU (other processes)?
+  const slow = times.map((_t, i) => i).filter((i) => times[i]! > 5);
+  const inGc = slow.filter((i) => spans.some(([from, to]) => from < starts[i]! + times[i]! && to > starts[i]!));
+  const slowCpu = slow.map((i) => cpu[i]!).sort((a, b) => a - b);
+  console.log(
+    `calls over 5 ms wall: ${slow.length} of ${times.length}; ${inGc.length} of them overlap a GC pause; their CPU time p50 ${((slowCpu[Math.floor(slowCpu.length / 2)] ?? 0) * 1000).toFixed(0)} µs, max ${((slowCpu.at(-1) ?? 0) * 1000).toFixed(0)} µs`,
   );
   const perQuery = new Map<string, number[]>();
   times.forEach((t, i) => {

@@ -19,6 +19,7 @@ let workdir: string;
 let report: ObserveReport;
 let before: string;
 let homeBefore: string;
+let realHome: string | undefined;
 
 /** A fingerprint of every file (path, size, content) under a folder. */
 function fingerprint(dir: string, depth = 0): string {
@@ -39,11 +40,23 @@ beforeAll(async () => {
   writeFileSync(path.join(workdir, 'notes', 'a.txt'), 'alpha');
   writeFileSync(path.join(workdir, 'notes', 'b.txt'), 'beta');
   before = fingerprint(workdir);
+  // A HOME of this test's own: other test files running at the same time (npm, npx, sign-ins)
+  // write to the machine's real HOME, so its fingerprint said nothing about observe.
+  realHome = process.env.HOME;
+  process.env.HOME = mkdtempSync(path.join(tmpdir(), 'candor-observe-home-'));
+  mkdirSync(path.join(homedir(), '.ssh'));
+  writeFileSync(path.join(homedir(), '.ssh', 'id_rsa'), 'not a real key');
+  writeFileSync(path.join(homedir(), '.gitconfig'), '[user]\n\tname = test\n');
   homeBefore = fingerprint(homedir());
   report = await observe({ command: process.execPath, args: [fixture], workdir, timeoutMs: 15_000, skip: ['hang'] });
 }, 120_000);
 
-afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(workdir, { recursive: true, force: true });
+  rmSync(homedir(), { recursive: true, force: true });
+  if (realHome === undefined) delete process.env.HOME;
+  else process.env.HOME = realHome;
+});
 
 const rulesOf = (tool: string) =>
   report.tools

@@ -1,9 +1,8 @@
 /**
  * A policy `ask` becomes a question to the person behind the downstream
  * client: `elicitation/create` in the 2025 era, an `input_required` result in
- * the 2026-07-28 era (the engine's `ctx.elicit()` does both). The host's
- * `onConfirm` runs inside the call that needs it, so it finds that call's
- * context through AsyncLocalStorage.
+ * the 2026-07-28 era (the engine's `ctx.elicit()` does both). The host hands
+ * `onConfirm` the call it belongs to (`confirmContext`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InputRequiredError } from '../engine/modern/call-context.js';
@@ -24,7 +23,11 @@ export interface CallScope {
 
 type AuditAnswer = ConfirmAnswer | 'decline' | 'cancel';
 
-/** The calls in flight, for `onConfirm` and for requests an upstream sends during a call. */
+/**
+ * The call in flight to an HTTP upstream, for requests that upstream sends on the call's
+ * own stream (upstream-requests.ts). Only those calls run in it: in node 20 an active
+ * AsyncLocalStorage runs a hook for every promise in the process (issue 24).
+ */
 export const callScope = new AsyncLocalStorage<CallScope>();
 
 const CHOICES: Array<{ const: ConfirmAnswer; title: string }> = [
@@ -41,8 +44,8 @@ const CHOICES: Array<{ const: ConfirmAnswer; title: string }> = [
  * createHost({ servers, onConfirm: confirmDownstream });
  * ```
  */
-export async function confirmDownstream(request: ConfirmRequest): Promise<ConfirmAnswer> {
-  const scope = callScope.getStore();
+export async function confirmDownstream(request: ConfirmRequest, context?: unknown): Promise<ConfirmAnswer> {
+  const scope = (context as CallScope | undefined) ?? callScope.getStore();
   if (!scope) return 'deny';
   if (scope.unconfirmed) return 'allow-once';
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');

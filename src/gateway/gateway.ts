@@ -193,7 +193,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       void ctx.progress(p.progress, p.total, p.message);
     // 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
     // the downstream engine filters by its own client's level.
-    const run: RunOptions = { signal: ctx.signal, onProgress: progress, timeoutMs, meta: UPSTREAM_META };
+    const run: RunOptions = {
+      signal: ctx.signal,
+      onProgress: progress,
+      timeoutMs,
+      meta: UPSTREAM_META,
+      confirmContext: scope,
+    };
     if (perUser?.has(tool.server)) {
       // Each person's own sign-in and connection, asked for once the host has authorised the call.
       run.connection = async (server) => {
@@ -205,10 +211,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         }
       };
     }
-    const outcome = await inFlight.track(scope, () =>
-      tool.visibility.includes('model')
-        ? host.call(tool.name, args, run)
-        : host.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
+    const outcome = await inFlight.track(
+      scope,
+      () =>
+        tool.visibility.includes('model')
+          ? host.call(tool.name, args, run)
+          : host.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
+      options.servers[tool.server]?.command === undefined,
     );
     if (scope.inputRequired) throw scope.inputRequired;
     if (audit || metrics) {
@@ -438,6 +447,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       .catch((error: Error) => logger.error(`${error.message}\nThe rules in force stay until the file is fixed.`));
   };
   if (rulesFile) watchFile(rulesFile, { interval: 250 }, onRulesChange).unref();
+  // cedar-wasm is slow until V8 has optimised it: pay that now, in slices, not on someone's first list.
+  const warming = new AbortController();
+  void rules?.warmUp({ signal: warming.signal });
 
   const serverLimits = options.rateLimits?.servers ?? {};
   // One middleware for every endpoint: a server's budget holds across profiles.
@@ -554,6 +566,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       clearInterval(watchdog);
       if (lockFile) unwatchFile(lockFile, onLockChange);
       if (rulesFile) unwatchFile(rulesFile, onRulesChange);
+      warming.abort();
       if (syncTimer) clearTimeout(syncTimer);
       search?.close();
       for (const profileSearch of profileSearches.values()) profileSearch.close();

@@ -213,14 +213,16 @@ export class ToolSearch {
   async find(session: SessionTools, base: ToolSource, args: FindArgs): Promise<{ text: string; tools: FoundTool[] }> {
     const server = args.server;
     const serverOf = this.#options.serverOf ?? defaultServerOf;
-    const page = this.#options.registry.search({
+    const registry = this.#options.registry;
+    const page = registry.search({
       text: args.query,
       ranking: 'bm25',
       ...(args.readOnly === undefined ? {} : { readOnly: args.readOnly }),
       limit: args.limit ?? DEFAULT_LIMIT,
+      // The registry's search lists only what the registry lists: asking it again per tool is skipped.
       where: (tool) =>
         tool.name !== FIND_TOOLS &&
-        base.get(tool.name) !== undefined &&
+        (base === registry || base.get(tool.name) !== undefined) &&
         (server === undefined || serverOf(tool) === server),
     });
     const added: string[] = [];

@@ -18,13 +18,18 @@ export const FORWARDED_CAPABILITIES = { elicitation: { form: {} }, sampling: {},
 export class InFlight {
   readonly #byServer = new Map<string, Set<CallScope>>();
 
-  /** Track a call while `run` runs. */
-  async track<T>(scope: CallScope, run: () => Promise<T>): Promise<T> {
+  /**
+   * Track a call while `run` runs. `locate`: run it inside `callScope`, so that a request
+   * the upstream sends on this call's own stream (Streamable HTTP) finds it among several;
+   * over stdio nothing ties a request to a call, and the scope would only cost every
+   * promise in the process a hook (issue 24).
+   */
+  async track<T>(scope: CallScope, run: () => Promise<T>, locate = true): Promise<T> {
     const set = this.#byServer.get(scope.server) ?? new Set<CallScope>();
     this.#byServer.set(scope.server, set);
     set.add(scope);
     try {
-      const result = await callScope.run(scope, run);
+      const result = await (locate ? callScope.run(scope, run) : run());
       // The SDK client hands notifications that arrived with the response (a final log line)
       // to their handlers just after it resolves the call: keep the call open one turn for them.
       await new Promise<void>((resolve) => setImmediate(resolve));

@@ -119,12 +119,12 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     parallel: boolean,
-    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'> = {},
+    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext'> = {},
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
-    const denied = await this.#authorize(prepared, signal, outcome);
+    const denied = await this.#authorize(prepared, signal, outcome, run.confirmContext);
     if (denied) return denied;
     return this.#execute(prepared, prepared.tool, signal, outcome, run);
   }
@@ -219,6 +219,7 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     outcome: CallOutcome,
+    confirmContext: unknown,
   ): Promise<CallOutcome | undefined> {
     const tool = prepared.tool!;
     const { pins, confirmations } = this.#deps;
@@ -258,7 +259,7 @@ export class CallRunner {
       pin: tool.pin,
     };
     if (prepared.command) request.command = { text: prepared.command.text, ...prepared.command.verdict };
-    const answer = await confirmations.ask(request, signal);
+    const answer = await confirmations.ask(request, signal, confirmContext);
     switch (answer) {
       case 'allow-once':
         return undefined;

@@ -85,15 +85,20 @@ export class Confirmations {
   }
 
   /** Ask, after any question already being asked; resolves `cancelled` when the signal aborts first. */
-  ask(request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmOutcome> {
+  ask(request: ConfirmRequest, signal: AbortSignal, context?: unknown): Promise<ConfirmOutcome> {
     const handler = this.#handler;
     if (!handler) return Promise.resolve('no-handler');
-    const turn = this.#queue.then(() => this.#askNow(handler, request, signal));
+    const turn = this.#queue.then(() => this.#askNow(handler, request, signal, context));
     this.#queue = turn.catch(() => {});
     return turn;
   }
 
-  async #askNow(handler: ConfirmHandler, request: ConfirmRequest, signal: AbortSignal): Promise<ConfirmOutcome> {
+  async #askNow(
+    handler: ConfirmHandler,
+    request: ConfirmRequest,
+    signal: AbortSignal,
+    context: unknown,
+  ): Promise<ConfirmOutcome> {
     if (signal.aborted) return 'cancelled';
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -104,7 +109,7 @@ export class Confirmations {
     });
     try {
       const answer = Promise.resolve()
-        .then(() => handler(request))
+        .then(() => handler(request, context))
         .then(
           (value): ConfirmOutcome => (value === 'allow-once' || value === 'allow-always' ? value : 'deny'),
           (): ConfirmOutcome => 'failed',

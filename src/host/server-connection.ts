@@ -3,7 +3,14 @@
  * HTTP (or any SDK transport), either protocol era, with list-changed
  * notifications wired to a callback and reconnection for retries.
  */
-import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  Client,
+  PROTOCOL_VERSION_META_KEY,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
@@ -12,6 +19,7 @@ import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import type { CallToolResult } from '../tool/types.js';
 import type { WireToolLike } from './annotations.js';
+import { LeanToolCalls } from './lean-calls.js';
 import type { ServerConfig } from './types.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
@@ -68,6 +76,7 @@ export class ServerConnection {
   #connecting: Promise<void> | undefined;
   #options: ServerConnectionOptions;
   #usedTransport = false;
+  #lean: LeanToolCalls | undefined;
 
   constructor(options: ServerConnectionOptions) {
     this.name = options.name;
@@ -122,6 +131,7 @@ export class ServerConnection {
     this.#status = 'connecting';
     const previous = this.#client;
     this.#client = undefined;
+    this.#lean = undefined;
     await previous?.close().catch(() => {});
     const client = new Client(CLIENT_INFO, {
       capabilities: (this.#options.capabilities ?? {}) as NonNullable<ClientOptions['capabilities']>,
@@ -184,6 +194,24 @@ export class ServerConnection {
     client.onclose = () => {
       if (this.#client === client) this.#status = 'closed';
     };
+    // tools/call to a 2025-era stdio server skips the SDK's request machinery (issue 24:
+    // lean-calls.ts); everything else stays the SDK client's.
+    if (transport instanceof StdioClientTransport && leanCallsEnabled()) {
+      const version = client.getNegotiatedProtocolVersion();
+      this.#lean = new LeanToolCalls(transport, {
+        // The SDK's 2026-07-28 envelope, from the same material it uses.
+        ...(client.getProtocolEra() === 'modern' && version !== undefined
+          ? {
+              envelope: {
+                [PROTOCOL_VERSION_META_KEY]: version,
+                [CLIENT_INFO_META_KEY]: CLIENT_INFO,
+                [CLIENT_CAPABILITIES_META_KEY]: { ...this.#options.capabilities },
+              },
+            }
+          : {}),
+        fallback: (name, args, options) => this.#sdkCall(client, name, args, options),
+      });
+    }
     this.#client = client;
     this.#status = 'connected';
     this.#error = undefined;
@@ -239,6 +267,16 @@ export class ServerConnection {
     },
   ): Promise<CallToolResult> {
     const client = this.#connected();
+    if (this.#lean) return this.#lean.call(name, args, options);
+    return this.#sdkCall(client, name, args, options);
+  }
+
+  async #sdkCall(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+    options: Parameters<ServerConnection['callTool']>[2],
+  ): Promise<CallToolResult> {
     const request: {
       signal?: AbortSignal;
       timeout?: number;
@@ -270,6 +308,7 @@ export class ServerConnection {
   async close(): Promise<void> {
     const client = this.#client;
     this.#client = undefined;
+    this.#lean = undefined;
     this.#status = 'closed';
     await client?.close().catch(() => {});
   }
@@ -328,6 +367,14 @@ export class ServerConnection {
     params.stderr = config.stderr ?? 'inherit';
     return new StdioClientTransport(params);
   }
+}
+
+/**
+ * `CANDOR_LEAN_CALLS=0` sends every tools/call through the SDK client (to compare
+ * the two paths, or to rule the lean one out when chasing a bug).
+ */
+function leanCallsEnabled(): boolean {
+  return process.env.CANDOR_LEAN_CALLS !== '0';
 }
 
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;

@@ -175,7 +175,8 @@ export class Bm25Index {
    */
   rank(
     text: string,
-    options: { keep?: (tool: ToolDefinition) => boolean; top?: number } = {},
+    /** `keep` gets the tool and its position in the list the index was built from. */
+    options: { keep?: (tool: ToolDefinition, doc: number) => boolean; top?: number } = {},
   ): { tools: ToolDefinition[]; total: number } {
     const n = this.#docs.length;
     if (this.#scores.length !== n) {
@@ -205,14 +206,14 @@ export class Bm25Index {
     const better = (a: number, b: number) =>
       scores[a]! > scores[b]! || (scores[a] === scores[b] && this.#docs[a]!.name < this.#docs[b]!.name);
     if (top > 64) {
-      const all = Array.from(keep === undefined ? touched : touched.filter((doc) => keep(this.#docs[doc]!)));
+      const all = Array.from(keep === undefined ? touched : touched.filter((doc) => keep(this.#docs[doc]!, doc)));
       all.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
       const tools = all.slice(0, top).map((doc) => this.#docs[doc]!);
       for (const doc of touched) scores[doc] = 0;
       return { tools, total: all.length };
     }
     for (const doc of touched) {
-      if (keep !== undefined && !keep(this.#docs[doc]!)) continue;
+      if (keep !== undefined && !keep(this.#docs[doc]!, doc)) continue;
       total++;
       if (best.length >= top && !better(doc, best[best.length - 1]!)) continue;
       let at = best.length;

@@ -114,17 +114,23 @@ export class SearchIndex {
     const checkListed = unlisted.size > 0;
     const where = query.where;
     if (query.ranking === 'bm25' && query.text !== undefined && query.text.trim() !== '') {
-      this.#bm25 ??= new Bm25Index(this.#order().map((e) => e.def));
-      const keep = (def: ToolDefinition) => {
-        const entry = this.#entries.get(def.name)!;
-        return (
-          (entry.bits & mask) === want &&
-          (sets.length === 0 || inAll(sets, entry)) &&
-          !(checkListed && unlisted.has(def.name)) &&
-          (where === undefined || where(def))
-        );
-      };
-      const ranked = this.#bm25.rank(query.text, { keep, top: need });
+      // The index's documents are the entries in name order: a document number is a position in it.
+      const entries = this.#order();
+      this.#bm25 ??= new Bm25Index(entries.map((e) => e.def));
+      // Called for every tool sharing a word with the query (thousands at 10,000 tools): no map lookups (issue 22).
+      const keep =
+        mask === 0 && sets.length === 0 && !checkListed && where === undefined
+          ? undefined
+          : (def: ToolDefinition, doc: number) => {
+              const entry = entries[doc]!;
+              return (
+                (entry.bits & mask) === want &&
+                (sets.length === 0 || inAll(sets, entry)) &&
+                !(checkListed && unlisted.has(def.name)) &&
+                (where === undefined || where(def))
+              );
+            };
+      const ranked = this.#bm25.rank(query.text, keep === undefined ? { top: need } : { keep, top: need });
       return { tools: ranked.tools, total: ranked.total };
     }
 
