@@ -10,7 +10,20 @@
  * 500 ms — issue 25), so a call that needs shared state gets a clear error
  * instead of hanging, and everything recovers when Redis returns.
  */
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+
+/**
+ * ioredis, loaded when the first connection opens: importing it costs a process about
+ * 13 MiB of RSS (issue 24), and most servers never use Redis. It is CommonJS, so a
+ * plain require is synchronous and gives the same classes an ESM import does.
+ */
+let ioredis: typeof import('ioredis') | undefined;
+function loadIoredis(): typeof import('ioredis') {
+  ioredis ??= createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  return ioredis;
+}
+
 import { assertRedisUrl, isClusterUrl, parseClusterUrl } from './redis-url.js';
 
 /** A client of one Redis, or of a Redis Cluster (issue 25). */
@@ -51,7 +64,7 @@ const clientOptions = (timeoutMs: number): RedisOptions => ({
 export function openCluster(url: string, defaults: RedisOptions): Cluster {
   const { nodes, username, password, tls } = parseClusterUrl(url);
   const { retryStrategy, enableAutoPipelining, ...nodeOptions } = defaults;
-  return new Cluster(nodes, {
+  return new (loadIoredis().Cluster)(nodes, {
     clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 1000,
     enableAutoPipelining,
     scaleReads: 'master',
@@ -84,11 +97,16 @@ export function openRedis(
   const owned = typeof input === 'string';
   if (owned) assertRedisUrl(input);
   const defaults = clientOptions(options.timeoutMs ?? 500);
-  const command = owned ? (isClusterUrl(input) ? openCluster(input, defaults) : new Redis(input, defaults)) : input;
+  const { Cluster: ClusterClient, Redis: SingleClient } = loadIoredis();
+  const command = owned
+    ? isClusterUrl(input)
+      ? openCluster(input, defaults)
+      : new SingleClient(input, defaults)
+    : input;
   // The subscriber waits for messages, not answers: no command timeout, no retry limit.
   const listening = { ...defaults, commandTimeout: undefined, maxRetriesPerRequest: null };
   const subscriber =
-    command instanceof Cluster
+    command instanceof ClusterClient
       ? command.duplicate(undefined, { redisOptions: { ...command.options.redisOptions, ...listening } })
       : command.duplicate(listening);
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.

@@ -3,8 +3,10 @@
  * or a raw JSON Schema object validated by a compiled Ajv validator. JSON Schema
  * is produced once, here, at definition time.
  */
+
+import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { DefinitionError } from '../errors.js';
 import { cachedJsonSchema, intern } from './schema-cache.js';
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from './types.js';
@@ -16,8 +18,18 @@ export type SchemaInput<T = unknown> = (StandardSchemaV1<unknown, T> & StandardJ
 export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', additionalProperties: false });
 
 let ajv: Ajv2020 | undefined;
+/**
+ * Ajv, loaded for the first raw JSON Schema: importing it costs a process about 10 MiB
+ * of RSS (issue 24), and servers whose tools all use zod never need it. CommonJS, so
+ * a plain require is synchronous.
+ */
 function sharedAjv(): Ajv2020 {
-  ajv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  if (ajv === undefined) {
+    const { Ajv2020: AjvClass } = createRequire(import.meta.url)(
+      'ajv/dist/2020.js',
+    ) as typeof import('ajv/dist/2020.js');
+    ajv = new AjvClass({ allErrors: true, strict: false, validateFormats: false });
+  }
   return ajv;
 }
 
@@ -40,6 +52,7 @@ export function compileSchema<T>(
     return compileJsonSchema<T>(toolName, field, EMPTY_INPUT_SCHEMA);
   }
   if (isStandard(schema)) {
+    const cached = Object.hasOwn(schema, '~standard');
     const converter = schema['~standard'].jsonSchema;
     if (!converter) {
       throw new DefinitionError(
@@ -60,11 +73,12 @@ export function compileSchema<T>(
       );
     }
     checkRoot(toolName, role, jsonSchema);
-    const standard = schema['~standard'];
+    forgetLazyStandard(schema, cached);
     return {
       jsonSchema,
       validate(value) {
-        const out = standard.validate(value);
+        // Read per call: see forgetLazyStandard.
+        const out = schema['~standard'].validate(value);
         return out instanceof Promise ? out.then(fromStandard<T>) : fromStandard<T>(out);
       },
     };
@@ -76,6 +90,25 @@ export function compileSchema<T>(
     );
   }
   return compileJsonSchema<T>(toolName, field, schema as JsonSchema);
+}
+
+/**
+ * zod builds `~standard` on first read (an object, its validator and two JSON Schema
+ * converters, about 370 bytes with their closures) and keeps it on the schema. Reading
+ * it only to convert to JSON Schema would keep one for every tool, called or not
+ * (issue 24: 10,000 tools); when it was built just now by a getter further up the
+ * prototype chain, drop it again, so it is built back only for tools that get called.
+ */
+function forgetLazyStandard(schema: object, wasOwn: boolean): void {
+  if (wasOwn) return;
+  const own = Object.getOwnPropertyDescriptor(schema, '~standard');
+  if (own === undefined || !('value' in own) || !own.configurable) return;
+  for (let proto = Object.getPrototypeOf(schema); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const inherited = Object.getOwnPropertyDescriptor(proto, '~standard');
+    if (inherited === undefined) continue;
+    if (typeof inherited.get === 'function') delete (schema as Record<string, unknown>)['~standard'];
+    return;
+  }
 }
 
 function compileJsonSchema<T>(toolName: string, role: 'input' | 'output', schema: JsonSchema): CompiledSchema<T> {
