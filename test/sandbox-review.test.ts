@@ -1,5 +1,5 @@
 /**
- * `candor pin`, `verify` and `ui` start a config entry's server to list its tools,
+ * `candor pin`, `verify`, `ui`, `inspect` and `lint` start a config entry's server to list its tools,
  * before anyone approved it (issue 21). An entry that asks for a sandbox (or every
  * entry, with the file's `"sandbox": true` or `--sandbox`) runs in the gateway's
  * sandbox there too, through the gateway's own code. With real bubblewrap: a probe
@@ -154,6 +154,48 @@ describe('candor pin and verify run a sandboxed entry in its sandbox', () => {
       /boxed: not started: it asks for a sandbox and this machine needs bwrap for its sandbox: install it \(Debian\/Ubuntu: apt-get install bubblewrap\)\./,
     );
     expect(() => readFileSync(lock)).toThrow();
+  }, 60_000);
+});
+
+describe('candor inspect and lint run a sandboxed entry in its sandbox', () => {
+  it('inspect lists what the sandboxed entry saw; the unsandboxed control read the secret', async () => {
+    const file = config('inspect.gateway.json', { servers: { boxed: entry(true), open: entry() } });
+    const seen = async (server: string) => {
+      const run = await runCli(['inspect', `${file}#${server}`, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as { tools: Array<{ name: string; description?: string }> };
+      return { run, description: report.tools.find((t) => t.name === 'seen_at_start')?.description ?? '' };
+    };
+    const boxed = await seen('boxed');
+    expect(boxed.description).toContain(`${secretFile}: error: ENOENT`);
+    expect(boxed.run.stderr).toContain('boxed: sandboxed (no network;');
+    expect((await seen('open')).description).toContain(`${secretFile}: ok: ${secret}`);
+  }, 60_000);
+
+  it('lint runs it sandboxed, and reports it failed with the gateway line where bwrap is missing', async () => {
+    const file = config('lint.gateway.json', { servers: { boxed: entry(true), open: entry() } });
+    const report = async (env: NodeJS.ProcessEnv) => {
+      const run = await runCli(['lint', '--config', file, '--format', 'json'], { env });
+      return {
+        run,
+        servers: (JSON.parse(run.stdout) as { servers: Array<{ server: string; status: string; error?: string }> })
+          .servers,
+      };
+    };
+    const withBwrap = await report({});
+    expect(withBwrap.servers.map((s) => [s.server, s.status])).toEqual([
+      ['boxed', 'ok'],
+      ['open', 'ok'],
+    ]);
+    expect(withBwrap.run.stderr).toContain('candor lint info: boxed: sandboxed (no network;');
+    const without = await report({ PATH: noBwrap });
+    expect(without.servers.map((s) => [s.server, s.status])).toEqual([
+      ['boxed', 'failed'],
+      ['open', 'ok'],
+    ]);
+    expect(without.servers[0]!.error).toMatch(
+      /^boxed: not started: it asks for a sandbox and this machine needs bwrap for its sandbox/,
+    );
   }, 60_000);
 });
 

@@ -5,6 +5,7 @@
  * as a client would see it).
  */
 import { Client } from '@modelcontextprotocol/client';
+import { stderrLogger } from '../engine/logger.js';
 import { connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
@@ -65,14 +66,33 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
       },
     };
   }
+  // A config entry that says "sandbox" runs in it, as the gateway runs it (issue 21). Loaded
+  // here: the gateway's config code is not needed to inspect a URL.
+  let run: Target = target;
+  let dispose = async () => {};
+  if (target.kind === 'stdio' && target.source) {
+    const { confineTargets } = await import('../gateway/sandboxing.js');
+    const logger = { ...stderrLogger({ name: 'candor' }), error() {} };
+    const confined = await confineTargets([target], { logger });
+    if (confined.refused.length > 0) throw new CliError(confined.refused.join('\n'));
+    run = confined.targets[0]!;
+    dispose = confined.dispose;
+  }
   try {
-    const connection = await connectTarget(target, {
+    const connection = await connectTarget(run, {
       timeoutMs: options.timeoutMs,
       clientInfo,
       onSignInRequired: signInWhenAsked(),
     });
-    return connection;
+    return {
+      ...connection,
+      close: async () => {
+        await connection.close();
+        await dispose();
+      },
+    };
   } catch (error) {
+    await dispose();
     if (isCliError(error) || (error as { name?: unknown }).name === 'SignInRequiredError') throw error;
     throw new CliError((error as Error).message, { cause: error });
   }

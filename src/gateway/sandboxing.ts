@@ -15,7 +15,7 @@ import {
   type SandboxSummary,
   type ServerSandbox,
 } from '../sandbox/index.js';
-import type { StdioTarget } from '../targets/types.js';
+import type { StdioTarget, Target } from '../targets/types.js';
 import { upstreamOf } from './config.js';
 import { loadSandboxSettings, type SandboxSettings } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
@@ -167,4 +167,60 @@ export async function sandboxTargets(
     servers[name] = upstream;
   }
   return sandboxUpstreams({ servers, ...(options.sandbox ? { sandbox: true } : {}) }, options.logger);
+}
+
+/** Targets as a command will start them (see {@link confineTargets}). */
+export interface ConfinedTargets {
+  /** In the given order: sandboxed stdio servers start bwrap; a refused one is `invalid`, its reason the gateway's line. */
+  targets: Target[];
+  /** The gateway's one-line refusals, in target order. */
+  refused: string[];
+  /** Remove the sandboxes' private folders and network bridges (after the servers stopped). */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The targets a command names, each stdio server confined as `candor gateway` would
+ * confine it ({@link sandboxTargets}), for commands that start servers to look at
+ * them: `candor pin`, `verify`, `lint`, `inspect`, `call`.
+ *
+ * @example
+ * ```ts
+ * const confined = await confineTargets(await parseTargets({ config: 'candor.gateway.json' }), { logger });
+ * try { await lintTargets(confined.targets); } finally { await confined.dispose(); }
+ * ```
+ */
+export async function confineTargets(
+  targets: readonly Target[],
+  options: { sandbox?: boolean; logger: ServerLogger },
+): Promise<ConfinedTargets> {
+  const taken = new Set<string>();
+  const keys = targets.map((target) => {
+    const base = target.source?.name ?? target.label;
+    let key = base;
+    for (let i = 2; taken.has(key); i++) key = `${base}-${i}`;
+    taken.add(key);
+    return key;
+  });
+  const stdio = targets.flatMap((target, index) => (target.kind === 'stdio' ? [[keys[index]!, target] as const] : []));
+  if (stdio.length === 0) return { targets: [...targets], refused: [], dispose: async () => {} };
+  const prepared = await sandboxTargets(stdio, options);
+  const confined = targets.map((target, index): Target => {
+    if (target.kind !== 'stdio') return target;
+    const key = keys[index]!;
+    const refusal = prepared.refused.get(key);
+    if (refusal !== undefined) {
+      return {
+        kind: 'invalid',
+        label: target.label,
+        ...(target.source ? { source: target.source } : {}),
+        reason: refusal,
+      };
+    }
+    const config = prepared.summaries.has(key) ? prepared.servers[key] : undefined;
+    if (!config) return target;
+    const { cwd: _cwd, ownEnv: _ownEnv, ...rest } = target;
+    return { ...rest, command: config.command!, args: config.args ?? [], env: config.env ?? {} };
+  });
+  return { targets: confined, refused: [...prepared.refused.values()], dispose: () => prepared.dispose() };
 }

@@ -170,6 +170,8 @@ export class ToolSearch {
   async #refresh(session: SessionTools): Promise<void> {
     try {
       session.replace(await this.#store!.load(session.key!));
+      // Reachable again: a later outage is worth a warning of its own.
+      this.#warned = false;
     } catch (error) {
       this.#degraded(error);
     }

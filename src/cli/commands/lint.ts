@@ -9,6 +9,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { stderrLogger } from '../../engine/logger.js';
+import { confineTargets } from '../../gateway/sandboxing.js';
 import { loadLintConfig } from '../../lint/config.js';
 import { isProfileName, PROFILES } from '../../lint/profiles.js';
 import { formatJson } from '../../lint/reporters/json.js';
@@ -78,13 +80,25 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
   }
   const lintConfig: LintConfig = { ...config, ...(options.profile ? { profile: options.profile } : {}) };
 
-  const progress = targets.length > 1 && io.stderr.isTTY === true ? new ProgressLine(io.stderr) : undefined;
-  const reports = await lintTargets(targets, {
-    lint: lintConfig,
-    concurrency: options.concurrency ?? 4,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
+  // A config entry that says "sandbox" runs in it, as the gateway runs it (issue 21); where that is
+  // impossible it is reported failed with the gateway's line, never run unsandboxed.
+  const confined = await confineTargets(targets, {
+    logger: { ...stderrLogger({ name: 'candor lint' }), error() {} },
+  }).catch((error: Error) => {
+    throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
   });
+  const progress = targets.length > 1 && io.stderr.isTTY === true ? new ProgressLine(io.stderr) : undefined;
+  let reports: Awaited<ReturnType<typeof lintTargets>>;
+  try {
+    reports = await lintTargets(confined.targets, {
+      lint: lintConfig,
+      concurrency: options.concurrency ?? 4,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
+    });
+  } finally {
+    await confined.dispose();
+  }
   progress?.clear();
 
   const format = options.format ?? 'pretty';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { stderrLogger } from '../../engine/logger.js';
-import { sandboxTargets } from '../../gateway/sandboxing.js';
+import { confineTargets } from '../../gateway/sandboxing.js';
 import type { WireToolLike } from '../../host/annotations.js';
 import { DOOR_RULES } from '../../host/door-scan.js';
 import type { Lockfile } from '../../host/index.js';
@@ -73,38 +73,20 @@ export async function listTargetTools(
       exitCode: EXIT.usage,
     });
   }
-  const named = targets.map((target) => ({ target, server: options.name ?? target.source?.name ?? target.label }));
   // Each stdio server runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so (issue 21).
-  const taken = new Set<string>();
-  const keys = named.map(({ server }) => {
-    let key = server;
-    for (let i = 2; taken.has(key); i++) key = `${server}-${i}`;
-    taken.add(key);
-    return key;
-  });
-  const stdio = named.flatMap(({ target }, index) =>
-    target.kind === 'stdio' ? [[keys[index]!, target] as const] : [],
-  );
   const logger = { ...stderrLogger({ name: who }), error() {} };
-  const sandboxed = await sandboxTargets(stdio, { ...(options.sandbox ? { sandbox: true } : {}), logger });
+  const confined = await confineTargets(targets, { ...(options.sandbox ? { sandbox: true } : {}), logger });
   try {
-    if (sandboxed.refused.size > 0) {
-      // The gateway's own line: never listed unsandboxed instead.
-      throw new CliError([...sandboxed.refused.values()].join('\n'));
-    }
+    // The gateway's own line, before anything starts: never listed unsandboxed instead.
+    if (confined.refused.length > 0) throw new CliError(confined.refused.join('\n'));
     const listed: TargetTools[] = [];
-    for (const [index, { target, server }] of named.entries()) {
-      const config = sandboxed.summaries.has(keys[index]!) ? sandboxed.servers[keys[index]!] : undefined;
-      let run: Target = target;
-      if (config && target.kind === 'stdio') {
-        const { cwd: _cwd, ...rest } = target;
-        run = { ...rest, command: config.command!, args: config.args ?? [], env: config.env ?? {} };
-      }
-      listed.push({ server, label: target.label, tools: await toolsOf(run, timeoutMs) });
+    for (const [index, target] of targets.entries()) {
+      const server = options.name ?? target.source?.name ?? target.label;
+      listed.push({ server, label: target.label, tools: await toolsOf(confined.targets[index]!, timeoutMs) });
     }
     return listed;
   } finally {
-    await sandboxed.dispose();
+    await confined.dispose();
   }
 }
 
