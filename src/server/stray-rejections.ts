@@ -25,16 +25,24 @@ import type { ServerLogger } from '../engine/logger.js';
  * ```
  */
 export function guardStrayRejections(logger: ServerLogger): () => void {
-  const listener = (reason: unknown) => {
+  // One process listener however many servers run in the process (a gateway with profiles,
+  // tests starting many): each server's logger hears of every stray rejection.
+  const entry = { logger };
+  if (guarded.size === 0) process.on('unhandledRejection', onStrayRejection);
+  guarded.add(entry);
+  return () => {
+    if (!guarded.delete(entry)) return;
+    if (guarded.size === 0) process.off('unhandledRejection', onStrayRejection);
+  };
+}
+
+const guarded = new Set<{ logger: ServerLogger }>();
+
+function onStrayRejection(reason: unknown): void {
+  for (const { logger } of guarded) {
     logger.error(
       'unhandled promise rejection (probably a tool handler that did not await a promise); the server keeps running',
-      {
-        error: reason,
-      },
+      { error: reason },
     );
-  };
-  process.on('unhandledRejection', listener);
-  return () => {
-    process.off('unhandledRejection', listener);
-  };
+  }
 }
