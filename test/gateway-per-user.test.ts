@@ -359,12 +359,12 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     try {
       const a = await startGateway(['--redis', redis.url]);
       const b = await startGateway(['--redis', redis.url]);
-      const dave = await person(a.url, 'dave', 'dave-upstream');
+      const dave = await person(a.url, 'person-dave-1f9a', 'dave-upstream');
       expect(text(await dave.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
         'upstream sees dave-upstream',
       );
       expect(dave.asked).toHaveLength(1);
-      const onB = await person(b.url, 'dave', 'nobody');
+      const onB = await person(b.url, 'person-dave-1f9a', 'nobody');
       expect(text(await onB.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
         'upstream sees dave-upstream',
       );
@@ -378,7 +378,7 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
 
       // Two instances behind one public address: the sign-in begins on B, the browser comes back to A.
       const c = await startGateway(['--redis', redis.url], a.resource);
-      const grace = await person(c.url, 'grace', 'grace-upstream');
+      const grace = await person(c.url, 'person-grace-8b2c', 'grace-upstream');
       expect(text(await grace.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
         'upstream sees grace-upstream',
       );
@@ -392,8 +392,8 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
       for (const value of values) {
         expect(value).toMatch(/^v1\./);
         for (const bearer of bearers) expect(value).not.toContain(bearer);
-        expect(value).not.toContain('dave');
-        expect(value).not.toContain('grace');
+        expect(value).not.toContain('person-dave-1f9a');
+        expect(value).not.toContain('person-grace-8b2c');
       }
     } finally {
       client.disconnect();
