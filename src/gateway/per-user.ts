@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { auth } from '@modelcontextprotocol/client';
 import { canonicalResource } from '../auth/client/credentials-store.js';
+import { signInPage } from '../auth/client/loopback-redirect.js';
 import { CandorOAuthProvider, type ProviderOptions } from '../auth/client/provider.js';
 import type { OAuthClientSettings } from '../auth/client/settings.js';
 import { describeSignInFailure, redactTokens } from '../auth/client/sign-in.js';
@@ -68,9 +69,6 @@ interface InFlight {
   elicitationId: string;
   expires: number;
 }
-
-const PAGE = (title: string, text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font:16px system-ui;margin:3em"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`;
 
 /**
  * The per-person side of a gateway.
@@ -305,7 +303,7 @@ export class PerUserSignIns {
 
   async #node(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'GET') {
-      res.writeHead(405, { allow: 'GET', ...PAGE_HEADERS }).end(PAGE('Method not allowed', 'Use GET.'));
+      res.writeHead(405, { allow: 'GET', ...PAGE_HEADERS }).end(signInPage('Method not allowed', 'Use GET.'));
       return;
     }
     const { status, html } = await this.#callback(new URL(req.url ?? '/', this.callbackUrl));
@@ -319,7 +317,7 @@ export class PerUserSignIns {
     if (!pending) {
       return {
         status: 400,
-        html: PAGE(
+        html: signInPage(
           'Sign-in link not valid',
           'This sign-in is unknown, was already used, or expired. Call the tool again for a new link.',
         ),
@@ -330,7 +328,7 @@ export class PerUserSignIns {
     const wake = () => {
       for (const waiter of this.#waiters.get(`${server}\0${principal}`) ?? []) waiter();
     };
-    if (!config) return { status: 400, html: PAGE('Sign-in link not valid', 'This gateway has no such server.') };
+    if (!config) return { status: 400, html: signInPage('Sign-in link not valid', 'This gateway has no such server.') };
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
     if (error || !code) {
@@ -339,7 +337,7 @@ export class PerUserSignIns {
         : 'the answer carried no code';
       await this.#options.vault.saveFailure(server, principal, why).catch(() => {});
       wake();
-      return { status: 400, html: PAGE('Sign-in refused', `${why}. Nothing was stored.`) };
+      return { status: 400, html: signInPage('Sign-in refused', `${why}. Nothing was stored.`) };
     }
     const provider = this.#provider(server, principal, {
       codeVerifier: pending.codeVerifier,
@@ -366,7 +364,7 @@ export class PerUserSignIns {
       this.#options.logger.warn(`${server}: a person's sign-in failed: ${why}`);
       await this.#options.vault.saveFailure(server, principal, why).catch(() => {});
       wake();
-      return { status: 400, html: PAGE('Sign-in failed', `${why}. Nothing was stored.`) };
+      return { status: 400, html: signInPage('Sign-in failed', `${why}. Nothing was stored.`) };
     }
     // A connection made with the old sign-in (refused, or with fewer scopes) is replaced on the next call.
     const key = `${server}\0${principal}`;
@@ -377,7 +375,10 @@ export class PerUserSignIns {
     this.#options.logger.info(`${server}: a person signed in (${canonicalResource(config.url)})`);
     return {
       status: 200,
-      html: PAGE(`Signed in to ${server}`, 'You can close this tab and go back to your MCP client; the call goes on.'),
+      html: signInPage(
+        `Signed in to ${server}`,
+        'You can close this tab and go back to your MCP client; the call goes on.',
+      ),
     };
   }
 
@@ -434,8 +435,4 @@ export class PerUserRefusal extends CandorError {
   constructor(message: string) {
     super(message, { code: 'sign_in_required' });
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

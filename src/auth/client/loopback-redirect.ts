@@ -16,8 +16,14 @@ export interface AuthorizationResponse {
   iss?: string;
 }
 
-const PAGE = (title: string, text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:16px system-ui;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
+/** The small page a browser lands on after a sign-in; `text` may come from an authorization server, so it is escaped. */
+export function signInPage(title: string, text: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><body style="font:16px system-ui;margin:3em"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 /**
  * A listening loopback redirect endpoint.
@@ -131,8 +137,8 @@ export class LoopbackRedirect {
       .writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       .end(
         ok
-          ? PAGE('Signed in', 'candor has what it needs; you can close this tab.')
-          : PAGE('Sign-in failed', 'candor refused this answer; see the terminal.'),
+          ? signInPage('Signed in', 'candor has what it needs; you can close this tab.')
+          : signInPage('Sign-in failed', 'candor refused this answer; see the terminal.'),
       );
     if (this.#settle) this.#settle(result);
     else this.#early ??= result;
