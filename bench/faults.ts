@@ -12,7 +12,7 @@
  * Reported per fault: calls/s before, during (fault start to heal, or 3 s) and
  * after; failed calls; the error window (first and last failing call, ms after
  * the fault began); the slowest call. Nothing here asserts a time; the
- * must-holds are in test/faults-haproxy.test.ts.
+ * must-holds are in test/scale/faults-haproxy.test.ts.
  *
  *   npm run build && node --import tsx bench/faults.ts
  */

@@ -4,7 +4,7 @@
  * call it for (scripts/conformance.sh runs the suite itself).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { closeAll, track } from '../../test/http-support.js';
+import { closeAll, track } from '../../test/support/http-support.js';
 import { modernClient, pollTask } from '../../test/support/task-wire.js';
 import { createEverythingServer } from './server.js';
 

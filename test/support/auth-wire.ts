@@ -5,7 +5,7 @@
  * of a `WWW-Authenticate: Bearer` challenge.
  */
 import { expect } from 'vitest';
-import { INITIALIZE, POST_HEADERS } from '../http-support.js';
+import { INITIALIZE, POST_HEADERS } from './http-support.js';
 
 const V = '2026-07-28';
 

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { BIN, REPO } from '../cli-harness.js';
+import { BIN, REPO } from './cli-harness.js';
 
 const INSPECTOR_CWD = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
 

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { REPO } from '../cli-harness.js';
+import { REPO } from './cli-harness.js';
 
 /** The servers the issue 20 tests run, by short name: package and pinned version. */
 export const PINNED = {

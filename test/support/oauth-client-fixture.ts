@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, REPO } from '../cli-harness.js';
+import { CLI, REPO } from './cli-harness.js';
 import { type OidcServer, type OidcServerOptions, startOidcServer } from './oidc-server.js';
 
 export const SCOPES = ['files:read', 'files:write', 'files:delete'];

@@ -3,7 +3,7 @@
  * client (2025 era) or envelope-carrying requests (2026-07-28), answers
  * read whether they come as JSON or as an SSE stream.
  */
-import { messagesOf, openSession, post, readSse } from '../http-support.js';
+import { messagesOf, openSession, post, readSse } from './http-support.js';
 
 export type Answer = { result?: Record<string, any>; error?: { code: number; message: string; data?: any } };
 
