@@ -27,12 +27,10 @@ export type {
 } from './engine/channel.js';
 export type { DispatchContext, DispatcherOptions, DrainOptions } from './engine/dispatcher.js';
 export { createDispatcher, Dispatcher } from './engine/dispatcher.js';
-export type { ServerCapabilities, ServerInfo, ToolSource } from './engine/engine.js';
+export type { ServerCapabilities, ServerInfo } from './engine/engine.js';
 export type { ProtocolVersion } from './engine/era.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './engine/era.js';
 export { classify, parseError, RawJson, serializeMessage } from './engine/jsonrpc.js';
-export type { ServerLogger, StderrLoggerOptions } from './engine/logger.js';
-export { silentLogger, stderrLogger } from './engine/logger.js';
 // The 2026-07-28 era on the same engine (issue 4)
 export type { CacheHintOptions, CacheOptions } from './engine/modern/cache-hints.js';
 export { InputRequiredError } from './engine/modern/call-context.js';
@@ -46,8 +44,19 @@ export type { RequestStateOptions } from './engine/modern/request-state.js';
 export type { SubscriptionOptions } from './engine/modern/subscriptions.js';
 export type { ClientCapabilities, ClientInfo, PeerOptions } from './engine/peer.js';
 export { Peer } from './engine/peer.js';
+export { MemoryTaskStore } from './engine/tasks/memory-task-store.js';
 export type { TasksOptions } from './engine/tasks/task-runtime.js';
 export { TaskCancelledError } from './engine/tasks/task-runtime.js';
+export type {
+  TaskFinish,
+  TaskOutcome,
+  TaskPage,
+  TaskRecord,
+  TaskSettledListener,
+  TaskStatus,
+  TaskStore,
+} from './engine/tasks/task-store.js';
+export { isTerminalStatus } from './engine/tasks/task-store.js';
 // Errors
 export {
   CandorError,
@@ -89,7 +98,7 @@ export { validateInput } from './pipeline/middleware/validate-input.js';
 export type { PipelineOptions } from './pipeline/pipeline.js';
 export { createToolPipeline } from './pipeline/pipeline.js';
 export { toolErrorResult } from './pipeline/result.js';
-export type { CallContext, Middleware, Next } from './pipeline/types.js';
+export type { CallContext, Middleware, Next, ToolSource } from './pipeline/types.js';
 export type { PromptConfig } from './prompts/define.js';
 export { definePrompt } from './prompts/define.js';
 export { PromptRegistry } from './prompts/registry.js';
@@ -141,19 +150,8 @@ export type {
   ServerStdioOptions,
 } from './server/create-server.js';
 export { createServer } from './server/create-server.js';
-export { MemoryTaskStore } from './stores/memory-task-store.js';
 export type { RedisTaskStoreOptions } from './stores/redis-task-store.js';
 export { createRedisTaskStore, RedisTaskStore } from './stores/redis-task-store.js';
-export type {
-  TaskFinish,
-  TaskOutcome,
-  TaskPage,
-  TaskRecord,
-  TaskSettledListener,
-  TaskStatus,
-  TaskStore,
-} from './stores/task-store.js';
-export { isTerminalStatus } from './stores/task-store.js';
 // The tool model
 export type { ArgsOf, ToolConfig, ToolLike } from './tool/define.js';
 export { BaseTool, defineTool, toToolDefinition } from './tool/define.js';
@@ -211,3 +209,5 @@ export type { HttpListener, HttpListenOptions } from './transports/http/listen.j
 export { listenHttp } from './transports/http/listen.js';
 export type { MemoryClientTransport, MemoryTransportOptions } from './transports/memory.js';
 export { connectMemory } from './transports/memory.js';
+export type { ServerLogger, StderrLoggerOptions } from './util/logger.js';
+export { silentLogger, stderrLogger } from './util/logger.js';

@@ -4,7 +4,7 @@
  * indicator: MUST be this server, so an answer without `aud` is refused) and
  * `iss` when an issuer is configured.
  */
-import type { ServerLogger } from '../engine/logger.js';
+import type { ServerLogger } from '../util/logger.js';
 import { audienceMatches, invalid, scopesOf, type TokenVerifier } from './token-verifier.js';
 import type { AuthOptions, IntrospectionResponse } from './types.js';
 

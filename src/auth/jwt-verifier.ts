@@ -7,7 +7,7 @@
  * key is picked.
  */
 import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
-import type { ServerLogger } from '../engine/logger.js';
+import type { ServerLogger } from '../util/logger.js';
 import { discoverJwksUri } from './issuer-metadata.js';
 import { invalid, scopesOf, type TokenVerifier, type Verdict } from './token-verifier.js';
 import type { AuthOptions, VerifiedToken } from './types.js';

@@ -12,10 +12,10 @@
  * - `GET /.well-known/oauth-protected-resource[/path]`: RFC 9728 metadata.
  * Tokens are never logged, never put on `ctx.auth`, never passed on.
  */
-import type { ToolSource } from '../engine/engine.js';
-import { type ServerLogger, silentLogger } from '../engine/logger.js';
+import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo } from '../tool/types.js';
 import type { Admission, HttpAuthorizer, HttpRefusal, WellKnownDocument } from '../transports/http/authorizer.js';
+import { type ServerLogger, silentLogger } from '../util/logger.js';
 import { parseBearer } from './bearer.js';
 import { bearerChallenge } from './challenge.js';
 import { customVerifier, introspectionVerifier } from './introspection-verifier.js';

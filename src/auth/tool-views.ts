@@ -7,7 +7,7 @@
  * private`, which the engine's `auto` cache scope already gives an
  * authenticated request).
  */
-import type { ToolSource } from '../engine/engine.js';
+import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolDefinition, WireTool } from '../tool/types.js';
 import type { ToolScopePolicy } from './tool-scopes.js';

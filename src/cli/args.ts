@@ -6,8 +6,8 @@
  * JSON; a key repeated for an array property collects its values.
  */
 import type { JsonSchema } from '../tool/types.js';
+import { findJsonError, pointAt } from '../util/json-position.js';
 import { CliError, EXIT } from './cli-error.js';
-import { findJsonError, pointAt } from './json-position.js';
 
 export type ToolArguments = { [key: string]: unknown };
 

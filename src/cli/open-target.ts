@@ -5,11 +5,11 @@
  * as a client would see it).
  */
 import { Client } from '@modelcontextprotocol/client';
-import { stderrLogger } from '../engine/logger.js';
 import { connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
 import type { Target } from '../targets/types.js';
+import { stderrLogger } from '../util/logger.js';
 import { CliError, EXIT, isCliError } from './cli-error.js';
 import { loadServerModule } from './load-server.js';
 import { packageInfo } from './package-root.js';

@@ -10,9 +10,18 @@
 import { ToolError } from '../errors.js';
 import type { AskOptions, ElicitParams, ElicitResult } from '../tool/types.js';
 import { canElicitForm, canElicitUrl, confirmBy } from './call-context-base.js';
-import type { RequestScope } from './engine.js';
+import type { Channel } from './channel.js';
+import type { ClientRequests } from './client-requests.js';
 import { elicitationHasMode } from './era.js';
 import type { Interactions } from './modern/interactions.js';
+import type { Peer } from './peer.js';
+
+/** What asking on a request needs of it (a method handler's `RequestScope` has it). */
+export interface AskScope {
+  readonly peer: Peer;
+  readonly channel: Channel;
+  readonly engine: { readonly clientRequests: ClientRequests };
+}
 
 /** What a prompt or resource handler can ask. */
 export interface Ask {
@@ -33,7 +42,7 @@ export interface Ask {
  * ```
  */
 export async function elicitOnRequest(
-  scope: RequestScope,
+  scope: AskScope,
   params: ElicitParams,
   signal: AbortSignal,
   who = 'This tool',
@@ -79,7 +88,7 @@ export async function elicitOnRequest(
 }
 
 /** The 2025-era {@link Ask} of one request. */
-export function askOnRequest(scope: RequestScope, signal: AbortSignal, who: string): Ask {
+export function askOnRequest(scope: AskScope, signal: AbortSignal, who: string): Ask {
   const elicit = (params: ElicitParams) => elicitOnRequest(scope, params, signal, who);
   return { elicit, confirm: (message) => confirmBy(elicit, message) };
 }

@@ -7,8 +7,9 @@
  * session, one per modern request), which owns the pending-request table, so a
  * client's response that arrives on another POST still finds its caller.
  */
+
+import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo, HttpInfo } from '../tool/types.js';
-import type { ToolSource } from './engine.js';
 
 export type JsonRpcId = string | number;
 

@@ -2,9 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ToolRegistry } from '../registry/registry.js';
 import { defineTool } from '../tool/define.js';
+import { silentLogger } from '../util/logger.js';
 import type { Channel, JsonRpcMessage } from './channel.js';
 import { createDispatcher } from './dispatcher.js';
-import { silentLogger } from './logger.js';
 
 function setup() {
   const signals: AbortSignal[] = [];

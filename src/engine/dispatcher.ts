@@ -58,12 +58,14 @@
 import { isProtocolError } from '../errors.js';
 import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { createToolPipeline } from '../pipeline/pipeline.js';
+import type { ToolSource } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
+import { type ServerLogger, stderrLogger } from '../util/logger.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { Channel, JsonRpcNotification, JsonRpcResponse, RequestInfo } from './channel.js';
 import { ClientRequests } from './client-requests.js';
-import type { Engine, Params, ServerCapabilities, ServerInfo, ToolScope, ToolSource } from './engine.js';
+import type { Engine, Params, ServerCapabilities, ServerInfo, ToolScope } from './engine.js';
 import { allowsBatches } from './era.js';
 import {
   classify,
@@ -75,7 +77,6 @@ import {
   resultResponse,
   salvageId,
 } from './jsonrpc.js';
-import { type ServerLogger, stderrLogger } from './logger.js';
 import { methodTable, notificationTable } from './methods/table.js';
 import { classifyEra, type EraRoute } from './modern/classify.js';
 import type { HeaderMap } from './modern/header-value.js';

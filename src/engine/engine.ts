@@ -4,32 +4,16 @@
  * a table (src/engine/methods/), so a new era or method is a new entry.
  */
 
-import type { CallContext } from '../pipeline/types.js';
+import type { CallContext, ToolRunner, ToolSource } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { CallToolResult, ToolDefinition, WireTool } from '../tool/types.js';
+import type { ServerLogger } from '../util/logger.js';
 import type { Ask } from './ask.js';
 import type { Channel, JsonRpcId, RequestInfo } from './channel.js';
 import type { ClientRequests } from './client-requests.js';
-import type { ServerLogger } from './logger.js';
 import type { Peer } from './peer.js';
 import type { TaskRuntime } from './tasks/task-runtime.js';
-
-/** The parts of a tool registry the engine uses (src/registry's `ToolRegistry` has them all). */
-export interface ToolSource {
-  get(name: string): ToolDefinition | undefined;
-  callable(name: string): ToolDefinition | undefined;
-  manifest(options?: { cursor?: string; limit?: number }): { tools: readonly WireTool[]; nextCursor?: string };
-  /** The same page as JSON text, when the source caches it (sent without re-serialising). */
-  manifestJson?(options?: { cursor?: string; limit?: number }): string;
-  /** Subscribe to changes of what is listed or callable; returns a function that unsubscribes. */
-  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void;
-  /**
-   * The message of the -32602 error for a tool this source does not offer, when it
-   * can say more than "Unknown tool" (issue 22: "call find_tools first").
-   */
-  unknownToolMessage?(name: string): string | undefined;
-}
 
 /** Who a request comes from, as the dispatcher knows it: what a {@link ToolScope} decides on. */
 export interface ToolScopeRequest {
@@ -73,9 +57,6 @@ export interface ServerCapabilities {
   experimental?: { [key: string]: object };
   extensions?: { [key: string]: object };
 }
-
-/** Runs one tool call through the pipeline (built by src/pipeline). */
-export type ToolRunner = (ctx: CallContext) => Promise<CallToolResult>;
 
 /** Shared state of one dispatcher. */
 export interface Engine {

@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findJsonError, pointAt } from '../cli/json-position.js';
 import { CandorError } from '../errors.js';
 import { stripJsonComments } from '../targets/config-file.js';
+import { findJsonError, pointAt } from '../util/json-position.js';
 
 /** Throw the config error: `file: where: message`. */
 export function fail(file: string, where: string, message: string): never {

@@ -8,11 +8,12 @@
  * shadows another server's tool is judged at approval (`candor pin` checks it against
  * the servers pinned before) and shown here for quarantined servers.
  */
-import type { ServerLogger } from '../engine/logger.js';
+
 import { type DoorFinding, type DoorScan, scanAtTheDoor } from '../host/door-scan.js';
 import type { Host } from '../host/host.js';
 import type { Overrides } from '../host/overrides.js';
 import type { CatalogTool } from '../host/types.js';
+import type { ServerLogger } from '../util/logger.js';
 
 /** What the door says about one upstream, for the status resource. */
 export interface DoorStatus {

@@ -11,13 +11,13 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
 import type { ToolScope } from '../engine/engine.js';
-import { stderrLogger } from '../engine/logger.js';
 import { InputRequiredError } from '../engine/modern/call-context.js';
 import { CandorError } from '../errors.js';
 import { createHost, type Host } from '../host/host.js';
 import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
-import type { CallOutcome, CatalogTool, RunOptions } from '../host/types.js';
+import { routedCalls } from '../host/routed-calls.js';
+import type { CallOutcome, CatalogTool, RoutedRunOptions } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
 import { toolErrorResult } from '../pipeline/result.js';
 import { PromptRegistry } from '../prompts/registry.js';
@@ -26,6 +26,7 @@ import { ResourceRegistry } from '../resources/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
 import { redisFoundTools } from '../stores/found-tools-store.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
+import { stderrLogger } from '../util/logger.js';
 import { type CallScope, confirmDownstream } from './ask.js';
 import { type AuditEntry, auditArgs, auditSink } from './audit-log.js';
 import { Door } from './door.js';
@@ -136,6 +137,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     throw error;
   }
 
+  const routed = routedCalls(host);
   const registry = new ToolRegistry();
   // A list is cached until the tools change, or the rules (read again when their file changes).
   const version = rules ? () => `${registry.version}.${rules.generation}` : () => registry.version;
@@ -193,7 +195,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       void ctx.progress(p.progress, p.total, p.message);
     // 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
     // the downstream engine filters by its own client's level.
-    const run: RunOptions = {
+    const run: RoutedRunOptions = {
       signal: ctx.signal,
       onProgress: progress,
       timeoutMs,
@@ -215,8 +217,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       scope,
       () =>
         tool.visibility.includes('model')
-          ? host.call(tool.name, args, run)
-          : host.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
+          ? routed.call(tool.name, args, run)
+          : routed.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
       options.servers[tool.server]?.command === undefined,
     );
     if (scope.inputRequired) throw scope.inputRequired;

@@ -24,12 +24,12 @@ import type { OAuthClientSettings } from '../auth/client/settings.js';
 import { describeSignInFailure, redactTokens } from '../auth/client/sign-in.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import type { TokenVault } from '../auth/client/token-vault.js';
-import type { ServerLogger } from '../engine/logger.js';
 import { CandorError } from '../errors.js';
 import { ServerConnection } from '../host/server-connection.js';
 import type { ServerConfig } from '../host/types.js';
 import type { ToolContext } from '../tool/types.js';
 import type { HttpHandler } from '../transports/http/create-http-handler.js';
+import type { ServerLogger } from '../util/logger.js';
 
 /** The callback path on the gateway's HTTP listener. */
 export const CALLBACK_PATH = '/oauth/upstream/callback';

@@ -7,7 +7,8 @@
  * calls: a tool outside the profile is neither listed nor callable there.
  */
 import picomatch from 'picomatch';
-import type { ToolScope, ToolSource } from '../engine/engine.js';
+import type { ToolScope } from '../engine/engine.js';
+import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolDefinition, WireTool } from '../tool/types.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';

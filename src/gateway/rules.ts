@@ -13,8 +13,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ToolScope, ToolSource } from '../engine/engine.js';
+import type { ToolScope } from '../engine/engine.js';
 import { CandorError } from '../errors.js';
+import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo, ToolDefinition } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
 import { FilteredTools } from './profiles.js';

@@ -4,7 +4,7 @@
  * inside the shared bubblewrap sandbox (src/sandbox). Where the machine cannot
  * sandbox, such an upstream is refused with one line and never run unsandboxed.
  */
-import type { ServerLogger } from '../engine/logger.js';
+
 import { CandorError } from '../errors.js';
 import {
   checkSandboxPlatform,
@@ -16,6 +16,7 @@ import {
   type ServerSandbox,
 } from '../sandbox/index.js';
 import type { StdioTarget, Target } from '../targets/types.js';
+import type { ServerLogger } from '../util/logger.js';
 import { upstreamOf } from './config.js';
 import { loadSandboxSettings, type SandboxSettings } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';

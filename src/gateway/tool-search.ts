@@ -18,15 +18,16 @@
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import type { ToolScope, ToolScopeRequest, ToolSource } from '../engine/engine.js';
-import type { ServerLogger } from '../engine/logger.js';
+import type { ToolScope, ToolScopeRequest } from '../engine/engine.js';
 import type { Peer } from '../engine/peer.js';
+import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { FoundToolsStore } from '../stores/found-tools-store.js';
 import { defineTool } from '../tool/define.js';
 import type { ToolContext, ToolDefinition, WireTool } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
+import type { ServerLogger } from '../util/logger.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 
 /** The name of the search tool. */

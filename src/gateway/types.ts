@@ -6,12 +6,12 @@
 
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
-import type { ServerLogger } from '../engine/logger.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
 import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
+import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
 import type { ProfileConfig } from './profiles.js';
 import type { PrefixMode } from './tool-names.js';

@@ -10,15 +10,16 @@ import type { Confirmations } from './confirmations.js';
 import type { PinGuard } from './pins/pin-guard.js';
 import type { Policy } from './policy.js';
 import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
-import type { ServerConnection } from './server-connection.js';
 import type {
   CallDecision,
   CallOutcome,
   CallStatus,
   CatalogTool,
   ConfirmRequest,
+  ConnectionCallOptions,
+  HostConnection,
   PolicyDecision,
-  RunOptions,
+  RoutedRunOptions,
   ToolCall,
 } from './types.js';
 
@@ -43,7 +44,7 @@ export interface CallRunnerDeps {
   policy: Policy;
   pins?: PinGuard;
   confirmations: Confirmations;
-  connection(server: string): ServerConnection | undefined;
+  connection(server: string): HostConnection | undefined;
   /** The argument holding the command line, for command-gated tools. */
   commandArgument(tool: CatalogTool): string | undefined;
   /** Called after allow-always re-approved a changed tool's pin. */
@@ -119,7 +120,7 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     parallel: boolean,
-    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext'> = {},
+    run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext'> = {},
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
@@ -287,10 +288,10 @@ export class CallRunner {
     tool: CatalogTool,
     signal: AbortSignal,
     outcome: CallOutcome,
-    run: Pick<RunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'>,
+    run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'>,
   ): Promise<CallOutcome> {
     const { timeoutMs: batchTimeoutMs, onProgress, meta } = run;
-    let connection: ServerConnection | undefined;
+    let connection: HostConnection | undefined;
     try {
       // A caller may name the connection (the gateway: one per person for "oauth-per-user" servers),
       // reached only now that the call is authorised.
@@ -323,8 +324,7 @@ export class CallRunner {
       try {
         // The SDK times the call out itself (and tells the server to cancel). A batch signal is passed
         // only when the caller gave one: the SDK's handling of a signal costs tens of microseconds a call.
-        const options: Parameters<ServerConnection['callTool']>[2] =
-          signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
+        const options: ConnectionCallOptions = signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
         if (onProgress) options.onProgress = (progress) => onProgress(prepared.index, progress);
         if (meta) options.meta = meta;
         const result = await connection.callTool(tool.toolName, prepared.args, options);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CandorError } from '../errors.js';
-import { normaliseTool, type WireToolLike } from './annotations.js';
+import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import { lintEvidence, tighten } from './hint-evidence.js';
 import type { Overrides } from './overrides.js';
 import { pinHash } from './pins/pin-hash.js';

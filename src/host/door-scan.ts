@@ -11,7 +11,7 @@ import { RULES } from '../lint/rules/index.js';
 import { namingRules } from '../lint/rules/naming.js';
 import { steeringRules } from '../lint/rules/steering.js';
 import type { Finding, RuleSetting } from '../lint/types.js';
-import type { WireToolLike } from './annotations.js';
+import type { WireToolLike } from '../tool/annotations.js';
 
 /** The lint rules run at the door. */
 export const DOOR_RULES: readonly string[] = Object.freeze([...steeringRules, ...namingRules].map((rule) => rule.id));

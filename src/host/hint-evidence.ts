@@ -6,8 +6,8 @@
  * that relaxes it (REFERENCE.md: annotations of untrusted servers are untrusted).
  */
 import { lint } from '../lint/lint.js';
+import type { WireToolLike } from '../tool/annotations.js';
 import type { HintName, ResolvedHints } from '../tool/types.js';
-import type { WireToolLike } from './annotations.js';
 
 /** One hint made stricter, with the lint rule that gave the evidence. */
 export interface HintCorrection {

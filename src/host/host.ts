@@ -6,7 +6,7 @@ import picomatch from 'picomatch';
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
-import type { WireToolLike } from './annotations.js';
+import type { WireToolLike } from '../tool/annotations.js';
 import { readApprovals } from './approvals-file.js';
 import type { RetryOptions } from './call-failure.js';
 import { CallRunner } from './call-runner.js';
@@ -37,10 +37,13 @@ import type {
   PinsConfig,
   PolicyConfig,
   PolicyPreset,
+  RoutedCalls,
+  RoutedRunOptions,
   RunOptions,
   ServerConfig,
   ToolCall,
 } from './types.js';
+import { ROUTED_CALLS } from './types.js';
 
 /** Everything `createHost` accepts. */
 export interface HostOptions {
@@ -332,7 +335,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const runBatch = async (
     calls: readonly ToolCall[],
     origin: 'model' | 'app',
-    runOptions: RunOptions = {},
+    runOptions: RoutedRunOptions = {},
   ): Promise<CallOutcome[]> => {
     if (!Array.isArray(calls)) throw new CandorError('run() takes an array of calls.', { code: 'invalid_calls' });
     const prepared = await Promise.all(calls.map((call, index) => runner.prepare(call, index, origin)));
@@ -349,7 +352,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
   };
 
-  const host: Host = {
+  const host: Host & { [ROUTED_CALLS]: RoutedCalls } = {
     tools: () =>
       catalog
         .all()
@@ -452,6 +455,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     close: async () => {
       await Promise.all([...connections.values()].map((connection) => connection.close()));
+    },
+    [ROUTED_CALLS]: {
+      call: (tool, args, runOptions) => host.call(tool, args, runOptions),
+      callFromApp: (request, runOptions) => host.callFromApp(request, runOptions),
     },
   };
   return host;

@@ -4,8 +4,8 @@
  * that runs read-only calls in parallel, pinned tool definitions, a shell
  * command gate, and exports for model APIs.
  */
-export type { NormalisedTool, Visibility, WireToolLike } from './annotations.js';
-export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from './annotations.js';
+export type { NormalisedTool, Visibility, WireToolLike } from '../tool/annotations.js';
+export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from '../tool/annotations.js';
 export type { RetryOptions } from './call-failure.js';
 export { apiNameFor, DEFAULT_SEPARATOR } from './catalog.js';
 export type { GateVerdict } from './command-gate/gate.js';

@@ -17,10 +17,10 @@ import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
+import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
-import type { WireToolLike } from './annotations.js';
 import { LeanToolCalls } from './lean-calls.js';
-import type { ServerConfig } from './types.js';
+import type { ConnectionCallOptions, HostConnection, ServerConfig } from './types.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
 const TOOLS_PAGE = z.looseObject({
@@ -67,7 +67,7 @@ export interface ServerConnectionOptions {
  * const tools = await memory.listTools();
  * ```
  */
-export class ServerConnection {
+export class ServerConnection implements HostConnection {
   readonly name: string;
   readonly config: ServerConfig;
   #client: Client | undefined;
@@ -255,17 +255,7 @@ export class ServerConnection {
    * Call a tool. Errors the server sends (JSON-RPC) and transport failures
    * are thrown; `isError` results are returned.
    */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options: {
-      signal?: AbortSignal;
-      timeoutMs?: number;
-      onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-      /** `_meta` for the request (e.g. the 2026-07-28 `io.modelcontextprotocol/logLevel`). */
-      meta?: Record<string, unknown>;
-    },
-  ): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, options: ConnectionCallOptions): Promise<CallToolResult> {
     const client = this.#connected();
     if (this.#lean) return this.#lean.call(name, args, options);
     return this.#sdkCall(client, name, args, options);
@@ -275,7 +265,7 @@ export class ServerConnection {
     client: Client,
     name: string,
     args: Record<string, unknown>,
-    options: Parameters<ServerConnection['callTool']>[2],
+    options: ConnectionCallOptions,
   ): Promise<CallToolResult> {
     const request: {
       signal?: AbortSignal;

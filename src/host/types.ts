@@ -4,8 +4,8 @@
  */
 import type { Transport } from '@modelcontextprotocol/client';
 import type { OAuthClientSettings } from '../auth/client/settings.js';
+import type { NormalisedHintSource, Visibility, WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult, JsonSchema, ResolvedHints } from '../tool/types.js';
-import type { NormalisedHintSource, Visibility, WireToolLike } from './annotations.js';
 import type { GateVerdict } from './command-gate/gate.js';
 import type { FieldChange } from './pins/field-diff.js';
 
@@ -265,23 +265,62 @@ export interface RunOptions {
   timeoutMs?: number;
   /** `_meta` sent with each call of the batch (e.g. `io.modelcontextprotocol/logLevel` for 2026-07-28 servers). */
   meta?: Record<string, unknown>;
-  /**
-   * Handed to `onConfirm` with the request, to say whom to ask. The gateway passes its
-   * downstream call (issue 24: finding it through AsyncLocalStorage made node 20 run a hook
-   * for every promise in the process, about 15% of the gateway's CPU per proxied call).
-   */
-  confirmContext?: unknown;
   /** Progress the server reports for a call (asks the server for progress when given). */
   onProgress?: (index: number, progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * What the host needs of a connection to call a tool through it (a `ServerConnection`
+ * has it all): the narrow face a caller-supplied connection must show.
+ */
+export interface HostConnection {
+  readonly config: { readonly timeoutMs?: number };
+  readonly needsReconnect: boolean;
+  connect(): Promise<void>;
+  callTool(name: string, args: Record<string, unknown>, options: ConnectionCallOptions): Promise<CallToolResult>;
+}
+
+/** Options of one call through a {@link HostConnection}. */
+export interface ConnectionCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** `_meta` for the request (e.g. the 2026-07-28 `io.modelcontextprotocol/logLevel`). */
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * Run options only candor's gateway uses: where to ask for confirmation and which
+ * connection carries a call. Reached through `routedCalls(host)`, never through the
+ * public `RunOptions`, so an agent's options stay what an agent needs.
+ */
+export interface RoutedRunOptions extends RunOptions {
+  /**
+   * Handed to `onConfirm` with the request, to say whom to ask. The gateway passes its
+   * downstream call; finding it through AsyncLocalStorage instead made node 20 run a hook
+   * for every promise in the process (about 15% of the gateway's CPU per proxied call).
+   */
+  confirmContext?: unknown;
   /**
    * The connection to call a server through, instead of the host's own (the gateway passes
    * each person's connection to an `"auth": "oauth-per-user"` server), asked for once the call
    * is authorised; what it throws is the call's error. Undefined: the host's.
    */
-  connection?: (
-    server: string,
-  ) =>
-    | import('./server-connection.js').ServerConnection
-    | undefined
-    | Promise<import('./server-connection.js').ServerConnection | undefined>;
+  connection?: (server: string) => HostConnection | undefined | Promise<HostConnection | undefined>;
 }
+
+/** The gateway's way into a host: `call` and `callFromApp` taking {@link RoutedRunOptions}. */
+export interface RoutedCalls {
+  call(
+    tool: string,
+    args: Record<string, unknown> | undefined,
+    options: RoutedRunOptions & { approval?: CallApproval },
+  ): Promise<CallOutcome>;
+  callFromApp(
+    request: { server: string; tool: string; args?: Record<string, unknown> },
+    options: RoutedRunOptions,
+  ): Promise<CallOutcome>;
+}
+
+/** The key of the host's routed calls (see `routedCalls` in routed-calls.ts). */
+export const ROUTED_CALLS: unique symbol = Symbol('candor.host.routedCalls');

@@ -2,6 +2,9 @@
  * `candor/lint` (suggested subpath): the lint API, runner, config and reporters.
  * `lint()` itself is pure and also exported from the package root.
  */
+
+export type { LintProgress, LintTargetsOptions, ServerReport } from '../targets/lint-targets.js';
+export { lintTargets } from '../targets/lint-targets.js';
 export type { LoadedLintConfig } from './config.js';
 export { CONFIG_FILE, loadLintConfig } from './config.js';
 export { lint, validateLintConfig } from './lint.js';
@@ -14,8 +17,6 @@ export { formatSarif } from './reporters/sarif.js';
 export type { LintSummary } from './reporters/summary.js';
 export { exitCode, summarise } from './reporters/summary.js';
 export { findRule, RULES } from './rules/index.js';
-export type { LintProgress, LintTargetsOptions, ServerReport } from './run.js';
-export { lintTargets } from './run.js';
 export type {
   Finding,
   LintConfig,

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { CandorError } from '../errors.js';
-import { normaliseTool, type WireToolLike } from '../host/annotations.js';
+import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments, type PathStyle } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { makeCallContext } from '../../test/support/call-context.js';
-import type { ServerLogger } from '../engine/logger.js';
 import { ToolError } from '../errors.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { defineTool } from '../tool/define.js';
 import type { ToolDefinition } from '../tool/types.js';
+import type { ServerLogger } from '../util/logger.js';
 import type { AuditEvent } from './middleware/audit.js';
 import { createToolPipeline } from './pipeline.js';
 import type { Middleware } from './types.js';

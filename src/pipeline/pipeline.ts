@@ -10,9 +10,9 @@
  * a tool that needs only the first three runs them inline, without a promise
  * per layer (issue 14).
  */
-import type { ToolRunner, ToolSource } from '../engine/engine.js';
-import { type ServerLogger, stderrLogger } from '../engine/logger.js';
+
 import type { CallToolResult, ToolDefinition, ValidationResult } from '../tool/types.js';
+import { type ServerLogger, stderrLogger } from '../util/logger.js';
 import { compose } from './compose.js';
 import { Deadlines } from './deadlines.js';
 import { type AuditEvent, audit } from './middleware/audit.js';
@@ -23,7 +23,7 @@ import { limitOf, timeout, withinDeadline } from './middleware/timeout.js';
 import { otelRegistered, tracing } from './middleware/tracing.js';
 import { applyValidation, validateInput } from './middleware/validate-input.js';
 import { callHandler, failureResult, invokeHandler } from './result.js';
-import type { CallContext, Middleware } from './types.js';
+import type { CallContext, Middleware, ToolRunner, ToolSource } from './types.js';
 
 /** Pipeline options (part of `createServer`'s options). */
 export interface PipelineOptions {

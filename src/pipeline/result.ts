@@ -3,10 +3,10 @@
  * one place (STYLE.md 7): what the model sees, and what stays in the server log.
  */
 
-import type { ServerLogger } from '../engine/logger.js';
 import { isProtocolError, isToolError } from '../errors.js';
 import { formatIssues } from '../tool/schema.js';
 import type { CallToolResult, ToolDefinition, ValidationResult } from '../tool/types.js';
+import type { ServerLogger } from '../util/logger.js';
 import type { CallContext } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
  * `(ctx, next) => Promise<CallToolResult>` (STYLE.md 4); `next()` returns the
  * inner result, so post-processing is `const result = await next()`.
  */
-import type { CallToolResult, ToolContext } from '../tool/types.js';
+import type { CallToolResult, ToolContext, ToolDefinition, WireTool } from '../tool/types.js';
 
 /**
  * What middleware sees: the handler's {@link ToolContext} plus `abort()`, which
@@ -31,3 +31,22 @@ export type Next = () => Promise<CallToolResult>;
  * ```
  */
 export type Middleware = (ctx: CallContext, next: Next) => Promise<CallToolResult>;
+
+/** The parts of a tool registry the engine uses (src/registry's `ToolRegistry` has them all). */
+export interface ToolSource {
+  get(name: string): ToolDefinition | undefined;
+  callable(name: string): ToolDefinition | undefined;
+  manifest(options?: { cursor?: string; limit?: number }): { tools: readonly WireTool[]; nextCursor?: string };
+  /** The same page as JSON text, when the source caches it (sent without re-serialising). */
+  manifestJson?(options?: { cursor?: string; limit?: number }): string;
+  /** Subscribe to changes of what is listed or callable; returns a function that unsubscribes. */
+  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void;
+  /**
+   * The message of the -32602 error for a tool this source does not offer, when it
+   * can say more than "Unknown tool" (issue 22: "call find_tools first").
+   */
+  unknownToolMessage?(name: string): string | undefined;
+}
+
+/** Runs one tool call through the pipeline (built by src/pipeline). */
+export type ToolRunner = (ctx: CallContext) => Promise<CallToolResult>;

@@ -3,9 +3,9 @@
  * `notifications/prompts/list_changed`.
  */
 
-import { Emitter } from '../engine/emitter.js';
 import { DefinitionError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../registry/cursor.js';
+import { Emitter } from '../util/emitter.js';
 import type { PromptDefinition, WirePrompt } from './types.js';
 
 type Events = { changed: [] };

@@ -4,9 +4,9 @@
  * `updated` event behind `notifications/resources/updated`.
  */
 
-import { Emitter } from '../engine/emitter.js';
 import { DefinitionError, ProtocolError, ToolError } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../registry/cursor.js';
+import { Emitter } from '../util/emitter.js';
 import { toReadResult } from './contents.js';
 import type {
   Completer,

@@ -7,7 +7,6 @@ import { createResourceServer, type ResourceServer } from '../auth/resource-serv
 import type { AuthOptions } from '../auth/types.js';
 import { createDispatcher, type Dispatcher } from '../engine/dispatcher.js';
 import type { ServerCapabilities, ServerInfo, ToolScope } from '../engine/engine.js';
-import { type ServerLogger, stderrLogger } from '../engine/logger.js';
 import type { ModernOptions } from '../engine/modern/modern-engine.js';
 import type { TasksOptions } from '../engine/tasks/task-runtime.js';
 import { DefinitionError } from '../errors.js';
@@ -24,6 +23,7 @@ import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 import type { HttpListener, HttpListenOptions } from '../transports/http/listen.js';
 import { connectMemory, type MemoryClientTransport, type MemoryTransportOptions } from '../transports/memory.js';
 import { type StdioConnection, type StdioOptions, serveStdio } from '../transports/stdio.js';
+import { type ServerLogger, stderrLogger } from '../util/logger.js';
 import { openSharedState, type RedisOption, type SharedState } from './shared-state.js';
 import { startupLint } from './startup-lint.js';
 import { guardStrayRejections } from './stray-rejections.js';

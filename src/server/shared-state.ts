@@ -6,13 +6,13 @@
  * out here wait for it instead of failing.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
-import type { ServerLogger } from '../engine/logger.js';
 import { DefinitionError } from '../errors.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { RedisCluster } from '../stores/redis-cluster.js';
 import type { ClusterLink } from '../transports/http/cluster-link.js';
 import type { EventStore } from '../transports/http/event-store.js';
 import type { HttpRateLimiterSpec } from '../transports/http/http-rate-limit.js';
+import type { ServerLogger } from '../util/logger.js';
 
 /** What the `redis` option of `createServer` accepts. */
 export type RedisOption = string | { duplicate(): unknown } | RedisCluster | false;

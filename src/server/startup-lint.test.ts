@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServerLogger } from '../engine/logger.js';
 import { defineTool } from '../tool/define.js';
+import type { ServerLogger } from '../util/logger.js';
 import { createServer } from './create-server.js';
 
 function capture(): { logger: ServerLogger; warnings: string[] } {

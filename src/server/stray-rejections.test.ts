@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ServerLogger } from '../engine/logger.js';
+import type { ServerLogger } from '../util/logger.js';
 import { guardStrayRejections } from './stray-rejections.js';
 
 function recordingLogger(): ServerLogger & { errors: string[] } {

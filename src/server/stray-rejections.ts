@@ -12,7 +12,7 @@
  * logged loudly, never hidden; an uncaught *exception* still ends the process,
  * because the process state after one is unknown.
  */
-import type { ServerLogger } from '../engine/logger.js';
+import type { ServerLogger } from '../util/logger.js';
 
 /**
  * Install the listener; returns a function that removes it.

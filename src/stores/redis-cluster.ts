@@ -15,8 +15,8 @@
  * crashes, and shared state resumes when Redis answers again.
  */
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
-import type { ServerLogger } from '../engine/logger.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
+import type { ServerLogger } from '../util/logger.js';
 import { BatchedRedisLimiter } from './batched-redis-limiter.js';
 import { openRedis, type RedisConnection, type RedisInput } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';

@@ -25,8 +25,7 @@
  * is marked failed once Redis is back.
  */
 // Type only: ioredis takes ~200 ms to load, so a URL loads it on first use (never for servers without Redis).
-import { openCluster, type RedisClient } from './redis-connection.js';
-import { isClusterUrl } from './redis-url.js';
+
 import {
   decodeTaskCursor,
   encodeTaskCursor,
@@ -36,7 +35,9 @@ import {
   type TaskSettledListener,
   type TaskStatus,
   type TaskStore,
-} from './task-store.js';
+} from '../engine/tasks/task-store.js';
+import { openCluster, type RedisClient } from './redis-connection.js';
+import { isClusterUrl } from './redis-url.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface RedisTaskStoreOptions {

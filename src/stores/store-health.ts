@@ -8,8 +8,9 @@
  * runs meanwhile; when it answers, the store is up again and listeners are told
  * (sessions accepted during the outage are then written to it).
  */
-import type { ServerLogger } from '../engine/logger.js';
+
 import { CandorError } from '../errors.js';
+import type { ServerLogger } from '../util/logger.js';
 
 /** The shared store did not answer in time, or is known to be down. */
 export class StoreUnavailableError extends CandorError {

@@ -6,8 +6,9 @@
  * `notifications/tools/list_changed` to the clients connected *there* — 2025
  * sessions' GET streams and 2026-07-28 `subscriptions/listen` streams alike.
  */
-import type { ServerLogger } from '../engine/logger.js';
+
 import type { ToolRegistry } from '../registry/registry.js';
+import type { ServerLogger } from '../util/logger.js';
 import type { RedisCluster } from './redis-cluster.js';
 
 interface ToggleMessage {

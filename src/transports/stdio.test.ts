@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { silentLogger } from '../engine/logger.js';
 import { createServer } from '../server/create-server.js';
 import { defineTool } from '../tool/define.js';
+import { silentLogger } from '../util/logger.js';
 import { serveStdio } from './stdio.js';
 
 function setup(maxLineBytes?: number) {

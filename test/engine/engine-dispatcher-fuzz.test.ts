@@ -9,11 +9,11 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { Channel } from '../../src/engine/channel.js';
 import { classify, serializeMessage } from '../../src/engine/jsonrpc.js';
-import { silentLogger } from '../../src/engine/logger.js';
 import { definePrompt } from '../../src/prompts/define.js';
 import { defineResource, defineResourceTemplate } from '../../src/resources/define.js';
 import { createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { RESULT_SCHEMAS } from '../support/wire-check.js';
 
 const server = createServer({

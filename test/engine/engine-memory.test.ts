@@ -4,8 +4,8 @@
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
 import { createWireCheck, type WireCheck } from '../support/wire-check.js';
 

@@ -10,8 +10,8 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
 import type { CandorServer } from '../../src/server/create-server.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
 import { createWireCheck } from '../support/wire-check.js';
 

@@ -5,11 +5,11 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
 import { defineTool } from '../../src/tool/define.js';
 import { createHttpHandler, type HttpHandler } from '../../src/transports/http/create-http-handler.js';
 import type { HttpRequestInfo } from '../../src/transports/http/exchange.js';
 import type { HttpHandlerOptions } from '../../src/transports/http/handler-options.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
 import { closeAll, INITIALIZE, messagesOf, POST_HEADERS, readSse, track } from '../support/http-support.js';
 import { createWireCheck } from '../support/wire-check.js';

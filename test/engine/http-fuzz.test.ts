@@ -7,8 +7,8 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
 import { createHttpHandler } from '../../src/transports/http/create-http-handler.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
 import { closeAll, INITIALIZE, openSession, post, startHttp, track } from '../support/http-support.js';
 

@@ -6,7 +6,7 @@ import { createServer as createNodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
 import { closeAll, INITIALIZE, post, track } from '../support/http-support.js';
 

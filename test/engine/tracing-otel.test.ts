@@ -8,11 +8,11 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../../src/engine/logger.js';
 import { ToolError } from '../../src/errors.js';
 import { otelRegistered } from '../../src/pipeline/middleware/tracing.js';
 import { createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 
 const tools = [
   defineTool({

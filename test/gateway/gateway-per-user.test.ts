@@ -22,9 +22,9 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { silentLogger } from '../../src/engine/logger.js';
 import { createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
 import { BROWSER_SCRIPT } from '../support/oauth-client-fixture.js';
 import { type OidcServer, startOidcServer } from '../support/oidc-server.js';

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lintTargets, type ServerReport } from '../../src/lint/run.js';
 import type { Finding } from '../../src/lint/types.js';
+import { lintTargets, type ServerReport } from '../../src/targets/lint-targets.js';
 import type { Target } from '../../src/targets/types.js';
 import { startPagedServer } from '../fixtures/paged-http-server.js';
 

@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lintTargets } from '../../src/lint/run.js';
 import { type ObserveReport, observe } from '../../src/observe/index.js';
+import { lintTargets } from '../../src/targets/lint-targets.js';
 import { ensureBuilt, runCli } from '../support/cli-harness.js';
 import { installServer, type PinnedServer } from '../support/npm-servers.js';
 

@@ -3,9 +3,10 @@
  * 0, raw requests with fetch, and an SSE reader that parses what came over the
  * socket. Everything is closed by `closeAll()` in `afterEach`.
  */
-import { silentLogger } from '../../src/engine/logger.js';
+
 import type { HttpListener, HttpListenOptions } from '../../src/transports/http/listen.js';
 import { listenHttp } from '../../src/transports/http/listen.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from './engine-server.js';
 
 type Closable = { close(): Promise<void> | void };

@@ -6,11 +6,11 @@
  * reports what the server observed.
  */
 import { z } from 'zod';
-import { silentLogger } from '../../src/engine/logger.js';
 import { definePrompt } from '../../src/prompts/define.js';
 import { defineResource } from '../../src/resources/define.js';
 import { type CandorServer, createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 
 /** What the server saw, readable in process or through the `status` tool. */
 export interface Observed {

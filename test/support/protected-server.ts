@@ -7,9 +7,9 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthOptions } from '../../src/auth/types.js';
-import type { ServerLogger } from '../../src/engine/logger.js';
 import { type CandorServer, createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import type { ServerLogger } from '../../src/util/logger.js';
 import {
   startAuthorizationServer,
   type TestAuthorizationServer,

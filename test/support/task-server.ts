@@ -7,10 +7,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { silentLogger } from '../../src/engine/logger.js';
 import { ToolError } from '../../src/errors.js';
 import { type CandorServer, createServer, type ServerOptions } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
+import { silentLogger } from '../../src/util/logger.js';
 
 /** What the handlers saw, for assertions. */
 export interface TaskObserved {

@@ -5,9 +5,9 @@
  * events reaching every store that shares the backend.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MemoryTaskStore } from '../../src/stores/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/engine/tasks/memory-task-store.js';
+import type { TaskRecord, TaskStore } from '../../src/engine/tasks/task-store.js';
 import { createRedisTaskStore, type RedisTaskStore } from '../../src/stores/redis-task-store.js';
-import type { TaskRecord, TaskStore } from '../../src/stores/task-store.js';
 import { type RedisClusterServer, startRedisCluster } from '../support/redis-cluster-server.js';
 import { type RedisServer, startRedis } from '../support/redis-server.js';
 

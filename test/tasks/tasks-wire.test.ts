@@ -204,7 +204,7 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
   });
 
   test('closing the server fails a running task with a clear message; it does not hang', async () => {
-    const store = new (await import('../../src/stores/memory-task-store.js')).MemoryTaskStore();
+    const store = new (await import('../../src/engine/tasks/memory-task-store.js')).MemoryTaskStore();
     const { client, server } = await start({ tasks: { store }, shutdownTimeoutMs: 100 });
     const taskId = await createTask(client, 'hang');
     const closeOfStore = store.close.bind(store);
@@ -218,7 +218,7 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
   });
 
   test('a working task whose owner stopped renewing is failed by the next reader, with a clear message', async () => {
-    const { MemoryTaskStore } = await import('../../src/stores/memory-task-store.js');
+    const { MemoryTaskStore } = await import('../../src/engine/tasks/memory-task-store.js');
     const { LOST_OWNER_MESSAGE } = await import('../../src/engine/tasks/task-runtime.js');
     const store = new MemoryTaskStore();
     const { client } = await start({ tasks: { store } });

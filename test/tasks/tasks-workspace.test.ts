@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createWorkspaceServer } from '../../examples/workspace/index.js';
-import { silentLogger } from '../../src/engine/logger.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { closeAll, track } from '../support/http-support.js';
 
 let root: string;

@@ -9,7 +9,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { stderrLogger } from '../../engine/logger.js';
 import { confineTargets } from '../../gateway/sandboxing.js';
 import { loadLintConfig } from '../../lint/config.js';
 import { isProfileName, PROFILES } from '../../lint/profiles.js';
@@ -17,9 +16,10 @@ import { formatJson } from '../../lint/reporters/json.js';
 import { formatPretty } from '../../lint/reporters/pretty.js';
 import { formatSarif } from '../../lint/reporters/sarif.js';
 import { exitCode, summarise } from '../../lint/reporters/summary.js';
-import { type LintProgress, lintTargets } from '../../lint/run.js';
 import type { LintConfig, ProfileName } from '../../lint/types.js';
+import { type LintProgress, lintTargets } from '../../targets/lint-targets.js';
 import { parseTargets, type TargetInput } from '../../targets/parse.js';
+import { stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 

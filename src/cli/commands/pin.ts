@@ -4,14 +4,18 @@
  * `candor/host` can catch a server that changes under you (issue 7).
  */
 import type { Command } from 'commander';
-import { stderrLogger } from '../../engine/logger.js';
 import { confineTargets } from '../../gateway/sandboxing.js';
-import type { WireToolLike } from '../../host/annotations.js';
 import { DOOR_RULES } from '../../host/door-scan.js';
-import type { Lockfile } from '../../host/index.js';
+import type { Lockfile } from '../../host/pins/lockfile.js';
 import { LOCKFILE_NAME } from '../../host/pins/lockfile.js';
 import { pinReviewed } from '../../host/pins/pin-review.js';
-import { connectTarget, listAllTools, loadModuleTarget, parseTargets, type Target } from '../../targets/index.js';
+import { connectTarget } from '../../targets/connect.js';
+import { listAllTools } from '../../targets/list.js';
+import { loadModuleTarget } from '../../targets/module.js';
+import { parseTargets } from '../../targets/parse.js';
+import type { Target } from '../../targets/types.js';
+import type { WireToolLike } from '../../tool/annotations.js';
+import { stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { signInWhenAsked } from '../sign-in.js';

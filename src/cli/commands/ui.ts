@@ -8,7 +8,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
-import { stderrLogger } from '../../engine/logger.js';
 import { upstreamOf } from '../../gateway/config.js';
 import { sandboxTargets } from '../../gateway/sandboxing.js';
 import { POLICY_PRESETS, Policy } from '../../host/policy.js';
@@ -16,6 +15,7 @@ import type { PolicyConfig, PolicyPreset, ServerConfig } from '../../host/types.
 import type { CandorServer } from '../../server/create-server.js';
 import { parseTargets } from '../../targets/parse.js';
 import type { StdioTarget } from '../../targets/types.js';
+import { stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { loadServerModule } from '../load-server.js';
 import { openBrowser } from '../open-browser.js';

@@ -11,12 +11,12 @@
  * the spec's "Security Considerations" allow when documented.
  */
 import { ProtocolError } from '../../errors.js';
-import { InvalidTaskCursorError, type TaskRecord } from '../../stores/task-store.js';
 import type { AuthInfo, ToolDefinition } from '../../tool/types.js';
 import type { MethodHandler, Params, RequestScope, Result } from '../engine.js';
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from '../jsonrpc.js';
 import { TaskCallContext } from '../tasks/task-call-context.js';
 import type { TaskRuntime } from '../tasks/task-runtime.js';
+import { InvalidTaskCursorError, type TaskRecord } from '../tasks/task-store.js';
 import { RELATED_TASK, taskWire2025 } from '../tasks/task-wire.js';
 import { invalidParams, optionalCursor, requireString } from './params.js';
 

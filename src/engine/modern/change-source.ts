@@ -5,9 +5,10 @@
  * `publish` sends to the channel, `subscribe` listens on it; every instance's
  * registries publish, every instance's listeners hear all of them).
  */
+
+import type { ToolSource } from '../../pipeline/types.js';
 import type { PromptRegistry } from '../../prompts/registry.js';
 import type { ResourceRegistry } from '../../resources/registry.js';
-import type { ToolSource } from '../engine.js';
 
 /** One change a subscription may be told about. */
 export type ChangeEvent =

@@ -9,12 +9,13 @@
  * Shared by tools/call, prompts/get and resources/read, the three requests the
  * revision lets answer input_required.
  */
+
+import { type InteractionCapability, MissingCapabilityError } from '../../pipeline/missing-capability.js';
 import type { AskOptions, ElicitParams, ElicitResult, SampleParams, SampleResult } from '../../tool/types.js';
 import { canElicitForm, canElicitUrl } from '../call-context-base.js';
 import type { ClientCapabilities } from '../peer.js';
 import { InputRequiredError } from './input-required-error.js';
 import { shapeProblem } from './input-responses.js';
-import { type InteractionCapability, MissingCapabilityError } from './missing-capability.js';
 import type { InputMethod } from './request-state.js';
 
 /** Answers a client sent before it was asked, and where the ones that count go. */

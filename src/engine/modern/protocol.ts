@@ -31,7 +31,6 @@ export const META = {
 
 /** Error codes the 2026-07-28 spec defines (basic/index, "Error Codes"). */
 export const HEADER_MISMATCH = -32020;
-export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /**

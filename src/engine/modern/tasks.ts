@@ -21,6 +21,7 @@
  * - Not supported yet: `notifications/tasks` over `subscriptions/listen`.
  */
 import { ProtocolError } from '../../errors.js';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY } from '../../pipeline/missing-capability.js';
 import type { CallToolResult, ToolDefinition } from '../../tool/types.js';
 import { INVALID_PARAMS } from '../jsonrpc.js';
 import { requireString } from '../methods/params.js';
@@ -32,7 +33,6 @@ import { ModernCallContext } from './call-context.js';
 import type { Envelope } from './envelope.js';
 import { shapeProblem } from './input-responses.js';
 import type { InputRequest } from './interactions.js';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
 import { type ModernHandler, type ModernScope, refuseWith } from './scope.js';
 
 const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();

@@ -10,7 +10,7 @@
  * running the task (which polls its record while it waits, and is woken at
  * once when the answer arrives locally) picks it up.
  */
-import type { TaskRecord, TaskStore } from '../../stores/task-store.js';
+import type { TaskRecord, TaskStore } from './task-store.js';
 
 const WAITING = "Waiting for the client to answer the task's input requests (tasks/update).";
 

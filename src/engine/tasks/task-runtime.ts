@@ -9,7 +9,11 @@
  * 2026-07-28 extension (src/engine/modern/tasks.ts) both drive it.
  */
 import { isProtocolError, ProtocolError } from '../../errors.js';
-import { MemoryTaskStore } from '../../stores/memory-task-store.js';
+import type { CallToolResult } from '../../tool/types.js';
+import type { ServerLogger } from '../../util/logger.js';
+import { INTERNAL_ERROR } from '../jsonrpc.js';
+import { MemoryTaskStore } from './memory-task-store.js';
+import { TaskInputs } from './task-input.js';
 import {
   InvalidTaskCursorError,
   isTerminalStatus,
@@ -18,11 +22,7 @@ import {
   type TaskRecord,
   type TaskStatus,
   type TaskStore,
-} from '../../stores/task-store.js';
-import type { CallToolResult } from '../../tool/types.js';
-import { INTERNAL_ERROR } from '../jsonrpc.js';
-import type { ServerLogger } from '../logger.js';
-import { TaskInputs } from './task-input.js';
+} from './task-store.js';
 
 /** `createServer({ tasks })`: where tasks live and how long. */
 export interface TasksOptions {

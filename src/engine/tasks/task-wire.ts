@@ -7,7 +7,7 @@
  *   `ttlMs` / `pollIntervalMs`, and the `DetailedTask` of `tasks/get` carries
  *   the result (completed) or the JSON-RPC error (failed) inline.
  */
-import type { TaskRecord } from '../../stores/task-store.js';
+import type { TaskRecord } from './task-store.js';
 
 /** The `_meta` key tying a message to its task (2025-11-25 tasks, "Associating Task-Related Messages"). */
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';

@@ -3,7 +3,7 @@
  * A rename is a new name whose content (everything but the name) equals a
  * removed tool's, or failing that whose description and input schema do.
  */
-import type { WireToolLike } from '../annotations.js';
+import type { WireToolLike } from '../../tool/annotations.js';
 import { diffDefinitions, type FieldChange, formatChange } from './field-diff.js';
 import type { ServerPins } from './lockfile.js';
 import { contentHash, hashDefinition, type PinnedDefinition, pinnedDefinition, shapeHash } from './pin-hash.js';

@@ -5,7 +5,7 @@
  * (issue 7, "Pins").
  */
 import { CandorError } from '../../errors.js';
-import type { WireToolLike } from '../annotations.js';
+import type { WireToolLike } from '../../tool/annotations.js';
 import type { CatalogTool, PinChangeMode, PinState, PinsConfig } from '../types.js';
 import { comparePins, type PinReport } from './compare.js';
 import { formatChange } from './field-diff.js';

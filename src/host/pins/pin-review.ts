@@ -6,7 +6,7 @@
  * tool's pin, and holds only for that definition.
  */
 
-import type { WireToolLike } from '../annotations.js';
+import type { WireToolLike } from '../../tool/annotations.js';
 import { type DoorFinding, scanAtTheDoor } from '../door-scan.js';
 import { comparePins, formatReport, hasDrift } from './compare.js';
 import { emptyLockfile, type Lockfile, pinTools, readLockfile, writeLockfile } from './lockfile.js';

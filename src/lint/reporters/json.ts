@@ -1,5 +1,5 @@
 /** `--format json`: the reports as one JSON document, for scripts. */
-import type { ServerReport } from '../run.js';
+import type { ServerReport } from '../../targets/lint-targets.js';
 import { summarise } from './summary.js';
 
 /**

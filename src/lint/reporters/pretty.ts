@@ -1,6 +1,6 @@
 /** The terminal report: grouped by server, then tool; colour only when asked (a TTY). */
 import pc from 'picocolors';
-import type { ServerReport } from '../run.js';
+import type { ServerReport } from '../../targets/lint-targets.js';
 import type { Finding, Severity } from '../types.js';
 import { plural, summarise } from './summary.js';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SARIF_SCHEMA, sarifValidator } from '../../../test/fixtures/sarif-validator.js';
+import type { ServerReport } from '../../targets/lint-targets.js';
 import { lint } from '../lint.js';
-import type { ServerReport } from '../run.js';
 import { formatJson } from './json.js';
 import { formatPretty } from './pretty.js';
 import { formatSarif } from './sarif.js';

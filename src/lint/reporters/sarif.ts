@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ServerReport } from '../../targets/lint-targets.js';
 import { RULES } from '../rules/index.js';
-import type { ServerReport } from '../run.js';
 import type { Finding, Severity, SuppressedFinding } from '../types.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };

@@ -1,5 +1,5 @@
 /** Totals across servers, shared by the reporters and the exit code. */
-import type { ServerReport } from '../run.js';
+import type { ServerReport } from '../../targets/lint-targets.js';
 
 export interface LintSummary {
   servers: number;

@@ -3,7 +3,7 @@
  * of the arguments (shapes and sizes only, never values: arguments may hold
  * secrets), the outcome and the duration.
  */
-import type { ServerLogger } from '../../engine/logger.js';
+import type { ServerLogger } from '../../util/logger.js';
 import type { CallContext, Middleware } from '../types.js';
 
 /** What the audit hook receives. */

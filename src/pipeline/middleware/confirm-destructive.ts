@@ -5,8 +5,9 @@
  * `ctx.confirm` (elicitation). A decline is an `isError` result, so the model
  * learns the user said no.
  */
-import { isMissingCapabilityError } from '../../engine/modern/missing-capability.js';
+
 import { isToolError } from '../../errors.js';
+import { isMissingCapabilityError } from '../missing-capability.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 

@@ -7,8 +7,8 @@
  * (Redis, Postgres, …) for a tool's limit; the default keeps counts in memory.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { ServerLogger } from '../../engine/logger.js';
 import type { RateLimit } from '../../tool/types.js';
+import type { ServerLogger } from '../../util/logger.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 

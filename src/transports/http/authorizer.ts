@@ -5,7 +5,7 @@
  * dispatching a parsed body, and `wellKnown` for documents outside the MCP
  * path (RFC 9728 metadata). Without an authorizer nothing changes.
  */
-import type { ToolSource } from '../../engine/engine.js';
+import type { ToolSource } from '../../pipeline/types.js';
 import type { AuthInfo } from '../../tool/types.js';
 
 /** An HTTP answer the authorizer wants sent instead of the request's (401, 403, 400). */

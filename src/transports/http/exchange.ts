@@ -3,8 +3,9 @@
  * adapters implement it: node:http (`node-exchange.ts`) and the fetch API
  * (`fetch-exchange.ts`), so both handlers share every rule.
  */
-import type { ToolSource } from '../../engine/engine.js';
+
 import type { SerializedMessage } from '../../engine/jsonrpc.js';
+import type { ToolSource } from '../../pipeline/types.js';
 import type { AuthInfo, HttpInfo } from '../../tool/types.js';
 import type { SseConnection } from './sse-stream.js';
 

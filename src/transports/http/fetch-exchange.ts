@@ -3,8 +3,9 @@
  * speak `(Request) => Promise<Response>` (Hono, Bun, Deno, workers). SSE goes
  * out through a `ReadableStream`. Only web-standard globals are used.
  */
-import type { ToolSource } from '../../engine/engine.js';
+
 import type { SerializedMessage } from '../../engine/jsonrpc.js';
+import type { ToolSource } from '../../pipeline/types.js';
 import type { AuthInfo } from '../../tool/types.js';
 import { ABORTED, type Body, type Exchange, type HttpRequestInfo, type StreamCloser, TOO_LARGE } from './exchange.js';
 import type { SseConnection } from './sse-stream.js';

@@ -4,7 +4,7 @@
  * standalone stream, or, with `Last-Event-ID`, the continuation of the stream
  * that event belongs to.
  */
-import type { ServerLogger } from '../../engine/logger.js';
+import type { ServerLogger } from '../../util/logger.js';
 import type { EventStore } from './event-store.js';
 import type { Exchange } from './exchange.js';
 import { refuse, sseHeaders, TRANSPORT_ERROR } from './responses.js';

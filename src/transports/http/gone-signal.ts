@@ -6,7 +6,7 @@
  * `signal` (tools/call, the hot path, uses `onGone`).
  */
 import type { RequestInfo } from '../../engine/channel.js';
-import type { ToolSource } from '../../engine/engine.js';
+import type { ToolSource } from '../../pipeline/types.js';
 import type { AuthInfo } from '../../tool/types.js';
 import type { Exchange, HttpRequestInfo } from './exchange.js';
 

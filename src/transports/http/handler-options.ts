@@ -1,7 +1,7 @@
 /** The options of `createHttpHandler` (one object; every option is a key). */
 import type { Dispatcher } from '../../engine/dispatcher.js';
-import type { ServerLogger } from '../../engine/logger.js';
 import type { ClientCapabilities } from '../../engine/peer.js';
+import type { ServerLogger } from '../../util/logger.js';
 import type { HttpAuthorizer } from './authorizer.js';
 import type { ClusterLink } from './cluster-link.js';
 import type { EventStore } from './event-store.js';

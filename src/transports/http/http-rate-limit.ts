@@ -5,9 +5,9 @@
  * several instances can share one budget.
  */
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { ServerLogger } from '../../engine/logger.js';
 import { DefinitionError } from '../../errors.js';
 import type { HttpInfo } from '../../tool/types.js';
+import type { ServerLogger } from '../../util/logger.js';
 
 /** What a store factory gets, in rate-limiter-flexible's terms. */
 export interface HttpRateLimiterSpec {

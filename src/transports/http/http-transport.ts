@@ -14,11 +14,11 @@
 import type { Dispatcher } from '../../engine/dispatcher.js';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../engine/era.js';
 import { INVALID_REQUEST, PARSE_ERROR, serializeMessage } from '../../engine/jsonrpc.js';
-import type { ServerLogger } from '../../engine/logger.js';
 import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
 import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
+import type { ServerLogger } from '../../util/logger.js';
 import { type HttpAuthorizer, isRefusal, principalKey } from './authorizer.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from './cluster-link.js';
 import { corsHeaders, preflightHeaders } from './cors.js';

@@ -4,8 +4,8 @@
  * `res.write`. Nothing here allocates more than the request needs.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { ToolSource } from '../../engine/engine.js';
 import type { SerializedMessage } from '../../engine/jsonrpc.js';
+import type { ToolSource } from '../../pipeline/types.js';
 import type { AuthInfo } from '../../tool/types.js';
 import {
   ABORTED,

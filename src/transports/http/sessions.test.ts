@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createDispatcher } from '../../engine/dispatcher.js';
-import { silentLogger } from '../../engine/logger.js';
 import { ToolRegistry } from '../../registry/registry.js';
+import { silentLogger } from '../../util/logger.js';
 import { Session, SessionStore, StreamChannel } from './sessions.js';
 import { type SseConnection, SseStream } from './sse-stream.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { silentLogger } from '../../engine/logger.js';
+import { silentLogger } from '../../util/logger.js';
 import type { EventStore } from './event-store.js';
 import { InMemoryEventStore } from './event-store.js';
 import { type SseConnection, SseStream, sseFrame } from './sse-stream.js';

@@ -7,7 +7,7 @@
  * transports, "Resumability and Redelivery"; SEP-1699 lets the server close
  * the connection on purpose and have the client come back).
  */
-import type { ServerLogger } from '../../engine/logger.js';
+import type { ServerLogger } from '../../util/logger.js';
 import type { EventStore } from './event-store.js';
 
 /** A live HTTP response carrying SSE (node:http or fetch). */

@@ -3,12 +3,13 @@
  * resources, lint, close. Servers run concurrently up to a cap; a server that fails to
  * start is reported as failed, never skipped (issue 6).
  */
-import { connectTarget } from '../targets/connect.js';
-import { listAllResources, listAllTools } from '../targets/list.js';
-import { loadModuleTarget } from '../targets/module.js';
-import type { Target } from '../targets/types.js';
-import { lint } from './lint.js';
-import type { LintOptions, LintResult } from './types.js';
+
+import { lint } from '../lint/lint.js';
+import type { LintOptions, LintResult } from '../lint/types.js';
+import { connectTarget } from './connect.js';
+import { listAllResources, listAllTools } from './list.js';
+import { loadModuleTarget } from './module.js';
+import type { Target } from './types.js';
 
 /** The outcome for one server. */
 export type ServerReport =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Target } from '../targets/types.js';
-import { type LintProgress, lintTargets } from './run.js';
+import { type LintProgress, lintTargets } from './lint-targets.js';
+import type { Target } from './types.js';
 
 const exiting = (label: string): Target => ({
   kind: 'stdio',

@@ -4,9 +4,9 @@
  * host works from one explicit shape. Missing hints fail closed (the spec's
  * worst-case defaults: REFERENCE.md "Tool annotations").
  */
-import { SPEC_DEFAULT_HINTS } from '../tool/effects.js';
-import type { HintName, JsonSchema, ResolvedHints } from '../tool/types.js';
-import { CANDOR_META_KEY } from '../tool/wire.js';
+import { SPEC_DEFAULT_HINTS } from './effects.js';
+import type { HintName, JsonSchema, ResolvedHints } from './types.js';
+import { CANDOR_META_KEY } from './wire.js';
 
 /** The `_meta` key with which a server says a tool must always be confirmed by a person. */
 export const REQUIRES_USER_INTERACTION_KEY = 'anthropic/requiresUserInteraction';

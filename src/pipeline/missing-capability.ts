@@ -6,8 +6,10 @@
  * to declare on a retry; over HTTP the status is 400 (issue 14: a handler
  * that needed elicitation used to answer an `isError` result instead).
  */
-import { ProtocolError } from '../../errors.js';
-import { MISSING_REQUIRED_CLIENT_CAPABILITY } from './protocol.js';
+import { ProtocolError } from '../errors.js';
+
+/** MissingRequiredClientCapability, an error code of the 2026-07-28 revision (basic/index, "Error Codes"). */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 
 /** The client capabilities an interaction needs. */
 export type InteractionCapability = 'elicitation' | 'sampling' | 'roots';
