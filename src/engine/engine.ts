@@ -4,10 +4,9 @@
  * a table (src/engine/methods/), so a new era or method is a new entry.
  */
 
-import type { CallContext, ToolRunner, ToolSource } from '../pipeline/types.js';
+import type { ToolRunner, ToolSource } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
-import type { CallToolResult, ToolDefinition, WireTool } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { Ask } from './ask.js';
 import type { Channel, JsonRpcId, RequestInfo } from './channel.js';

@@ -1,0 +1,168 @@
+/**
+ * The gateway's downstream endpoints: the full gateway and one per profile, each a
+ * candor server over the one shared tool registry, narrowed per request by its
+ * profile, its search mode (a session lists what it found) and the Cedar rules.
+ * A server's rate limit is one middleware shared by every endpoint, so the budget
+ * holds across profiles.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { ToolScope } from '../engine/engine.js';
+import { rateLimit } from '../pipeline/middleware/rate-limit.js';
+import type { Middleware } from '../pipeline/types.js';
+import type { PromptRegistry } from '../prompts/registry.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import type { ResourceRegistry } from '../resources/registry.js';
+import { type CandorServer, createServer } from '../server/create-server.js';
+import { redisFoundTools } from '../stores/found-tools-store.js';
+import type { ServerLogger } from '../util/logger.js';
+import { filteredScope, profileFilter } from './profiles.js';
+import { GATEWAY_META_KEY } from './proxy-tool.js';
+import type { GatewayRules } from './rules.js';
+import { FIND_TOOLS, ToolSearch } from './tool-search.js';
+import type { GatewayOptions } from './types.js';
+
+/** The searches of the endpoints in search mode, made before any endpoint exists. */
+export interface ToolSearches {
+  /** The full gateway's, when `toolList` is "search". */
+  main?: ToolSearch | undefined;
+  /** Per profile in search mode. */
+  profiles: Map<string, ToolSearch>;
+  /** The one whose find_tools definition is registered (the tool is the same for all). */
+  findTools?: ToolSearch | undefined;
+}
+
+/** The endpoints, once built. */
+export interface Endpoints {
+  server: CandorServer;
+  profiles: Map<string, CandorServer>;
+}
+
+/**
+ * One search per endpoint in search mode; `endpointOf` finds the endpoint later
+ * (undefined: the full gateway), to notify its sessions of what they found.
+ *
+ * @example
+ * ```ts
+ * const searches = toolSearches(options, { registry, version, logger, endpointOf: (name) => endpoints.get(name) });
+ * ```
+ */
+export function toolSearches(
+  options: GatewayOptions,
+  context: {
+    registry: ToolRegistry;
+    version: () => number | string;
+    logger: ServerLogger;
+    endpointOf: (profile: string | undefined) => CandorServer;
+  },
+): ToolSearches {
+  const { registry, version, logger, endpointOf } = context;
+  const searchFor = (name?: string) =>
+    new ToolSearch({
+      registry,
+      version,
+      ...(options.alwaysList ? { alwaysList: options.alwaysList } : {}),
+      notify: (target) => endpointOf(name).dispatcher.notifyToolsChanged(target),
+      peers: () => endpointOf(name).dispatcher.peers,
+      logger,
+      ...(name === undefined ? {} : { name }),
+    });
+  const main = options.toolList === 'search' ? searchFor() : undefined;
+  const profiles = new Map<string, ToolSearch>();
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    if (profile.toolList === 'search') profiles.set(name, searchFor(name));
+  }
+  const findTools = main ?? profiles.values().next().value;
+  if (findTools) registry.add(findTools.definition);
+  return { main, profiles, findTools };
+}
+
+/**
+ * Build the full gateway's endpoint and one per profile.
+ *
+ * @example
+ * ```ts
+ * const { server, profiles } = serveEndpoints(options, { registry, resources, prompts, logger, version, searches, prefix });
+ * ```
+ */
+export function serveEndpoints(
+  options: GatewayOptions,
+  context: {
+    registry: ToolRegistry;
+    resources: ResourceRegistry;
+    prompts: PromptRegistry;
+    logger: ServerLogger;
+    version: () => number | string;
+    searches: ToolSearches;
+    prefix: string;
+    rules?: GatewayRules | undefined;
+  },
+): Endpoints {
+  const { registry, resources, prompts, logger, version, searches, prefix, rules } = context;
+  let server: CandorServer | undefined;
+  const middleware = serverRateLimits(options, logger, () => server);
+  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
+    createServer({
+      name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,
+      version: options.version ?? '0.1.0',
+      instructions: `candor gateway${label === undefined ? '' : ` (profile ${label})`}: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${searching ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
+      registry,
+      resources,
+      prompts,
+      logger,
+      lintOnStart: false,
+      ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.redis === undefined ? {} : { redis: options.redis }),
+      ...(toolScope ? { toolScope } : {}),
+      // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
+      ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
+      middleware,
+    });
+  // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
+  const mainScope =
+    searches.main?.scope ??
+    (searches.findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
+  const withRules = (scope: ToolScope | undefined) => (rules ? rules.scope(registry, version, scope) : scope);
+  server = endpoint(undefined, withRules(mainScope), searches.main !== undefined);
+  const profiles = new Map<string, CandorServer>();
+  for (const [name, profile] of Object.entries(options.profiles ?? {})) {
+    const profileSearch = searches.profiles.get(name);
+    const keep = profileFilter(profile);
+    const scope = filteredScope({
+      keep: profileSearch ? keep : (t) => t.name !== FIND_TOOLS && keep(t),
+      version,
+      tools: registry,
+      ...(profileSearch ? { search: profileSearch } : {}),
+    });
+    profiles.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
+  }
+  // With shared state (Redis), a session's found tools are too: any instance lists and calls them.
+  if (searches.main && server.shared) searches.main.share(redisFoundTools(server.shared.ready));
+  for (const [name, profileSearch] of searches.profiles) {
+    const shared = profiles.get(name)!.shared;
+    if (shared) profileSearch.share(redisFoundTools(shared.ready));
+  }
+  return { server, profiles };
+}
+
+/** The per-server rate limits: one count per server, shared by all of its tools and endpoints. */
+function serverRateLimits(
+  options: GatewayOptions,
+  logger: ServerLogger,
+  server: () => CandorServer | undefined,
+): Middleware[] {
+  const limits = options.rateLimits?.servers ?? {};
+  if (Object.keys(limits).length === 0) return [];
+  return [
+    rateLimit({
+      logger,
+      // With shared state (REDIS_URL), one budget across gateway instances; built at the first call.
+      store: (spec) => server()?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+      key: () => 'server',
+      limitOf: (ctx) => {
+        const meta = ctx.tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined;
+        const limit = meta?.server === undefined ? undefined : limits[meta.server];
+        return limit ? { name: `server "${meta!.server}"`, limit } : undefined;
+      },
+    }),
+  ];
+}

@@ -1,0 +1,96 @@
+/**
+ * The gateway's call path for one proxied tool: the Cedar rules (when configured),
+ * then the host (policy on tightened hints, pins, confirmation asked downstream)
+ * through the connection the call belongs to, then the audit, then the result the
+ * downstream client gets.
+ */
+import { InputRequiredError } from '../engine/modern/call-context.js';
+import type { Policy } from '../host/policy.js';
+import type { CatalogTool, RoutedCalls, RoutedRunOptions } from '../host/types.js';
+import { toolErrorResult } from '../pipeline/result.js';
+import type { CallToolResult, ToolContext } from '../tool/types.js';
+import type { CallScope } from './ask.js';
+import { auditEntry } from './audit-entry.js';
+import type { AuditEntry } from './audit-log.js';
+import { resultOf } from './call-result.js';
+import type { PerUserSignIns } from './per-user.js';
+import type { GatewayRules } from './rules.js';
+import type { InFlight } from './upstream-requests.js';
+
+// 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
+// the downstream engine filters by its own client's level.
+const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug' });
+
+/** What the call path needs from the gateway around it. */
+export interface UpstreamCallOptions {
+  routed: RoutedCalls;
+  inFlight: InFlight;
+  policy: Policy;
+  timeoutMs: number;
+  rules?: GatewayRules | undefined;
+  /** Where audit records go (the file sink and the metrics); nothing is built when there are none. */
+  record?: ((entry: AuditEntry) => void) | undefined;
+  /** The per-person sign-ins, once they exist (they need the downstream server's shared store). */
+  perUser: () => PerUserSignIns | undefined;
+  /** True for an upstream reached by URL: its calls are cancelled with the downstream request. */
+  remote: (server: string) => boolean;
+}
+
+/**
+ * The function every proxied tool's handler calls.
+ *
+ * @example
+ * ```ts
+ * const call = upstreamCall({ routed: routedCalls(host), inFlight, policy, timeoutMs, perUser: () => undefined, remote });
+ * const result = await call(tool, { path: 'a.txt' }, ctx);
+ * ```
+ */
+export function upstreamCall(options: UpstreamCallOptions) {
+  const { routed, inFlight, policy, timeoutMs, rules, record } = options;
+  return async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
+    const scope: CallScope = { ctx, server: tool.server };
+    if (rules) {
+      const principal = rules.principal(ctx.auth);
+      // Defence in depth: the person's tool list already leaves out what the rules forbid.
+      if (!rules.permits(principal, ctx.tool, 'call')) {
+        return toolErrorResult(
+          `candor gateway: ${ctx.tool.name} is not permitted to User::"${principal.id}" by the gateway's rules.`,
+        );
+      }
+      scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
+    }
+    const started = performance.now();
+    const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
+      void ctx.progress(p.progress, p.total, p.message);
+    const run: RoutedRunOptions = {
+      signal: ctx.signal,
+      onProgress: progress,
+      timeoutMs,
+      meta: UPSTREAM_META,
+      confirmContext: scope,
+    };
+    const perUser = options.perUser();
+    if (perUser?.has(tool.server)) {
+      // Each person's own sign-in and connection, asked for once the host has authorised the call.
+      run.connection = async (server) => {
+        try {
+          return await perUser.connectionFor(server, ctx);
+        } catch (error) {
+          if (error instanceof InputRequiredError) scope.inputRequired = error;
+          throw error;
+        }
+      };
+    }
+    const outcome = await inFlight.track(
+      scope,
+      () =>
+        tool.visibility.includes('model')
+          ? routed.call(tool.name, args, run)
+          : routed.callFromApp({ server: tool.server, tool: tool.toolName, args }, run),
+      options.remote(tool.server),
+    );
+    if (scope.inputRequired) throw scope.inputRequired;
+    if (record) record(auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy));
+    return resultOf(tool, outcome, scope);
+  };
+}
