@@ -1,5 +1,5 @@
 /**
- * Load from wrk (issue 24): a C load generator on its own core saturates a
+ * Load from wrk: a C load generator on its own core saturates a
  * node server, where autocannon (in Node) tops out near the bare echo's rate
  * and so never saturates it. `bench/wrk/jsonrpc.lua` gives every request its
  * own JSON-RPC id and counts answers that carry a JSON-RPC error.

@@ -1,5 +1,5 @@
 /**
- * Authorization cost (issue 11): how long candor's resource server takes to
+ * Authorization cost: how long candor's resource server takes to
  * verify a bearer token (RS256 and ES256 JWTs, keys from a JWKS fetched once
  * over loopback and cached), in µs per request, in process; then tools/call
  * req/s over HTTP (2026-07-28 era) with auth on against auth off, in one run.

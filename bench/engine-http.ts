@@ -1,5 +1,5 @@
 /**
- * Engine benchmark (issues 3, 14, 24), all in one run on one machine:
+ * Engine benchmark, all in one run on one machine:
  * - tools/call over Streamable HTTP under wrk (a C load generator that
  *   saturates the server): a bare node:http JSON-RPC echo (the limit), candor
  *   in the 2025 era (stateful session, stateless) and the 2026-07-28 era, SDK v1
@@ -88,7 +88,7 @@ const sum = (rounds: WrkResult[], key: 'requests' | 'userMicros' | 'sysMicros') 
   rounds.reduce((total, r) => total + r[key], 0);
 
 /**
- * tools/call under wrk (issue 24): every server starts first and idles while
+ * tools/call under wrk: every server starts first and idles while
  * another is loaded; then BENCH_ROUNDS rounds load each in turn, the order
  * reversed every other round, so a drift in the machine's load falls on all
  * of them alike. Ratios are taken within a round, and their median reported.
@@ -206,7 +206,7 @@ const BARE = 'bare node:http echo';
 const BARE_MODERN = 'bare node:http echo (2026-07-28 body)';
 const callTargets: Target[] = [
   old(BARE, 'bare-node.ts', () => [], false),
-  // The layer in between (issue 24): node:http straight into candor's dispatcher, no candor transport.
+  // The layer in between: node:http straight into candor's dispatcher, no candor transport.
   old('bare node:http + candor dispatcher', 'candor.ts', () => ['1', 'dispatcher'], false),
   old('candor (stateful)', 'candor.ts', (n) => [String(n), 'stateful'], true),
   old('candor (stateless)', 'candor.ts', (n) => [String(n), 'stateless'], false),

@@ -1,12 +1,12 @@
 /**
- * Engine benchmark (issue 3), the parts without HTTP, in one run:
+ * Engine benchmark, the parts without HTTP, in one run:
  * - tools/list server time in process for 1,000 and 10,000 tools: candor's
  *   dispatcher (including serialising the answer to bytes) against SDK v1's
  *   McpServer over its InMemoryTransport (objects passed as they are, no
  *   serialisation: in the SDK's favour);
  * - tools/call over stdio, calls per second with 32 in flight: candor against
  *   SDK v1, each a child process driven with newline-delimited JSON;
- * - tools/call in process, one call at a time (issue 14), both eras: straight
+ * - tools/call in process, one call at a time, both eras: straight
  *   into the dispatcher (a parsed message in, the serialised answer out), and
  *   through `connectMemory()` (JSON text both ways, as a test client sees it).
  * Run `npm run build` first (candor is loaded from dist/).

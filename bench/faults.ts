@@ -1,5 +1,5 @@
 /**
- * Faults under load (issue 25): calls per second and the error window while
+ * Faults under load: calls per second and the error window while
  * parts of a deployment break. Two `createServer` instances
  * (test/fixtures/cluster-server.ts) share a real `redis-server` behind a real
  * haproxy (health checks on /readyz, config from test/support/haproxy.ts);

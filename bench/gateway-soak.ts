@@ -1,5 +1,5 @@
 /**
- * A soak of the gateway (issue 25): `candor gateway --http` in front of a stdio
+ * A soak of the gateway: `candor gateway --http` in front of a stdio
  * upstream (test/fixtures/gateway/upstream.mjs), and clients that open a
  * session, make `CALLS_PER_SESSION` calls in it, and end it with DELETE, over
  * and over, `WORKERS` at a time, until `TOTAL` calls are made (default

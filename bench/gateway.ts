@@ -1,5 +1,5 @@
 /**
- * The gateway's cost and throughput (issue 10), in one run, all in front of the
+ * The gateway's cost and throughput, in one run, all in front of the
  * same stdio upstream (test/fixtures/gateway/upstream.mjs, a candor server; the
  * tool `read_notes` returns a small JSON list):
  *
@@ -314,7 +314,7 @@ async function httpThroughput(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? running : [...running].reverse();
     for (const contender of order) {
-      // The bridge process alone (issue 24): the upstream it started is a process of its own.
+      // The bridge process alone: the upstream it started is a process of its own.
       const before = processCpuMicros(contender.child.pid!);
       const { rate, bad } = await loadCalls(contender.url, contender.bridge.tool, contender.headers);
       const after = processCpuMicros(contender.child.pid!);

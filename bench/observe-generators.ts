@@ -1,6 +1,6 @@
 /**
- * Which argument generator covers JSON Schema 2020-12 better for `candor observe`
- * (issue 12): candor's own (src/observe/arguments.ts) or json-schema-faker.
+ * Which argument generator covers JSON Schema 2020-12 better for `candor observe`:
+ * candor's own (src/observe/arguments.ts) or json-schema-faker.
  * The corpus is the real input schemas of the servers here (candor's workspace
  * example, server-everything, server-filesystem, server-memory; their tools/list
  * over stdio) plus hand-written tool schemas that each lean on one 2020-12

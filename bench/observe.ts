@@ -1,5 +1,5 @@
 /**
- * The cost of watching (issue 12): calls per second of one simple read tool,
+ * The cost of watching: calls per second of one simple read tool,
  * the same server run plainly and run inside `candor observe`'s sandbox
  * (bubblewrap namespaces + `strace -f`), one call at a time, in one run.
  * Reported: latency per call and the overhead of tracing. Nothing here asserts a time.

@@ -1,5 +1,5 @@
 /**
- * Shared state on Redis against the in-memory defaults (issue 11), in one run:
+ * Shared state on Redis against the in-memory defaults, in one run:
  * the same candor server (bench/servers/candor-shared.ts) with and without
  * REDIS_URL, against a real `redis-server` on loopback (Debian's, started
  * here), loaded with autocannon over Streamable HTTP:
@@ -13,7 +13,7 @@
  * - 2026-07-28 stateless `echo` (no session at all);
  * - two instances sharing one Redis, loaded at once, against one instance.
  *
- * Goal (issue 11): Redis ≥ 60% of in-memory. Nothing here asserts a time.
+ * Goal: Redis ≥ 60% of in-memory. Nothing here asserts a time.
  *
  *   npm run build && node --import tsx bench/redis.ts   (BENCH_SECONDS, BENCH_CONNECTIONS, BENCH_ROUNDS,
  *   BENCH_CASES=limited,steps to run only the cases whose label contains one of those words)

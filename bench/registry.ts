@@ -1,5 +1,5 @@
 /**
- * Registry benchmark (issues 2 and 14): defining and registering 10,000 tools
+ * Registry benchmark: defining and registering 10,000 tools
  * (one shared zod schema, a zod schema each, raw JSON Schemas), heap bytes per
  * tool, the RSS of a server process serving them, manifest() for 1,000 and
  * 10,000 tools, search over 100,000. Prints a table; not a test.
@@ -203,5 +203,5 @@ for (const [label, query] of searches) {
 record('registry', figures);
 
 const width = Math.max(...rows.map(([l]) => l.length));
-console.log('\nRegistry (issues 2 and 14)');
+console.log('\nRegistry');
 for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);

@@ -1,5 +1,5 @@
 /**
- * What a Cedar rule decision costs in the gateway (issue 22, goal < 50 µs per
+ * What a Cedar rule decision costs in the gateway (goal < 50 µs per
  * call); not a test. 300 tools (the generated catalog: 6 servers, hints from
  * the verb, two servers trusted), four rules files: docs/cedar/team.cedar and
  * lockdown.cedar (they read a few attributes), rules that name some people and

@@ -1,5 +1,5 @@
 /**
- * What the sandbox costs (issue 21), with the sandbox probe (a candor stdio server).
+ * What the sandbox costs, with the sandbox probe (a candor stdio server).
  *
  * Start-up: sandbox preparation + spawn + MCP handshake, for the server run plainly,
  * in the default sandbox (bwrap, no network), with a network allow-list (a Node

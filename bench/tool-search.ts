@@ -1,5 +1,5 @@
 /**
- * The gateway's search mode (issue 22), measured; not a test:
+ * The gateway's search mode, measured; not a test:
  *
  * 1. Quality: the 20 written queries of test/fixtures/gateway/catalog.mjs over
  *    the 300 generated catalog tools plus the real tools of server-filesystem,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (@modelcontextprotocol/conformance)
-# against examples/everything served over Streamable HTTP (issue 3).
+# against examples/everything served over Streamable HTTP.
 #
 # The suite needs Node >= 22; this machine may have Node 20, so a Node 22
 # binary is installed from the npm registry into .cache/node22
@@ -25,7 +25,7 @@ echo "conformance: suite runs on Node $("$node22" --version)" >&2
 
 # The suite is installed here on demand, not as a devDependency: it needs Node 22 (its
 # @octokit dependencies require content-type@3, engines node >= 22), so as a
-# devDependency it made every `npm install` on Node 20 warn EBADENGINE (issue 14).
+# devDependency it made every `npm install` on Node 20 warn EBADENGINE.
 suite_version="${CONFORMANCE_VERSION:-0.1.16}"
 suite_dir=".cache/conformance"
 suite_bin="$suite_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
@@ -80,7 +80,7 @@ if [ "$next_version" != none ] && [ -z "${SCENARIO:-}" ]; then
   done
 fi
 
-# candor's MCP client under the suite's client auth scenarios (issue 19):
+# candor's MCP client under the suite's client auth scenarios:
 # examples/conformance-client connects like every candor command and signs in when asked.
 # One scenario at a time (the suite's --suite runs them all at once, which a 2-core
 # machine under load turns into timeouts); each version has its own baseline.

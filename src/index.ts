@@ -3,7 +3,7 @@
  * Curated named exports only (no `export *`); Node-only parts live at subpath exports.
  */
 
-// Authorization (issue 11): the HTTP endpoint as an OAuth 2.1 resource server
+// Authorization: the HTTP endpoint as an OAuth 2.1 resource server
 export type { BearerChallenge } from './auth/challenge.js';
 export { bearerChallenge } from './auth/challenge.js';
 export { ASYMMETRIC_ALGORITHMS } from './auth/jwt-verifier.js';
@@ -13,7 +13,7 @@ export type { ResourceServer, ResourceServerOptions } from './auth/resource-serv
 export { createResourceServer } from './auth/resource-server.js';
 export { DEFAULT_SCOPE_NAMES, ToolScopePolicy } from './auth/tool-scopes.js';
 export type { AuthOptions, IntrospectionResponse, ScopeNames, ToolScopes, VerifiedToken } from './auth/types.js';
-// The engine (issue 3): server, dispatcher, pipeline, resources, prompts
+// The engine: server, dispatcher, pipeline, resources, prompts
 export type {
   Channel,
   JsonRpcErrorResponse,
@@ -31,7 +31,7 @@ export type { ServerCapabilities, ServerInfo } from './engine/engine.js';
 export type { ProtocolVersion } from './engine/era.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './engine/era.js';
 export { classify, parseError, RawJson, serializeMessage } from './engine/jsonrpc.js';
-// The 2026-07-28 era on the same engine (issue 4)
+// The 2026-07-28 era on the same engine
 export type { CacheHintOptions, CacheOptions } from './engine/modern/cache-hints.js';
 export { InputRequiredError } from './engine/modern/call-context.js';
 export type { ChangeEvent, ChangeSource } from './engine/modern/change-source.js';
@@ -197,7 +197,7 @@ export type {
 export type { CandorToolMeta } from './tool/wire.js';
 export { CANDOR_META_KEY } from './tool/wire.js';
 export type { Admission, HttpAuthorizer, HttpRefusal, WellKnownDocument } from './transports/http/authorizer.js';
-// Streamable HTTP (issue 3)
+// Streamable HTTP
 export type { FetchHandlerExtra, HttpHandler } from './transports/http/create-http-handler.js';
 export { createHttpHandler } from './transports/http/create-http-handler.js';
 export type { EventStore, InMemoryEventStoreOptions, ReplaySink } from './transports/http/event-store.js';

@@ -1,5 +1,5 @@
 /**
- * candor with shared state for bench/redis.ts (issue 11): `echo`, a
+ * candor with shared state for bench/redis.ts: `echo`, a
  * rate-limited `limited` (a budget too large to run out, so every call counts
  * in the store) and `steps` (three progress notifications: an SSE stream whose
  * events go to the event store). Shared state on Redis when REDIS_URL is set,

@@ -14,7 +14,7 @@ const toolCount = Number(process.argv[2] ?? 1);
 const sessions = process.argv[3] === 'stateless' ? 'stateless' : 'stateful';
 
 /**
- * `dispatcher` (issue 24): the layer between the bare echo and candor. Bare
+ * `dispatcher`: the layer between the bare echo and candor. Bare
  * node:http, as in bare-node.ts, hands each parsed message to candor's
  * dispatcher directly (one 2025 session's peer, no candor transport); its CPU
  * per request against the bare echo's is the dispatcher's share, against the

@@ -1,7 +1,7 @@
 /**
  * The workspace tool pack: what a coding agent needs, sandboxed to one root
  * folder, each tool declaring its effects honestly so the MCP hints on the wire
- * tell hosts the truth (issue 5).
+ * tell hosts the truth.
  *
  * | tool | effect | world |
  * |---|---|---|

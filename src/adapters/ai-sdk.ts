@@ -1,6 +1,6 @@
 /**
  * `candor/ai-sdk`: the host's tools for the AI SDK (`ai` 6 and 7) —
- * `generateText`, `streamText` and agents (issue 23).
+ * `generateText`, `streamText` and agents.
  *
  * - `tools`, keyed by the host's API names, with candor's hints in `metadata.candor`
  *   (the AI SDK copies it onto tool calls and UI parts; it is not sent to the model).

@@ -1,6 +1,6 @@
 /**
  * `candor/langchain`: the host's tools for LangChain.js 1.x agents
- * (`createAgent`), decided by the host (issue 23).
+ * (`createAgent`), decided by the host.
  *
  * - `tools`: LangChain tools under the host's API names, with candor's hints in
  *   `metadata.candor`.

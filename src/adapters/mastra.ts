@@ -1,6 +1,6 @@
 /**
  * `candor/mastra`: the host's tools for Mastra agents (`@mastra/core`), decided
- * by the host (issue 23).
+ * by the host.
  *
  * - Tools keyed by the host's API names (made with Mastra's `createTool`), with
  *   candor's hints in `mcp.annotations` and `candor`.

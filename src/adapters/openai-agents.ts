@@ -1,6 +1,6 @@
 /**
  * `candor/openai-agents`: the host's tools for the OpenAI Agents SDK
- * (`@openai/agents` 0.20), decided by the host (issue 23).
+ * (`@openai/agents` 0.20), decided by the host.
  *
  * - `needsApproval` asks the host: a call the host would ask about interrupts the
  *   run (`result.interruptions`), and the person's `state.approve()` answers the

@@ -1,5 +1,5 @@
 /**
- * What every framework adapter shares (issue 23): the host's model-visible
+ * What every framework adapter shares: the host's model-visible
  * tools, candor's honest hints as plain JSON, decisions through `host.decide`,
  * approvals the framework got from the person bound to the pin hash they saw,
  * and calls gathered per step through the step batcher. One place decides,

@@ -1,7 +1,7 @@
 /**
  * What a caller sees of the tools, by the scopes they hold: a filtered
  * `ToolSource` per distinct set of relevant scopes, not per request, so the
- * cached `tools/list` stays one string lookup (DESIGN.md: nothing rebuilt per
+ * cached `tools/list` stays one string lookup (nothing is rebuilt per
  * request). With the three default scopes there are at most eight views.
  * 2026-07-28: a list MAY vary by authorization (and is then `cacheScope:
  * private`, which the engine's `auto` cache scope already gives an

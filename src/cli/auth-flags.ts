@@ -1,6 +1,6 @@
 /**
  * `candor serve --auth-*`: the flags that make the HTTP endpoint an OAuth 2.1
- * resource server (issue 11), turned into `AuthOptions`. Without any of them
+ * resource server, turned into `AuthOptions`. Without any of them
  * nothing changes (`npm start` serves as before).
  */
 import type { AuthOptions } from '../auth/types.js';

@@ -1,6 +1,6 @@
 /**
  * How the CLI fails: one line that says what went wrong and what to do, a
- * non-zero exit code, and a stack trace only with `--debug` (issue 5).
+ * non-zero exit code, and a stack trace only with `--debug`.
  */
 import { CandorError } from '../errors.js';
 
@@ -47,7 +47,7 @@ export function isCliError(error: unknown): error is CliError {
  */
 export function reportError(error: unknown, options: { debug: boolean; write: (text: string) => void }): number {
   if (signInRequired(error) && !options.debug) {
-    // One line naming `candor auth login …`, exit 2: the fix is a command to run (issue 19).
+    // One line naming `candor auth login …`, exit 2: the fix is a command to run.
     options.write(`candor: ${(error as Error).message}\n`);
     return EXIT.usage;
   }

@@ -1,7 +1,7 @@
 /**
- * Asking a person before a destructive call (issue 5): on a terminal, a y/N
+ * Asking a person before a destructive call: on a terminal, a y/N
  * question; without one, the caller must have passed `--yes` (headless means
- * deny, never hang: DESIGN.md, host side).
+ * deny, never hang).
  */
 import { createInterface } from 'node:readline/promises';
 

@@ -1,6 +1,6 @@
 /**
  * `--env KEY=VALUE` and `--env-file <file>` for the commands that start a
- * server with `-- <command>` (inspect, call, lint, pin, verify; issue 14).
+ * server with `-- <command>` (inspect, call, lint, pin, verify;).
  * The command gets the caller's environment with these laid over it; config
  * file entries keep their own `env`, as clients run them (targets/command-env.ts).
  */

@@ -4,7 +4,7 @@
  * annotations, pin and verify their tool definitions.
  *
  * Every failure is one clear line and a non-zero exit code; `--debug` adds the
- * stack trace (issue 5).
+ * stack trace.
  */
 import { Command, CommanderError } from 'commander';
 import { EXIT, reportError } from './cli-error.js';

@@ -66,7 +66,7 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
       },
     };
   }
-  // A config entry that says "sandbox" runs in it, as the gateway runs it (issue 21). Loaded
+  // A config entry that says "sandbox" runs in it, as the gateway runs it. Loaded
   // here: the gateway's config code is not needed to inspect a URL.
   let run: Target = target;
   let dispose = async () => {};

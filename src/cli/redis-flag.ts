@@ -1,5 +1,5 @@
 /**
- * `--redis URL` of `candor serve` and `candor gateway` (issue 11): the same as
+ * `--redis URL` of `candor serve` and `candor gateway`: the same as
  * REDIS_URL, which createServer reads, checked here so a typo is a usage
  * error rather than a stack trace.
  */

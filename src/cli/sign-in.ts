@@ -1,5 +1,5 @@
 /**
- * Signing a person in from the command line (issue 19): the browser round trip of
+ * Signing a person in from the command line: the browser round trip of
  * `candor auth login`, and the same when a connecting command meets a server that wants a
  * sign-in while a person is at the terminal. Without one (CI, no TTY, a host running the
  * gateway), nothing opens: the command fails with the line naming `candor auth login`.

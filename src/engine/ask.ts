@@ -1,5 +1,5 @@
 /**
- * How a prompt or resource handler asks the client (issue 14): `ctx.elicit()`
+ * How a prompt or resource handler asks the client: `ctx.elicit()`
  * and `ctx.confirm()`, as tools have them, in both eras. In the 2025 era the
  * question is an `elicitation/create` request sent while the client's request
  * is open (on its channel: the POST's SSE stream, or stdout); in the

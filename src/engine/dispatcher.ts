@@ -95,7 +95,7 @@ export interface DispatchContext {
   /**
    * The HTTP request headers (Streamable HTTP only; absent on stdio). The
    * 2026-07-28 era checks `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
-   * `Mcp-Param-*` against the body (issue 4). A refusal comes back with its
+   * `Mcp-Param-*` against the body. A refusal comes back with its
    * HTTP status: read it with `httpStatusOf(answer)`.
    */
   headers?: HeaderMap;
@@ -143,7 +143,7 @@ export interface DrainOptions {
 export class Dispatcher {
   readonly #engine: Engine;
   readonly #peers = new Set<Peer>();
-  /** Tool calls running now; a count, not a Set of promises (issue 14: hashing a promise per call showed in profiles). */
+  /** Tool calls running now; a count, not a Set of promises (hashing a promise per call showed in profiles). */
   #running = 0;
   readonly #whenIdle: Array<() => void> = [];
   readonly #settled = (): void => {
@@ -179,7 +179,7 @@ export class Dispatcher {
     };
     this.#maxBatch = options.maxBatchSize ?? 32;
     this.#toolScope = options.toolScope;
-    // The 2026-07-28 era on the same engine: same registries, pipeline and logger (issue 4).
+    // The 2026-07-28 era on the same engine: same registries, pipeline and logger.
     this.#modern = new ModernEngine(this.#engine, options.modern);
     // One notification per registry change (the registry fires 'changed' once per change).
     const listChanged = (method: string) => () => this.broadcast({ jsonrpc: '2.0', method });
@@ -227,7 +227,7 @@ export class Dispatcher {
     return peer;
   }
 
-  /** One hooks object for every peer (stateless HTTP makes a peer per request: issue 14). */
+  /** One hooks object for every peer (stateless HTTP makes a peer per request:). */
   readonly #peerHooks = {
     onClose: (closed: Peer, reason: unknown): void => {
       this.#peers.delete(closed);
@@ -241,7 +241,7 @@ export class Dispatcher {
    */
   handle(message: unknown, ctx: DispatchContext): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
     // Not an async function: the promise of the era's handler is the answer, without one more
-    // promise and two more microtask turns around it per message (issue 24). Those handlers never
+    // promise and two more microtask turns around it per message. Those handlers never
     // reject by design; `#failed` is the net should one ever do.
     try {
       // The era is chosen per message, by the body (src/engine/modern/classify.ts).
@@ -249,7 +249,7 @@ export class Dispatcher {
       if (route.era === 'refused') return Promise.resolve(route.response);
       if (this.#toolScope !== undefined) {
         const scoped = this.#scoped(ctx, route.era, message);
-        // A scope that reads shared state (issue 22: search mode's found tools on Redis) answers later.
+        // A scope that reads shared state (search mode's found tools on Redis) answers later.
         if (scoped instanceof Promise) {
           return scoped.then(
             (c) => this.#route(message, route, c),
@@ -296,7 +296,7 @@ export class Dispatcher {
   }
 
   /**
-   * Tell clients their tool list changed when only theirs did (issue 22): a
+   * Tell clients their tool list changed when only theirs did: a
    * peer (a 2025 session or a stdio connection) gets the notification on its
    * standalone channel; `'modern'` reaches the open 2026-07-28
    * `subscriptions/listen` streams (which are not tied to a client, so all of them).

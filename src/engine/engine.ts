@@ -27,7 +27,7 @@ export interface ToolScopeRequest {
 }
 
 /**
- * Narrows the tools one request may list and call (issue 22: per-session tool
+ * Narrows the tools one request may list and call (per-session tool
  * lists in search mode). Return undefined to keep `info.tools` (or all tools).
  * A promise holds the request until it settles (a list kept in a shared store);
  * the in-process path stays synchronous.
@@ -68,7 +68,7 @@ export interface Engine {
   readonly runTool: ToolRunner;
   readonly logger: ServerLogger;
   readonly clientRequests: ClientRequests;
-  /** Tasks (issue 11), when the server serves them: undefined means calls never become tasks. */
+  /** Tasks, when the server serves them: undefined means calls never become tasks. */
   readonly tasks?: TaskRuntime | undefined;
   /** False while the server drains for shutdown: new tool calls are refused. */
   readonly accepting: boolean;

@@ -1,7 +1,7 @@
 /**
  * Protocol versions and what differs between them, in one place. Every
  * version-dependent decision in the engine asks this module (the 2026-07-28 era
- * is added here later, issue 3).
+ * is added here later).
  */
 
 /** The protocol revisions of the 2025 era, newest first. */

@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 plumbing: error codes, response builders and the cheap shape
  * checks the dispatcher runs instead of schema parsing (the hot path must not
- * pay for zod; DESIGN.md "The engine").
+ * pay for zod; ARCHITECTURE.md, "The engine").
  */
 import type {
   JsonRpcErrorResponse,
@@ -156,7 +156,7 @@ export class RawJson {
  */
 export type SerializedMessage = string | readonly [prefix: string, result: Uint8Array, suffix: string];
 
-/** Results from this many characters on are written from cached bytes (issue 14: 10,000 tools are 3.6 MB). */
+/** Results from this many characters on are written from cached bytes (10,000 tools are 3.6 MB). */
 const BYTES_FROM = 64 * 1024;
 const utf8Cache = new Map<string, Uint8Array>();
 const UTF8_CACHE_SIZE = 8;

@@ -26,7 +26,7 @@ type AuditAnswer = ConfirmAnswer | 'decline' | 'cancel';
 /**
  * The call in flight to an HTTP upstream, for requests that upstream sends on the call's
  * own stream (upstream-requests.ts). Only those calls run in it: in node 20 an active
- * AsyncLocalStorage runs a hook for every promise in the process (issue 24).
+ * AsyncLocalStorage runs a hook for every promise in the process.
  */
 export const callScope = new AsyncLocalStorage<CallScope>();
 

@@ -1,7 +1,7 @@
 /**
  * The gateway's audit log: one JSON line per call. Arguments are never
  * written, only a hash of their canonical JSON and the names of their keys,
- * so secrets in arguments never reach the log (issue 10).
+ * so secrets in arguments never reach the log.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `candor audit`: query the gateway's JSONL audit log (issue 22) by server,
+ * `candor audit`: query the gateway's JSONL audit log by server,
  * tool, decision, principal and age. Lines that are not audit entries are
  * counted and skipped, never fatal: a log cut mid-line by a crash still reads.
  */

@@ -1,7 +1,7 @@
 /**
  * Reading a gateway config file as JSON and finding its gateway section: what
  * `loadGatewayConfig` and the sandbox settings `candor pin` and `candor ui` read
- * (issue 21) share. Every mistake names the file and the JSON path.
+ * share. Every mistake names the file and the JSON path.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -246,7 +246,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
 export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
   if (target.kind === 'http') {
     const headers = target.headers ? { headers: target.headers } : {};
-    // OAuth unless the entry sends its own Authorization header (issue 19): a server that asks
+    // OAuth unless the entry sends its own Authorization header: a server that asks
     // for a sign-in then says how to give it one instead of failing with a bare 401.
     if (target.auth === undefined && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
     const client = target.auth?.client ?? {};

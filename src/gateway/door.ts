@@ -1,5 +1,5 @@
 /**
- * Quarantine and the scan at the door (issue 21). With a lockfile, a server the lock
+ * Quarantine and the scan at the door. With a lockfile, a server the lock
  * has no entry for is quarantined: started and listed in the status, but none of its
  * tools is offered until a person pins it (`candor pin`, or Approve in `candor ui`).
  * Every server's tools go through lint's steering and naming rules first; an
@@ -43,7 +43,7 @@ export class Door {
     lockFile?: string;
     /** The gateway config file, for the review command in messages. */
     configFile?: string;
-    /** `--sandbox`: the review command passes it on, so `candor pin` starts the server sandboxed too (issue 21). */
+    /** `--sandbox`: the review command passes it on, so `candor pin` starts the server sandboxed too. */
     sandbox?: boolean;
     overrides?: Overrides;
     logger: ServerLogger;

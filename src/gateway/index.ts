@@ -1,6 +1,6 @@
 /**
  * `candor/gateway`: honest annotations and enforced policy in front of any MCP
- * server (issue 10). Node-only.
+ * server. Node-only.
  */
 export type { AuditEntry } from './audit-log.js';
 export { auditArgs } from './audit-log.js';

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry metrics of the gateway (issue 22), when `@opentelemetry/api`
+ * OpenTelemetry metrics of the gateway, when `@opentelemetry/api`
  * is installed (an optional peer dependency; nothing is recorded otherwise):
  * `candor.gateway.calls` (counter: server, tool, decision, decided_by,
  * outcome) and `candor.gateway.call.duration` (histogram in ms: server, tool,

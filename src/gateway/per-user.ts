@@ -1,5 +1,5 @@
 /**
- * `"auth": "oauth-per-user"` upstreams (issue 19): a gateway serving many people keeps
+ * `"auth": "oauth-per-user"` upstreams: a gateway serving many people keeps
  * one sign-in per person for such an upstream, and calls it as that person.
  *
  * - The host's own connection (the operator's `candor auth login`) only lists the tools;

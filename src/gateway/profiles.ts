@@ -1,5 +1,5 @@
 /**
- * Profiles (issue 22): named slices of the gateway, each its own endpoint
+ * Profiles: named slices of the gateway, each its own endpoint
  * (`/mcp/<name>` over HTTP, `--profile <name>` over stdio) over the same
  * upstreams: some servers, some tools (globs), only read-only tools, and all
  * tools listed or search mode. A profile is a filter on the gateway's tools,

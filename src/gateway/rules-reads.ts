@@ -1,6 +1,6 @@
 /**
- * What a Cedar policy set reads of the principal and the resource (issue 22:
- * a rule decision must cost microseconds). A Cedar decision is a pure function
+ * What a Cedar policy set reads of the principal and the resource (a rule
+ * decision must cost microseconds). A Cedar decision is a pure function
  * of the request's entities, so two requests that agree on everything the
  * policies read get the same answer: team rules that read only `readOnly`,
  * `destructive`, `trusted` and `groups` put 300 tools into at most 8 classes,

@@ -1,5 +1,5 @@
 /**
- * Per-person rules in Cedar (issue 22): `--rules FILE.cedar`, evaluated with
+ * Per-person rules in Cedar: `--rules FILE.cedar`, evaluated with
  * `@cedar-policy/cedar-wasm` against the shipped schema
  * (docs/cedar/candor.cedarschema). Principal `User::"<sub>"` (groups from a
  * token claim, client id, scopes; `User::"local"` without auth), resource

@@ -1,5 +1,5 @@
 /**
- * The sandbox settings of a config file (issue 21): each entry's `"sandbox"` and the
+ * The sandbox settings of a config file: each entry's `"sandbox"` and the
  * top-level `"sandbox": true`, checked one way for `candor gateway` and for
  * `candor pin`, `verify` and `ui`, which start the same entries to list their tools
  * and must confine them as the gateway would.

@@ -1,5 +1,5 @@
 /**
- * Sandboxed stdio upstreams (issue 21): each stdio upstream whose config asks for a
+ * Sandboxed stdio upstreams: each stdio upstream whose config asks for a
  * sandbox (or every one not marked `"sandbox": false`, with `--sandbox`) is started
  * inside the shared bubblewrap sandbox (src/sandbox). Where the machine cannot
  * sandbox, such an upstream is refused with one line and never run unsandboxed.
@@ -137,7 +137,7 @@ export function sandboxLines(options: GatewayOptions): string[] {
 
 /**
  * Stdio servers a command names (`candor pin`, `verify`, `ui`), confined as `candor
- * gateway` confines them (issue 21): those commands start a config entry's server to
+ * gateway` confines them: those commands start a config entry's server to
  * list its tools, a stranger's code before anyone approved it. An entry's `"sandbox"`,
  * its file's top-level `"sandbox": true` or `sandbox` (the command's `--sandbox`) put
  * it in the sandbox; where the machine cannot sandbox, it is refused with the

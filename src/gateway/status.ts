@@ -19,21 +19,21 @@ export interface UpstreamStatus {
   protocolVersion?: string | undefined;
   /** Why it is down. */
   error?: string;
-  /** Down for want of an OAuth sign-in: the command that signs in (issue 19). */
+  /** Down for want of an OAuth sign-in: the command that signs in. */
   signIn?: string;
   /**
-   * `"oauth-per-user"` (issue 19): each person signs in on their first call and calls with
+   * `"oauth-per-user"`: each person signs in on their first call and calls with
    * their own token; the gateway's own sign-in (`signIn`) only lists the tools. `connectedPeople`:
    * people with an open connection to it through this instance.
    */
   perUser?: { connectedPeople: number };
   /** When the next reconnection attempt is due (ISO time). */
   retryAt?: string;
-  /** With a lockfile: the server has no pins yet, so none of its tools is offered (issue 21). */
+  /** With a lockfile: the server has no pins yet, so none of its tools is offered. */
   quarantined?: string;
   /** Tools kept out by the scan at the door, with the findings nobody accepted. */
   blocked?: Array<{ tool: string; findings: Array<{ ruleId: string; severity: string; message: string }> }>;
-  /** stdio upstreams: how the sandbox confines it (issue 21), or false when it runs unsandboxed. */
+  /** stdio upstreams: how the sandbox confines it, or false when it runs unsandboxed. */
   sandbox?: SandboxSummary | false;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The names the gateway lists its tools under (issue 22, `"prefix"`):
+ * The names the gateway lists its tools under (`"prefix"`):
  * `always` (default) `server__tool`; `never` the upstream's own name (MCP Apps
  * call their tools by the names they were built with), refusing names two
  * servers share; `on-clash` the upstream's name unless another server offers

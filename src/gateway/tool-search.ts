@@ -1,5 +1,5 @@
 /**
- * Search mode (issue 22): a session starts with the tools named in
+ * Search mode: a session starts with the tools named in
  * `alwaysList` plus `find_tools`; every tool `find_tools` returns joins *that
  * session's* `tools/list` (one `notifications/tools/list_changed`) with its own
  * honest annotations, and stays for the session. A tool not (yet) listed to the

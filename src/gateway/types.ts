@@ -1,7 +1,7 @@
 /**
  * `candor/gateway` options: upstream servers, trust, policy, overrides, pins,
  * approvals, command tools, rate limits and the audit log — one object, every
- * option a key (STYLE.md 3). The config file has the same shape.
+ * option a key (one options object, never positional overloads). The config file has the same shape.
  */
 
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
@@ -21,7 +21,7 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
   /** An SDK transport instead of command/url (tests, in-process servers). */
   transport?: ServerConfig['transport'];
   /**
-   * stdio only: run the server in the bubblewrap sandbox (issue 21). `true` is the
+   * stdio only: run the server in the bubblewrap sandbox. `true` is the
    * default sandbox (no network, nothing private readable, env PATH only); `false`
    * keeps it out of `sandbox: true` below.
    */
@@ -33,7 +33,7 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    */
   sandboxEnv?: Record<string, string>;
   /**
-   * HTTP only, `"auth": "oauth-per-user"` (issue 19): each person signs in to this server
+   * HTTP only, `"auth": "oauth-per-user"`: each person signs in to this server
    * themselves on their first call (a URL-mode elicitation) and their calls go with their own
    * token. The gateway's own sign-in (`candor auth login`) only lists the tools. Needs `auth`
    * (the gateway knows who calls) and a token key (`tokenKey` or `CANDOR_TOKEN_KEY`).
@@ -45,7 +45,7 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
-  /** Where upstream OAuth sign-ins are read and refreshed (issue 19; default the user's credentials file). */
+  /** Where upstream OAuth sign-ins are read and refreshed (default the user's credentials file). */
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
   policy?: PolicyConfig | PolicyPreset;
@@ -90,7 +90,7 @@ export interface GatewayOptions {
   redis?: RedisOption;
   /**
    * `all` (default): every tool is listed. `search`: a session starts with the
-   * `alwaysList` tools and `find_tools`; the tools it finds join that session's list (issue 22).
+   * `alwaysList` tools and `find_tools`; the tools it finds join that session's list.
    */
   toolList?: 'all' | 'search';
   /** Search mode: globs of namespaced tool names every session lists from the start. */
@@ -102,7 +102,7 @@ export interface GatewayOptions {
    */
   prefix?: PrefixMode;
   /**
-   * Named slices of the gateway (issue 22): some servers, tool globs, read-only only,
+   * Named slices of the gateway: some servers, tool globs, read-only only,
    * all or search. Over HTTP each is served at `/mcp/<name>`; over stdio `--profile <name>`.
    */
   profiles?: Record<string, ProfileConfig>;

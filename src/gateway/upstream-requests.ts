@@ -22,7 +22,7 @@ export class InFlight {
    * Track a call while `run` runs. `locate`: run it inside `callScope`, so that a request
    * the upstream sends on this call's own stream (Streamable HTTP) finds it among several;
    * over stdio nothing ties a request to a call, and the scope would only cost every
-   * promise in the process a hook (issue 24).
+   * promise in the process a hook.
    */
   async track<T>(scope: CallScope, run: () => Promise<T>, locate = true): Promise<T> {
     const set = this.#byServer.get(scope.server) ?? new Set<CallScope>();

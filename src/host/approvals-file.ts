@@ -1,5 +1,5 @@
 /**
- * Remembered allow-always answers on disk (issues 10 and 14): opt-in, next to
+ * Remembered allow-always answers on disk: opt-in, next to
  * the lockfile, keyed by tool name and pin hash so a tool that changes asks
  * again. Written atomically (temporary file, then rename) so a crash never
  * leaves half a file; an unreadable file is an error, never a silent reset.

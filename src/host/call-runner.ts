@@ -180,7 +180,7 @@ export class CallRunner {
     });
     if (prepared.problem || !tool) return judgement('deny', prepared.problem ?? 'unknown tool');
     const { policy, pins, confirmations } = this.#deps;
-    // MCP Apps: filter on "does not include", never "equals" (REFERENCE.md, MCP Apps).
+    // MCP Apps: filter on "does not include", never "equals" (MCP Apps, `_meta.ui.visibility`).
     if (prepared.origin === 'model' && !tool.visibility.includes('model')) {
       return judgement('deny', `${tool.name} is visible only to apps (_meta.ui.visibility lacks "model").`);
     }
@@ -304,7 +304,7 @@ export class CallRunner {
       prepared.call.timeoutMs ?? batchTimeoutMs ?? connection.config.timeoutMs ?? this.#deps.defaultTimeoutMs;
     const readOnly = readOnlyCall(prepared);
     const vouched = tool.trust === 'trusted' || prepared.command?.verdict.decision === 'allow';
-    // Repeating is safe only for reads and idempotent tools, and only on a trusted word (issue 7).
+    // Repeating is safe only for reads and idempotent tools, and only on a trusted word.
     const retryable = vouched && (readOnly || (tool.trust === 'trusted' && tool.hints.idempotentHint));
     const maxAttempts = retryable ? Math.max(1, this.#deps.retry.attempts ?? 3) : 1;
 

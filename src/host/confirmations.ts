@@ -2,7 +2,7 @@
  * Asking a person: one question at a time (a batch of untrusted reads must
  * not pop ten dialogs at once), never without a handler (headless means deny,
  * never hang), and allow-always remembered against the tool's pin hash so a
- * tool that changes needs a new answer (DESIGN.md "The host side").
+ * tool that changes needs a new answer (its approval is tied to the pin hash).
  */
 import { writeApprovals } from './approvals-file.js';
 import type { CatalogTool, ConfirmAnswer, ConfirmHandler, ConfirmRequest } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * The scan at the door (issue 21): before a server's tools are offered (in the
+ * The scan at the door: before a server's tools are offered (in the
  * gateway) or pinned (`candor pin`), lint's steering and naming rules run over
  * them — hidden or bidirectional characters, text aimed at the model or at other
  * tools, a name that shadows another server's tool. An error-level finding keeps

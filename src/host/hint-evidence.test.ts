@@ -39,7 +39,7 @@ describe('hint evidence', () => {
     expect(evidence.get('list_users')).toBeUndefined();
   });
 
-  it('issue 20: does not tighten git_log, start_search or stop_search from words that are nouns or reads there', () => {
+  it('does not tighten git_log, start_search or stop_search from words that are nouns or reads there', () => {
     const tool = (name: string, annotations: Record<string, unknown>) => ({
       name,
       description: `The ${name.replace('_', ' ')}.`,

@@ -3,7 +3,7 @@
  * argument checks, e.g. `kubectl_context` claiming `readOnlyHint: true` while its
  * `operation` enum allows `set`) propose annotation patches; for an untrusted
  * server the host applies only the parts that make a hint stricter, never one
- * that relaxes it (REFERENCE.md: annotations of untrusted servers are untrusted).
+ * that relaxes it (spec 2025-11-25: annotations of untrusted servers are untrusted).
  */
 import { lint } from '../lint/lint.js';
 import type { WireToolLike } from '../tool/annotations.js';

@@ -1,6 +1,6 @@
 /**
  * `createHost`: many servers, one catalog, one policy. The library an agent
- * builder uses to act on annotations (issue 7).
+ * builder uses to act on annotations.
  */
 import picomatch from 'picomatch';
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
@@ -50,7 +50,7 @@ export interface HostOptions {
   /** Servers by name; the name prefixes their tools (`name__tool`). */
   servers: Record<string, ServerConfig>;
   /**
-   * Where OAuth sign-ins of servers with `auth` are read and refreshed (issue 19; default
+   * Where OAuth sign-ins of servers with `auth` are read and refreshed (default
    * the user's credentials file, the one `candor auth login` writes).
    */
   credentials?: CredentialsStore;
@@ -107,7 +107,7 @@ export interface ServerState {
   trust: 'trusted' | 'untrusted';
   tools: number;
   error?: string;
-  /** The command that signs in, when the server is down for want of an OAuth sign-in (issue 19). */
+  /** The command that signs in, when the server is down for want of an OAuth sign-in. */
   signIn?: string;
 }
 
@@ -172,7 +172,7 @@ export interface Host {
     pinServer(server: string): void;
     readonly lock: Lockfile | undefined;
     save(path?: string): Promise<void>;
-    /** Read the lockfile again and re-check every server against it (issue 21: pinning while the gateway runs). */
+    /** Read the lockfile again and re-check every server against it (pinning while the gateway runs). */
     reload(): Promise<void>;
   };
   /** Re-list one server's tools (or all). */

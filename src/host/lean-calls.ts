@@ -1,5 +1,5 @@
 /**
- * A lean `tools/call` path for an initialised stdio upstream (issue 24), either era.
+ * A lean `tools/call` path for an initialised stdio upstream, either era.
  *
  * The SDK client stays the connection's owner (handshake, lists, server→client
  * requests, notifications, close); only `tools/call` skips its request machinery:

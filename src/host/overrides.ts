@@ -2,7 +2,7 @@
  * The overrides file: the user declares what a third-party server's tools do,
  * in candor's vocabulary (`effect`, `world`, `idempotent`) or as hints. Those
  * declarations are the user's own word, so they are trusted even when the
- * server is not (issue 7, "Trust").
+ * server is not ("Trust").
  *
  * ```json
  * {
@@ -43,7 +43,7 @@ const toolOverrideSchema = z
     idempotent: z.boolean().optional(),
     annotations: hintsSchema.optional(),
     tags: z.array(z.string()).optional(),
-    /** Lint rule ids whose findings at the gateway's door are accepted for this tool (issue 21). */
+    /** Lint rule ids whose findings at the gateway's door are accepted for this tool. */
     accept: z.array(z.string().regex(/^[a-z]+(-[a-z]+)*$/, 'a lint rule id, e.g. "description-steering"')).optional(),
   })
   .strict();

@@ -3,7 +3,7 @@
  * call is made (not only when the list is built), from the preset, the rules,
  * the tool's hints and whose word those hints are.
  *
- * The rules the design rests on (DESIGN.md "The host side", REFERENCE.md:
+ * The rules the design rests on (spec 2025-11-25, server/tools:
  * "Clients MUST consider tool annotations to be untrusted unless they come
  * from trusted servers"):
  * - an untrusted server's hints (and tags) may only make policy stricter;

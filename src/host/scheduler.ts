@@ -1,5 +1,5 @@
 /**
- * The batch scheduler (issue 7, DESIGN.md "Batches"): runs of consecutive
+ * The batch scheduler: runs of consecutive
  * read-only calls go in parallel up to a cap; every other call is a barrier
  * and runs alone; outcomes come back in request order. A failing read does
  * not cancel its siblings; a failing write stops the rest of the batch, which

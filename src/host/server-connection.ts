@@ -118,7 +118,7 @@ export class ServerConnection implements HostConnection {
    * Connect (or reconnect after a transport failure). Callers that ask while a
    * connection is being made share it: concurrent calls after an upstream crash
    * once each started their own, every one spawning a stdio server and all but
-   * the last left running (issue 25, bench/faults.ts).
+   * the last left running (bench/faults.ts).
    */
   connect(): Promise<void> {
     this.#connecting ??= this.#connect().finally(() => {
@@ -184,7 +184,7 @@ export class ServerConnection implements HostConnection {
       // A handshake given up on may leave the client unattached: close the transport
       // itself, so a stdio server that never answered is stopped, not orphaned.
       await transport.close().catch(() => {});
-      // "needs sign-in: candor auth login …" says it all (issue 19).
+      // "needs sign-in: candor auth login …" says it all.
       if (required) throw required;
       throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
         code: 'connect_failed',
@@ -194,8 +194,8 @@ export class ServerConnection implements HostConnection {
     client.onclose = () => {
       if (this.#client === client) this.#status = 'closed';
     };
-    // tools/call to a 2025-era stdio server skips the SDK's request machinery (issue 24:
-    // lean-calls.ts); everything else stays the SDK client's.
+    // tools/call to a 2025-era stdio server skips the SDK's request machinery
+    // (lean-calls.ts); everything else stays the SDK client's.
     if (transport instanceof StdioClientTransport && leanCallsEnabled()) {
       const version = client.getNegotiatedProtocolVersion();
       this.#lean = new LeanToolCalls(transport, {
@@ -310,7 +310,7 @@ export class ServerConnection implements HostConnection {
     return this.#client;
   }
 
-  /** The headless OAuth provider of a server with `auth` (issue 19). */
+  /** The headless OAuth provider of a server with `auth`. */
   #oauthProvider(): CandorOAuthProvider | undefined {
     const { auth, url, loginTarget } = this.config;
     if (this.#options.oauthProvider) return this.#options.oauthProvider;

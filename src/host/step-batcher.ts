@@ -1,5 +1,5 @@
 /**
- * Framework steps as host batches (issue 23). Agent frameworks run every tool
+ * Framework steps as host batches. Agent frameworks run every tool
  * call of a model step at once, writes included, each through its own
  * `execute`. The step batcher gathers the calls started together (before the
  * event loop turns: most frameworks start a step's calls from one tick and a

@@ -33,7 +33,7 @@ export interface ServerConfig {
   /** HTTP headers sent on every request (e.g. `Authorization`). */
   headers?: Record<string, string>;
   /**
-   * Sign in with OAuth when the server asks (issue 19): `'oauth'`, or the client to use
+   * Sign in with OAuth when the server asks: `'oauth'`, or the client to use
    * (`{ clientId, clientSecret | clientSecretEnv, clientMetadataUrl, scopes, grant }`).
    * The sign-in comes from the credentials store (`candor auth login`); without one the
    * server fails with a message naming that command. Absent: only `headers` are sent.
@@ -111,7 +111,7 @@ export interface PinState {
 /** The three things a policy can say about a call. */
 export type PolicyDecision = 'allow' | 'ask' | 'deny';
 
-/** Policy presets (issue 7). */
+/** Policy presets. */
 export type PolicyPreset = 'default' | 'confirm-writes' | 'yolo' | 'plan';
 
 /**

@@ -80,7 +80,7 @@ export interface RuleContext {
   /** URI templates of the server's resource templates. */
   resourceTemplates?: readonly string[];
   /**
-   * Tool names of the other servers a host already runs, by server (issue 21: the scan at
+   * Tool names of the other servers a host already runs, by server (the scan at
    * the gateway's door); undefined when not known (then the shadowing rule stays quiet).
    */
   otherServers?: ReadonlyMap<string, readonly string[]>;

@@ -1,5 +1,5 @@
 /**
- * Comparing two answers to the same call (issue 20): idempotency from answers as
+ * Comparing two answers to the same call: idempotency from answers as
  * well as effects. A tool whose state lives in memory shows a repeat only in
  * what it says ("task 2 added" after "task 1 added"). Timestamps, durations,
  * UUIDs, long hex ids and epoch numbers change between any two calls and are

@@ -72,7 +72,7 @@ describe('generateArguments', () => {
     expect(patternMatches('(', 'x')).toBe(false);
   }, 60_000);
 
-  it('issue 20: camelCase path names, whole numbers for number, file: URLs for url names, optional properties on request', () => {
+  it('camelCase path names, whole numbers for number, file: URLs for url names, optional properties on request', () => {
     const work = '/tmp/w';
     const schema = {
       type: 'object',

@@ -1,5 +1,5 @@
 /**
- * Arguments for observed calls (issue 12), generated from a tool's input
+ * Arguments for observed calls, generated from a tool's input
  * schema: seeded and reproducible, smallest valid values first, and strings
  * that name files or folders pointed inside the throwaway workdir. A schema the
  * generator cannot satisfy gives `undefined` (reported, never a crash).
@@ -103,7 +103,7 @@ export function generateArguments(schema: Schema, options: GenerateOptions): Rec
     optional: options.optional === true,
   };
   // A root that says nothing about its shape (mcp-obsidian sends only `$schema`) takes an empty
-  // object: tool arguments are always one (issue 20).
+  // object: tool arguments are always one.
   const shapeless = Object.keys(schema).every((k) => k.startsWith('$') || k === 'title' || k === 'description');
   const value = shapeless ? {} : generate(schema, '', next, paths, schema, 0);
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -553,7 +553,7 @@ function generateNumber(s: Schema, integer: boolean, next: () => number): number
   }
   if (integer) return lo + Math.floor(next() * (hi - lo + 1));
   // A whole number where the bounds allow one: `limit`, `page` or `lines` typed as number are
-  // counted in whole units by most servers, and a fraction makes them fail (issue 20).
+  // counted in whole units by most servers, and a fraction makes them fail.
   const [first, last] = [low?.[1] ? Math.floor(lo) + 1 : Math.ceil(lo), high?.[1] ? Math.ceil(hi) - 1 : Math.floor(hi)];
   if (first <= last) {
     const whole = first + Math.floor(next() * (last - first + 1));

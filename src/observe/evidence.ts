@@ -1,5 +1,5 @@
 /**
- * Evidence classes (issue 20): what one observed call did, sorted into kinds
+ * Evidence classes: what one observed call did, sorted into kinds
  * with a rule each, so a reviewer is never shown a false alarm made of the
  * wrong kind of evidence:
  * - a write: file content changed (created, modified) outside the server's scratch;

@@ -1,6 +1,6 @@
 /**
  * `candor/observe`: run a server in a throwaway sandbox and check what its
- * tools do against what their hints say (issue 12). Linux only (bubblewrap, strace).
+ * tools do against what their hints say. Linux only (bubblewrap, strace).
  */
 export type { ObserveOptions, ObserveReport, ToolObservation } from './observe.js';
 export { observe } from './observe.js';

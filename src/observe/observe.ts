@@ -1,7 +1,7 @@
 /**
  * `observe()`: start a server in the sandbox, call its tools one at a time,
  * attribute every traced effect and file change to the call that made it, and
- * judge each tool against its hints (issue 12).
+ * judge each tool against its hints.
  */
 import { open, stat } from 'node:fs/promises';
 import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';

@@ -1,5 +1,5 @@
 /**
- * Strings for a schema `pattern` (issue 12): a small sampler over the regular
+ * Strings for a schema `pattern`: a small sampler over the regular
  * expression subset tool schemas use — literals, `.`, classes and ranges,
  * `\d \w \s` and their negations, groups, alternation, and the quantifiers
  * `* + ? {n} {n,} {n,m}`. Anything else (lookaround, back-references, Unicode

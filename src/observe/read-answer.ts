@@ -1,5 +1,5 @@
 /**
- * What a tool answered (issue 20): its text, for the idempotency check, and
+ * What a tool answered: its text, for the idempotency check, and
  * whether it was an error. "ok" means the tool did its work: not `isError`, and
  * not an error answered as plain text (`Error: …`, `{"error": …}`), which many
  * servers send without `isError` and which would otherwise pass for an

@@ -1,6 +1,6 @@
 /**
- * The throwaway sandbox (issue 12) on the shared bubblewrap sandbox (src/sandbox,
- * issue 21): a copy of the workdir, a fresh HOME and TMPDIR, the rest of the
+ * The throwaway sandbox on the shared bubblewrap sandbox (src/sandbox,
+ *): a copy of the workdir, a fresh HOME and TMPDIR, the rest of the
  * filesystem read-only, a network namespace with only loopback, a PID namespace so
  * every process the server starts dies with it, and `strace -f` recording what each
  * process does. io_uring is refused (ENOSYS) so libuv falls back to syscalls
@@ -17,7 +17,7 @@ import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 const TRACED =
   'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
 
-/** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied (issue 20). */
+/** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied. */
 const SKIPPED = new Set(['node_modules']);
 
 /** The placeholder for the sandbox's copy of the workdir in server and tool arguments. */

@@ -1,5 +1,5 @@
 /**
- * Snapshots of the sandbox's writable folders (issue 12): evidence that holds
+ * Snapshots of the sandbox's writable folders: evidence that holds
  * even when the trace misses something. A snapshot maps each file to its size
  * and content hash; the diff of two says what a call created, changed or deleted.
  */

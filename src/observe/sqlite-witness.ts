@@ -1,5 +1,5 @@
 /**
- * A database witness (issue 20): the file snapshot sees a SQLite file only as
+ * A database witness: the file snapshot sees a SQLite file only as
  * "modified", whether a call inserted a row or deleted a hundred. For each SQLite
  * file in the workdir copy, the witness lists the rowids of every table before and
  * after a call, so deleted rows are evidence of a deletion. It reads through the

@@ -1,5 +1,5 @@
 /**
- * The last lines a server wrote to stderr (issue 20): shown when it fails to
+ * The last lines a server wrote to stderr: shown when it fails to
  * start or dies mid-run, so "Not connected" is never all a person gets.
  */
 import type { Stream } from 'node:stream';

@@ -1,5 +1,5 @@
 /**
- * Reading `strace -f` output (issue 12): each line `PID syscall(args) = ret`
+ * Reading `strace -f` output: each line `PID syscall(args) = ret`
  * becomes an effect on the system — files written, created, truncated,
  * renamed, deleted, directories made or removed, modes and owners changed,
  * programs executed, sockets connected. Only what the kernel did counts as

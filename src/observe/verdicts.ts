@@ -1,5 +1,5 @@
 /**
- * Verdicts (issue 12, evidence classes issue 20): what a tool did, held against
+ * Verdicts (evidence classes): what a tool did, held against
  * what its hints claim (spec defaults where absent). Each rule reads one class
  * of evidence (evidence.ts): writes and deletions against readOnlyHint,
  * deletions against destructiveHint, network attempts against openWorldHint,

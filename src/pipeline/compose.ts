@@ -1,5 +1,5 @@
 /**
- * `compose()`: middleware into one onion, Hono-style (STYLE.md 4), with a
+ * `compose()`: middleware into one onion, Hono-style, with a
  * guard against calling `next()` twice and a fast path when there is nothing
  * to compose.
  */

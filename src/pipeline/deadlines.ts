@@ -1,6 +1,6 @@
 /**
  * Deadlines for running tool calls, on one timer per time limit instead of one
- * `setTimeout` per call (issue 14: a timer per call was ~10% of the engine's
+ * `setTimeout` per call (a timer per call was ~10% of the engine's
  * CPU on tools/call). Calls with the same limit expire in the order they
  * started, so each limit keeps its calls in an insertion-ordered Set and one
  * timer aimed at the oldest; finishing a call is a `Set.delete`.

@@ -3,7 +3,7 @@
  * basic/index "Error Codes"): the request cannot be processed without a client
  * capability its `_meta` did not declare. `data.requiredCapabilities` lists
  * the missing ones in the ClientCapabilities shape, so the client knows what
- * to declare on a retry; over HTTP the status is 400 (issue 14: a handler
+ * to declare on a retry; over HTTP the status is 400 (a handler
  * that needed elicitation used to answer an `isError` result instead).
  */
 import { ProtocolError } from '../errors.js';

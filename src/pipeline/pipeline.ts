@@ -1,6 +1,6 @@
 /**
  * The tool-call pipeline: the built-in middleware in their fixed order
- * (issue 3), then the user's middleware, then the handler.
+ *, then the user's middleware, then the handler.
  *
  *   availability → rate limit → input validation → timeout →
  *   confirm destructive (opt-in) → audit (opt-in) → user middleware → handler
@@ -8,7 +8,7 @@
  * Each tool's chain is composed once and cached: layers a tool does not need
  * (no rate limit, not destructive) are left out rather than skipped per call;
  * a tool that needs only the first three runs them inline, without a promise
- * per layer (issue 14).
+ * per layer.
  */
 
 import type { CallToolResult, ToolDefinition, ValidationResult } from '../tool/types.js';
@@ -113,7 +113,7 @@ export function createToolPipeline(options: PipelineOptions & { tools: ToolSourc
 
   /**
    * The same steps as the composed availability → validation → timeout chain,
-   * without a promise per layer (issue 14): a tool that needs no other
+   * without a promise per layer: a tool that needs no other
    * middleware costs one promise when its handler answers synchronously, and
    * a deadline only when it does not.
    */

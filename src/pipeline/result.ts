@@ -1,6 +1,6 @@
 /**
  * Turning what a handler returned (or threw) into a `tools/call` result, in
- * one place (STYLE.md 7): what the model sees, and what stays in the server log.
+ * one place: what the model sees, and what stays in the server log.
  */
 
 import { isProtocolError, isToolError } from '../errors.js';
@@ -122,7 +122,7 @@ export async function invokeHandler(ctx: CallContext, logger: ServerLogger): Pro
 
 /**
  * {@link invokeHandler} without a promise when the handler answers
- * synchronously (issue 14: most of a fast call's cost was promise layers). It
+ * synchronously (most of a fast call's cost was promise layers). It
  * throws (synchronously) or rejects only with a `ProtocolError`.
  */
 export function callHandler(ctx: CallContext, logger: ServerLogger): CallToolResult | Promise<CallToolResult> {

@@ -1,6 +1,6 @@
 /**
  * The tool-call pipeline's types. A middleware is a named async function
- * `(ctx, next) => Promise<CallToolResult>` (STYLE.md 4); `next()` returns the
+ * `(ctx, next) => Promise<CallToolResult>`; `next()` returns the
  * inner result, so post-processing is `const result = await next()`.
  */
 import type { CallToolResult, ToolContext, ToolDefinition, WireTool } from '../tool/types.js';
@@ -43,7 +43,7 @@ export interface ToolSource {
   on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void;
   /**
    * The message of the -32602 error for a tool this source does not offer, when it
-   * can say more than "Unknown tool" (issue 22: "call find_tools first").
+   * can say more than "Unknown tool" ("call find_tools first").
    */
   unknownToolMessage?(name: string): string | undefined;
 }

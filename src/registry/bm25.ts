@@ -1,5 +1,5 @@
 /**
- * Ranked text search over tools (issue 22: `find_tools`): BM25 with field
+ * Ranked text search over tools (`find_tools`): BM25 with field
  * weights (a BM25F simplification). A model asks in words ("delete a file on
  * disk"), so every word may match and tools are ranked by how well the words
  * they share explain them: a name word counts three times, a title word or tag
@@ -126,7 +126,7 @@ export class Bm25Index {
   readonly #postings = new Map<string, Postings>();
   /** Scratch scores, one per tool, zeroed after each query (one allocation, not one per query). */
   #scores = new Float64Array(0);
-  /** Scratch list of the tools a query touched (issue 22: a growing array per query was garbage at 10,000 tools). */
+  /** Scratch list of the tools a query touched (a growing array per query was garbage at 10,000 tools). */
   #touched = new Int32Array(0);
 
   constructor(tools: readonly ToolDefinition[]) {

@@ -124,7 +124,7 @@ describe('ToolRegistry', () => {
   it('pages with opaque cursors and ends without a nextCursor', () => {
     const { registry } = quiet();
     for (let i = 0; i < 25; i++) registry.add(tool(`t${String(i).padStart(2, '0')}`));
-    // The full page first: per-tool JSON then comes from slices of it (issue 14), and pages must not change.
+    // The full page first: per-tool JSON then comes from slices of it, and pages must not change.
     expect(JSON.parse(registry.manifestJson()).tools).toHaveLength(25);
     const seen: string[] = [];
     let cursor: string | undefined;

@@ -395,7 +395,7 @@ export class ToolRegistry {
   /**
    * The one-page manifest. Each tool's cached JSON then becomes a slice of it
    * (V8 keeps a slice as a view into the page), so the text of 10,000 tools is
-   * held once, not twice (issue 14).
+   * held once, not twice.
    */
   #buildFullJson(listed: readonly ToolDefinition[]): string {
     const parts = listed.map((d) => this.#json(d));

@@ -16,7 +16,7 @@ export interface SearchQuery {
   /**
    * `words` (default): every word must occur (as a substring); exact name matches first.
    * `bm25`: any word may match (stemmed, stop words dropped), ranked by BM25 over name,
-   * title, tags, description and hints: for questions in words (issue 22, `find_tools`).
+   * title, tags, description and hints: for questions in words (`find_tools`).
    */
   ranking?: 'words' | 'bm25';
   /** A last test each result must pass (not part of the cursor's identity: keep it stable across pages). */
@@ -117,7 +117,7 @@ export class SearchIndex {
       // The index's documents are the entries in name order: a document number is a position in it.
       const entries = this.#order();
       this.#bm25 ??= new Bm25Index(entries.map((e) => e.def));
-      // Called for every tool sharing a word with the query (thousands at 10,000 tools): no map lookups (issue 22).
+      // Called for every tool sharing a word with the query (thousands at 10,000 tools): no map lookups.
       const keep =
         mask === 0 && sets.length === 0 && !checkListed && where === undefined
           ? undefined

@@ -1,5 +1,5 @@
 /**
- * The network allow-list, enforced (issue 21). A sandbox with `network: [...]` has a
+ * The network allow-list, enforced. A sandbox with `network: [...]` has a
  * network namespace of its own with only loopback, so nothing leaves it on its own.
  * For each allowed destination the gateway listens on a Unix socket in a folder
  * bound into the sandbox (outside), and the forwarder (inside, `forwarding.ts`)

@@ -1,5 +1,5 @@
 /**
- * A sandbox plan as bubblewrap arguments (issue 21: one sandbox for observe and the
+ * A sandbox plan as bubblewrap arguments (one sandbox for observe and the
  * gateway). Always: the whole filesystem read-only, a fresh /dev and /proc, its own
  * PID namespace (every process the program starts dies with it: when bwrap's init
  * exits the kernel kills the rest), --die-with-parent (it dies with whoever started

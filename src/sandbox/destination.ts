@@ -1,5 +1,5 @@
 /**
- * One allowed network destination, `host:port` (issue 21). Host names are mapped
+ * One allowed network destination, `host:port`. Host names are mapped
  * to a loopback address of the sandbox through its own /etc/hosts; literal
  * addresses must be loopback ones (the sandbox's namespace has no other).
  */

@@ -1,5 +1,5 @@
 /**
- * The network allow-list's listeners inside a Node server's own process (issue 21):
+ * The network allow-list's listeners inside a Node server's own process:
  * `node --import <this file> server.js …` in the sandbox, with the rules in
  * CANDOR_SANDBOX_FORWARD. The server's main module starts only once every listener
  * listens (a preloaded module's top-level await), so even its first connection finds

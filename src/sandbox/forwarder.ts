@@ -1,5 +1,5 @@
 /**
- * The forwarder process (issue 21): `node forwarder.js '<rules JSON>' <command> [args…]`
+ * The forwarder process: `node forwarder.js '<rules JSON>' <command> [args…]`
  * listens on each rule's loopback address and port in the sandbox's network namespace
  * (`forwarding.ts`), then runs the server with the same stdio and exits as it exits.
  * Used for servers that are not Node programs; a Node server gets the listeners in its

@@ -1,6 +1,6 @@
 /**
  * The listening half of a network allow-list, inside the sandbox's network namespace
- * (issue 21; the gateway's half is `bridge.ts`): a listener on each allowed loopback
+ * (the gateway's half is `bridge.ts`): a listener on each allowed loopback
  * address and port that pipes every connection to the rule's Unix socket. Run by the
  * forwarder process (`forwarder.ts`) or inside a Node server's own process
  * (`forwarder-hook.ts`). Imports only Node's own modules.

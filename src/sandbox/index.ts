@@ -1,5 +1,5 @@
 /**
- * The one bubblewrap sandbox (issue 21): `candor observe` traces servers inside it,
+ * The one bubblewrap sandbox: `candor observe` traces servers inside it,
  * the gateway runs untrusted stdio upstreams inside it.
  */
 export { bwrapArgs } from './bwrap.js';

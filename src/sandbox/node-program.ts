@@ -1,5 +1,5 @@
 /**
- * Is a stdio server a program of this very Node (issue 21)? `node server.js`, or a
+ * Is a stdio server a program of this very Node? `node server.js`, or a
  * script whose first line is `#!/usr/bin/env node` or `#!/…/node` (npx, a package's
  * bin). Then a network allow-list's listeners can run inside the server's own
  * process (`node --import forwarder-hook.js …`) instead of a second Node process.

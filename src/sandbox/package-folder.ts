@@ -1,5 +1,5 @@
 /**
- * The server's own package folder (issue 21): what a sandboxed server may read
+ * The server's own package folder: what a sandboxed server may read
  * although it lies in a hidden folder (an `npm install` in a project under HOME,
  * `~/.nvm`'s node). For each existing file named by the command or its arguments:
  * the outermost `node_modules` folder on its path (the package with its hoisted

@@ -1,5 +1,5 @@
 /**
- * Can this machine sandbox? Linux, bubblewrap, user namespaces (issue 21). Asked
+ * Can this machine sandbox? Linux, bubblewrap, user namespaces. Asked
  * once per process and remembered; the answer is a clear error naming what is
  * missing, never a silent run without the sandbox.
  */

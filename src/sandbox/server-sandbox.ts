@@ -1,5 +1,5 @@
 /**
- * An untrusted stdio server in the sandbox (issue 21): the filesystem read-only,
+ * An untrusted stdio server in the sandbox: the filesystem read-only,
  * the user's private folders (HOME, /home, /root, /tmp, /run, …) hidden except the
  * server's own package folder and the paths given, writable only where the spec
  * says, a private HOME and TMPDIR, an environment of PATH plus the names listed,

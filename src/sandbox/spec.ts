@@ -1,5 +1,5 @@
 /**
- * A `"sandbox"` config value, checked (issue 21): `true` (the default sandbox),
+ * A `"sandbox"` config value, checked: `true` (the default sandbox),
  * `false` (none), or `{ "network", "read", "write", "env" }`. Every mistake is
  * reported through `fail(where, reason)` with the JSON path below the entry, so
  * the config reader can name the file too.

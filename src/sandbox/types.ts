@@ -1,5 +1,5 @@
 /**
- * The shapes of the one bubblewrap sandbox (issue 21): what a plan says about the
+ * The shapes of the one bubblewrap sandbox: what a plan says about the
  * filesystem, the network, the environment and the program, before it becomes
  * bwrap's argument list. A leaf file: it imports nothing from its siblings.
  */
@@ -38,7 +38,7 @@ export interface SandboxPlan {
 }
 
 /**
- * A sandbox as a person configures it for an untrusted stdio server (issue 21):
+ * A sandbox as a person configures it for an untrusted stdio server:
  * `network` false (loopback only), true (the host's) or "host:port" destinations;
  * absolute paths it may read and write; names of environment variables it gets.
  */

@@ -61,7 +61,7 @@ export interface ServerOptions extends PipelineOptions {
   modern?: ModernOptions;
   /**
    * Shared state on Redis for several instances behind a load balancer
-   * (issue 11; docs/deployment.md): sessions, resumable events, rate-limit
+   * (docs/deployment.md): sessions, resumable events, rate-limit
    * counters, tool toggles with list_changed everywhere, answers to
    * server→client requests, the requestState secret. A `redis://` URL, an
    * ioredis client, or `createRedisCluster()`. Default: `REDIS_URL` when set,
@@ -71,7 +71,7 @@ export interface ServerOptions extends PipelineOptions {
   /** Extra capabilities to advertise (e.g. `extensions`), merged over the derived ones. */
   capabilities?: ServerCapabilities;
   /**
-   * MCP tasks (issue 11): where task state lives (`store`, default in memory;
+   * MCP tasks: where task state lives (`store`, default in memory;
    * `createRedisTaskStore(url)` to share it across instances), TTLs, poll
    * interval and the owner lease. Tasks are served (and the capability
    * advertised) when this is set or when a tool declares `task`.
@@ -86,7 +86,7 @@ export interface ServerOptions extends PipelineOptions {
    */
   auth?: AuthOptions;
   /**
-   * Narrow the tools per request: per session or per person (issue 22: the
+   * Narrow the tools per request: per session or per person (the
    * gateway's search mode, profiles and rules). Applied after `auth`'s scopes.
    */
   toolScope?: ToolScope;
@@ -99,7 +99,7 @@ export interface ServerOptions extends PipelineOptions {
   keepAliveOnStrayRejection?: boolean;
   /**
    * Lint the served tools when `stdio()` or `listen()` starts and log the
-   * findings (issue 6). Default: on, unless NODE_ENV is "production".
+   * findings. Default: on, unless NODE_ENV is "production".
    */
   lintOnStart?: boolean;
 }
@@ -286,7 +286,7 @@ export function createServer(options: ServerOptions): CandorServer {
       const { listenHttp } = await import('../transports/http/listen.js');
       // Shared state first: a misconfigured Redis fails here, and no request is taken before the bus listens.
       await shared?.ready;
-      // Redis down is degraded, not unready (issue 25): this instance still serves its sessions.
+      // Redis down is degraded, not unready: this instance still serves its sessions.
       const readiness =
         shared === undefined
           ? undefined

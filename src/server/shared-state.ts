@@ -1,5 +1,5 @@
 /**
- * `createServer({ redis })` / `REDIS_URL` (issue 11): the link between a
+ * `createServer({ redis })` / `REDIS_URL`: the link between a
  * server and its shared state. Redis code (ioredis, ~45 ms to import) is loaded
  * only when Redis is configured, and asynchronously, so a server without it
  * starts exactly as before; until the connection is set up, the pieces handed
@@ -129,7 +129,7 @@ export function openSharedState(
       if (cluster === undefined) return false;
       // Answer at once with what this instance knows, and check in the background: a probe that
       // waited on a paused Redis would outlast the balancer's check timeout and take every
-      // instance out at once (issue 25). An unanswered PING marks Redis down for the next probe.
+      // instance out at once. An unanswered PING marks Redis down for the next probe.
       void cluster.ping();
       return cluster.health.up;
     },
@@ -157,7 +157,7 @@ function whenReady(ready: Promise<RedisCluster>, subscribe: (cluster: RedisClust
   };
 }
 
-/** `CANDOR_STORE_TIMEOUT_MS`: how long a call waits for Redis before degrading (issue 25). */
+/** `CANDOR_STORE_TIMEOUT_MS`: how long a call waits for Redis before degrading. */
 function storeTimeoutOf(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const raw = env.CANDOR_STORE_TIMEOUT_MS?.trim();
   if (raw === undefined || raw === '') return undefined;

@@ -1,5 +1,5 @@
 /**
- * A server lints what it is about to serve (issue 6: "`candor serve` and
+ * A server lints what it is about to serve ("`candor serve` and
  * `createServer` run the rules at start-up in development and print the
  * findings"): errors and warnings one per line, infos counted, through the
  * server's logger (stderr, so a stdio server's stdout stays protocol-only).

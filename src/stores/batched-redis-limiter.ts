@@ -13,7 +13,7 @@
  * bench/redis.ts, the `limited` case); a lone call waits for nothing.
  * Only plain consumes are batched; a call with options goes on its own.
  *
- * While the store is down (issue 25) consumes go to a per-process `fallback`
+ * While the store is down consumes go to a per-process `fallback`
  * limiter at once, without waiting for Redis; a consume that fails for want of
  * Redis marks the store down and is counted there too.
  */

@@ -1,5 +1,5 @@
 /**
- * The tools each session found in the gateway's search mode (issue 22), kept
+ * The tools each session found in the gateway's search mode, kept
  * where every gateway instance reads them: a session's list is state of the
  * session, so with Redis configured a tool found through one instance is
  * listed and callable through any other. Without Redis the gateway keeps the

@@ -1,11 +1,11 @@
 /**
- * Shared state on Redis for several instances of one server (issue 11):
+ * Shared state on Redis for several instances of one server:
  * sessions, the SSE event store, messages between instances, rate-limit
  * counters and tool toggles. `createServer({ redis })` (or `REDIS_URL`) builds
  * one and hands each part to the piece that uses it; a single process with no
  * configuration keeps its in-memory defaults.
  *
- * During a Redis outage (issue 25, see docs/deployment.md) the instance
+ * During a Redis outage (see docs/deployment.md) the instance
  * degrades instead of stopping: every store operation gives up after the store
  * timeout (default 500 ms) and, once Redis is known to be down, fails at once
  * (store-health.ts); sessions cached here keep working, new sessions are kept
@@ -61,7 +61,7 @@ export interface RedisCluster extends ClusterLink {
   subscribeRaw(channel: string, listener: (payload: string) => void): Promise<() => void>;
   /** Whether Redis answers a PING (readiness). */
   ping(timeoutMs?: number): Promise<boolean>;
-  /** Whether Redis is up as this instance sees it, and who to tell when it returns (issue 25). */
+  /** Whether Redis is up as this instance sees it, and who to tell when it returns. */
   readonly health: StoreHealth;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * One place that opens Redis for candor's shared state (issue 11). The client
+ * One place that opens Redis for candor's shared state. The client
  * is ioredis: it reconnects on its own with backoff, pipelines automatically,
  * runs Lua scripts as named commands (`defineCommand`) and gives pub/sub its
  * own connection (`duplicate()`), which is exactly what the stores need; it is
@@ -7,7 +7,7 @@
  *
  * Commands fail fast while Redis is away (one retry per request, no endless
  * offline queue, and every command gives up after the store timeout, default
- * 500 ms — issue 25), so a call that needs shared state gets a clear error
+ * 500 ms —), so a call that needs shared state gets a clear error
  * instead of hanging, and everything recovers when Redis returns.
  */
 import { createRequire } from 'node:module';
@@ -15,7 +15,7 @@ import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /**
  * ioredis, loaded when the first connection opens: importing it costs a process about
- * 13 MiB of RSS (issue 24), and most servers never use Redis. It is CommonJS, so a
+ * 13 MiB of RSS, and most servers never use Redis. It is CommonJS, so a
  * plain require is synchronous and gives the same classes an ESM import does.
  */
 let ioredis: typeof import('ioredis') | undefined;
@@ -26,7 +26,7 @@ function loadIoredis(): typeof import('ioredis') {
 
 import { assertRedisUrl, isClusterUrl, parseClusterUrl } from './redis-url.js';
 
-/** A client of one Redis, or of a Redis Cluster (issue 25). */
+/** A client of one Redis, or of a Redis Cluster. */
 export type RedisClient = Redis | Cluster;
 
 /** What the `redis` option accepts: a URL (`redis://`, `rediss://`, `redis+cluster://`), or a client you configured. */

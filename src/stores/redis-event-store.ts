@@ -1,5 +1,5 @@
 /**
- * The SSE event store on Redis (issue 11): any instance can replay a stream
+ * The SSE event store on Redis: any instance can replay a stream
  * that another instance wrote, so a client whose GET or POST stream dropped
  * can resume with `Last-Event-ID` wherever the load balancer sends it — even
  * after the instance that wrote the events is gone.
@@ -10,7 +10,7 @@
  * script, so event ids are ordered per stream across instances. An event id
  * is `<streamId>_<seq>`; the stream id is everything before the last `_`.
  *
- * Redis Cluster (issue 25): a stream's keys carry its session id as a hash tag
+ * Redis Cluster: a stream's keys carry its session id as a hash tag
  * (`events:{<session>}.<n>`, with the session record at `session:{<session>}`),
  * so the script's two keys, and all of a session's keys, share one slot.
  */

@@ -51,7 +51,7 @@ export interface RedisTaskStoreOptions {
 }
 
 // KEYS: task. ARGV: status, statusMessage ('' = none), at, outcome ('' = none), leaseExpiredBefore ('' = no condition),
-// id, channel. The channel is an argument, not a key: a script's keys must share one Redis Cluster slot (issue 25).
+// id, channel. The channel is an argument, not a key: a script's keys must share one Redis Cluster slot.
 const FINISH = `
 local s = redis.call('HGET', KEYS[1], 'status')
 if not s or s == 'completed' or s == 'failed' or s == 'cancelled' then return nil end
@@ -158,7 +158,7 @@ export class RedisTaskStore implements TaskStore {
     const expiresAt = record.createdAt + record.ttlMs;
     const redis = await this.#client;
     // Two transactions, one key each (a Redis Cluster keeps the task and its list index in different
-    // slots, issue 25): the task first, so an index entry never points at nothing for long — and
+    // slots): the task first, so an index entry never points at nothing for long — and
     // list() drops entries whose task is gone.
     await redis
       .multi()
@@ -214,7 +214,7 @@ export class RedisTaskStore implements TaskStore {
   async renew(owner: string, taskIds: readonly string[], leaseUntil: number): Promise<string[]> {
     if (taskIds.length === 0) return [];
     const redis = await this.#client;
-    // One task per script: on a Redis Cluster the tasks live in different slots (issue 25); the
+    // One task per script: on a Redis Cluster the tasks live in different slots; the
     // calls go out together (auto-pipelining).
     const gone = await Promise.all(
       taskIds.map((id) => redis.candorTaskRenew(1, this.#key(id), owner, String(leaseUntil))),

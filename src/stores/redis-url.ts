@@ -53,7 +53,7 @@ export interface ClusterUrl {
   tls: boolean;
 }
 
-/** Whether a URL names a Redis Cluster (`redis+cluster://` or `rediss+cluster://`, issue 25). */
+/** Whether a URL names a Redis Cluster (`redis+cluster://` or `rediss+cluster://`). */
 export function isClusterUrl(url: string): boolean {
   return /^rediss?\+cluster:\/\//i.test(url);
 }

@@ -1,5 +1,5 @@
 /**
- * Whether the shared store (Redis) answers, as one instance sees it (issue 25).
+ * Whether the shared store (Redis) answers, as one instance sees it.
  * Every store operation on a call's path runs through {@link StoreHealth.run}:
  * it gives up after the store timeout (default 500 ms), and once one operation
  * failed for want of the store, the next ones fail at once with

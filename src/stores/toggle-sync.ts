@@ -1,5 +1,5 @@
 /**
- * Tool enable/disable shared by every instance (issue 11). A toggle made on
+ * Tool enable/disable shared by every instance. A toggle made on
  * one instance (`server.registry.disable(…)`) is written to a Redis hash (so an
  * instance that starts later begins in the same state) and published; every
  * other instance applies it to its own registry, whose change event sends

@@ -1,6 +1,6 @@
 /**
  * The environment of a server started from the command line (`candor lint --
- * npx some-server`, issue 14). Such a command gets the caller's environment,
+ * npx some-server`). Such a command gets the caller's environment,
  * as `env`, `npx` and shells pass it on, so `GITHUB_TOKEN=… candor lint -- …`
  * reaches the server; `--env-file` entries and `--env KEY=VALUE` pairs are
  * laid over it, in that order (a pair wins over a file, a later file over an

@@ -44,7 +44,7 @@ export function stripJsonComments(text: string): string {
 /** The server map of a parsed config, whichever client wrote it. */
 function serverMap(config: unknown, file: string): Record<string, unknown> {
   if (isRecord(config)) {
-    // candor.config.json's "gateway" key (issue 10): pin and lint the gateway's upstreams too.
+    // candor.config.json's "gateway" key: pin and lint the gateway's upstreams too.
     if (isRecord(config.gateway) && !isRecord(config.mcpServers) && !isRecord(config.servers)) {
       return serverMap(config.gateway, file);
     }

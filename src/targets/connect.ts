@@ -39,7 +39,7 @@ export interface ConnectOptions {
   /** How many stderr lines to keep for error messages (default 20). */
   stderrLines?: number;
   /**
-   * Where OAuth sign-ins are kept (issue 19; default: the user's credentials file, see
+   * Where OAuth sign-ins are kept (default: the user's credentials file, see
    * `candor auth`). `false` turns OAuth off: only static headers are sent.
    */
   credentials?: CredentialsStore | false;
@@ -229,7 +229,7 @@ function httpTransport(
 }
 
 /**
- * The OAuth provider for an HTTP target (issue 19): headless, reading and refreshing the
+ * The OAuth provider for an HTTP target: headless, reading and refreshing the
  * stored sign-in. None when OAuth is off (`credentials: false`) or the entry sends its own
  * `Authorization` header.
  */

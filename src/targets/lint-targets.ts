@@ -1,7 +1,7 @@
 /**
  * Linting several servers: connect (or import) each target, list its tools and
  * resources, lint, close. Servers run concurrently up to a cap; a server that fails to
- * start is reported as failed, never skipped (issue 6).
+ * start is reported as failed, never skipped.
  */
 
 import { lint } from '../lint/lint.js';

@@ -11,7 +11,7 @@ describe('parseTargets', () => {
     ]);
   });
 
-  it("reads the words after -- as a stdio command, which gets the caller's environment (issue 14; ownEnv: what a sandbox gets, issue 21)", async () => {
+  it("reads the words after -- as a stdio command, which gets the caller's environment (ownEnv: what a sandbox gets)", async () => {
     expect(await parseTargets({ command: ['npx', '-y', 'server', '/tmp'] })).toEqual([
       {
         kind: 'stdio',

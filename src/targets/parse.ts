@@ -26,7 +26,7 @@ export interface TargetInput {
   /** Base for relative paths (default: process.cwd()). */
   cwd?: string;
   /**
-   * `--env` / `--env-file` for the `--` command (issue 14). The command gets
+   * `--env` / `--env-file` for the `--` command. The command gets
    * the caller's environment with these laid over it; config file entries are
    * never changed (see command-env.ts).
    */

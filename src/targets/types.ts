@@ -26,7 +26,7 @@ export interface StdioTarget extends TargetBase {
   env?: Record<string, string>;
   /**
    * A `--` command target: only what `--env` / `--env-file` set, without the caller's
-   * environment that `env` also holds. A sandbox passes in only these (issue 21).
+   * environment that `env` also holds. A sandbox passes in only these.
    */
   ownEnv?: Record<string, string>;
   cwd?: string;
@@ -38,7 +38,7 @@ export interface HttpTarget extends TargetBase {
   url: string;
   transport: 'streamable-http' | 'sse';
   headers?: Record<string, string>;
-  /** The entry's `"auth"` (issue 19): how to sign in when the server asks for OAuth. */
+  /** The entry's `"auth"`: how to sign in when the server asks for OAuth. */
   auth?: AuthSetting;
 }
 

@@ -2,7 +2,7 @@
  * Normalising what a server says about a tool. Whatever arrives on the wire —
  * hints missing, hints in snake case, hints that contradict each other — the
  * host works from one explicit shape. Missing hints fail closed (the spec's
- * worst-case defaults: REFERENCE.md "Tool annotations").
+ * worst-case defaults: 2025-11-25 server/tools, ToolAnnotations).
  */
 import { SPEC_DEFAULT_HINTS } from './effects.js';
 import type { HintName, JsonSchema, ResolvedHints } from './types.js';

@@ -378,7 +378,7 @@ describe('any accepted definition yields a valid wire tool', () => {
   });
 });
 
-describe('task support (MCP tasks, issue 11)', () => {
+describe('task support (MCP tasks)', () => {
   it('puts execution.taskSupport on the wire for optional and required, nothing for forbidden', () => {
     const make = (task?: 'optional' | 'required' | 'forbidden') =>
       defineTool({ name: 't', description: 'T.', effect: 'read', world: 'closed', task, handler: noop });

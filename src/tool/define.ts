@@ -209,7 +209,7 @@ export function defineTool<S extends SchemaInput | undefined = undefined>(
     effect: behaviour.effect,
     world: behaviour.world,
     idempotent: behaviour.idempotent,
-    // Interned: a handful of combinations exist, so 10,000 tools share them (issue 14).
+    // Interned: a handful of combinations exist, so 10,000 tools share them.
     hints: intern({
       readOnlyHint: behaviour.hints.readOnlyHint,
       destructiveHint: behaviour.hints.destructiveHint,

@@ -39,7 +39,7 @@ export interface ResolvedBehaviour {
   undeclared: boolean;
 }
 
-/** The hints an effect declaration implies (the table in DESIGN.md). */
+/** The hints an effect declaration implies (the table in ARCHITECTURE.md, "Honest hints"). */
 export function hintsFromEffects(effect: Effect, world: World, idempotent = false): ResolvedHints {
   return {
     readOnlyHint: effect === 'read',

@@ -1,5 +1,5 @@
 /**
- * The word lists behind `inferEffects` (issue 2): verbs by what they do, verbs that say
+ * The word lists behind `inferEffects`: verbs by what they do, verbs that say
  * nothing (opaque), conjunctions, open-world cues. Whole words only; the matching rules
  * live in infer.ts.
  */
@@ -72,7 +72,7 @@ words(
 
 /**
  * Verbs that start or end an activity: what they do is what the activity does
- * (`start_search` and `stop_search` only read; `start_server` adds). Issue 20:
+ * (`start_search` and `stop_search` only read; `start_server` adds).
  * desktop-commander's start_search/stop_search were read as writes and erasure.
  */
 export const LIFECYCLE = new Set(['start', 'stop', 'pause', 'resume', 'cancel', 'begin', 'end', 'abort']);

@@ -6,7 +6,7 @@ import type { Effect, Inference, World } from './types.js';
 type Row = [name: string, effect: Effect, world: World, confidence: Inference['confidence'], description?: string];
 
 /**
- * The inference table (issue 2: at least 60 names covering the traps). Each row is
+ * The inference table (at least 60 names covering the traps). Each row is
  * name → expected effect, world and confidence; an optional description last.
  */
 const TABLE: Row[] = [
@@ -28,7 +28,7 @@ const TABLE: Row[] = [
   ['issue_create', 'additive', 'closed', 'high'],
   ['list_delete_requests', 'destructive', 'closed', 'medium'],
   ['view_log', 'read', 'closed', 'high'],
-  // Issue 20: a writing word that is often a noun is one after the first word; lifecycle verbs take their activity's.
+  // a writing word that is often a noun is one after the first word; lifecycle verbs take their activity's.
   ['git_log', 'destructive', 'open', 'low'],
   ['git_push', 'additive', 'open', 'high'],
   ['log_event', 'additive', 'closed', 'high'],

@@ -1,7 +1,7 @@
 /**
  * Effects inferred from a tool's name (and description), by *words*, never substrings.
  *
- * Issue 2 ("Inferring effects from names"): substring matching is what made other
+ * Inferring effects from names: substring matching is what made other
  * projects mark `forget_memory` ("get") and `execute_query` ("query") read-only. Here:
  * - the name is split into words (snake, kebab, camel, dots) and only whole words count;
  * - the first verb wins over later nouns (`list_deleted_items` reads, `delete_list` deletes),
@@ -88,7 +88,7 @@ function readName(ws: string[]): NameReading {
   // Only words that are often nouns: the first one wins (`view_log` reads), less surely when
   // another of them would mean something else (`log_search`).
   // A weak writing word after the first is a noun (`git_log`, `audit_record`), unless it reaches out
-  // (`git_push`): issue 20.
+  // (`git_push`).
   const weak = ws.filter((w, i) => {
     const verb = LEXICON.get(w);
     return verb !== undefined && (i === 0 || verb.effect === 'read' || verb.open === true);

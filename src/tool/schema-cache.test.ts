@@ -41,7 +41,7 @@ describe('cachedJsonSchema', () => {
   });
 });
 
-describe('tools that share schemas (issue 14)', () => {
+describe('tools that share schemas', () => {
   it('share one frozen JSON Schema: a zod object used by many tools, and equal raw JSON Schemas', () => {
     const input = z.object({ path: z.string() });
     const tool = (name: string, schema: unknown) =>

@@ -1,6 +1,6 @@
 /**
  * JSON Schema from Standard Schemas, made once per schema object and shared
- * (issue 14: converting zod to JSON Schema was most of the time to define
+ * (converting zod to JSON Schema was most of the time to define
  * 10,000 tools, and the results most of their memory).
  *
  * - Per schema object: a zod schema used by many tools is converted once (a

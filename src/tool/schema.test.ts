@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { compileSchema } from './schema.js';
 
-describe('compileSchema with zod (issue 24: memory of 10,000 tools)', () => {
+describe('compileSchema with zod (memory of 10,000 tools)', () => {
   it('does not leave the ~standard object zod builds on first read on the schema, and still validates', async () => {
     const schema = z.object({ path: z.string() });
     const compiled = compileSchema('t', 'input', schema);

@@ -20,7 +20,7 @@ export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', ad
 let ajv: Ajv2020 | undefined;
 /**
  * Ajv, loaded for the first raw JSON Schema: importing it costs a process about 10 MiB
- * of RSS (issue 24), and servers whose tools all use zod never need it. CommonJS, so
+ * of RSS, and servers whose tools all use zod never need it. CommonJS, so
  * a plain require is synchronous.
  */
 function sharedAjv(): Ajv2020 {
@@ -62,7 +62,7 @@ export function compileSchema<T>(
     }
     let jsonSchema: JsonSchema;
     try {
-      // Once per schema object, shared and interned (schema-cache.ts; issue 14).
+      // Once per schema object, shared and interned (schema-cache.ts;).
       jsonSchema = cachedJsonSchema(schema, role, () =>
         stripDialect(converter[role]({ target: 'draft-2020-12' }) as JsonSchema),
       );
@@ -96,7 +96,7 @@ export function compileSchema<T>(
  * zod builds `~standard` on first read (an object, its validator and two JSON Schema
  * converters, about 370 bytes with their closures) and keeps it on the schema. Reading
  * it only to convert to JSON Schema would keep one for every tool, called or not
- * (issue 24: 10,000 tools); when it was built just now by a getter further up the
+ * (10,000 tools); when it was built just now by a getter further up the
  * prototype chain, drop it again, so it is built back only for tools that get called.
  */
 function forgetLazyStandard(schema: object, wasOwn: boolean): void {
@@ -114,7 +114,7 @@ function forgetLazyStandard(schema: object, wasOwn: boolean): void {
 function compileJsonSchema<T>(toolName: string, role: 'input' | 'output', schema: JsonSchema): CompiledSchema<T> {
   checkRoot(toolName, role, schema);
   // A frozen copy, its sub-schemas shared with equal ones of other tools (schema-cache.ts): equal
-  // schemas are one object, so Ajv compiles each distinct schema once (issue 14: 180 µs per tool).
+  // schemas are one object, so Ajv compiles each distinct schema once (180 µs per tool).
   const jsonSchema = intern(schema) as JsonSchema;
   let validateFn = compiled.get(jsonSchema);
   if (validateFn === undefined) {

@@ -1,6 +1,6 @@
 /**
  * candor/ai-sdk with ai 7 (MockLanguageModelV4) and ai 6 (MockLanguageModelV3),
- * the real candor host and a stdio server that logs what reaches it (issue 23).
+ * the real candor host and a stdio server that logs what reaches it.
  */
 import * as ai7 from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';

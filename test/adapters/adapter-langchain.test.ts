@@ -1,7 +1,7 @@
 /**
  * candor/langchain with LangChain.js 1.x (createAgent, its human-in-the-loop
  * middleware and the fakeModel test model), the real candor host and a stdio
- * server that logs what reaches it (issue 23).
+ * server that logs what reaches it.
  */
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { AIMessage, type BaseMessage, createAgent, fakeModel } from 'langchain';

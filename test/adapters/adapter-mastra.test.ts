@@ -1,7 +1,7 @@
 /**
  * candor/mastra with @mastra/core (an Agent in a Mastra with in-memory storage,
  * driven by the AI SDK's MockLanguageModelV3), the real candor host and a stdio
- * server that logs what reaches it (issue 23).
+ * server that logs what reaches it.
  */
 import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';

@@ -1,6 +1,6 @@
 /**
  * candor/openai-agents with @openai/agents 0.20 (its ScriptedModel), the real
- * candor host and a stdio server that logs what reaches it (issue 23).
+ * candor host and a stdio server that logs what reaches it.
  */
 import { Agent, run } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';

@@ -2,7 +2,7 @@
  * The README's framework examples (examples/frameworks/*.ts) are the code the
  * README shows, and they run: each framework's own mock model asks the memory
  * server (@modelcontextprotocol/server-memory, over stdio) to create an entity,
- * candor asks the person, and the entity lands in the memory file (issue 23).
+ * candor asks the person, and the entity lands in the memory file.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

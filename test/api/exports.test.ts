@@ -1,5 +1,5 @@
 /**
- * The public surface is deliberate (STYLE.md §8): every subpath in package.json
+ * The public surface is deliberate: every subpath in package.json
  * points at a built file and a source entry that exist, each entry lists its
  * exports by name (no `export *`), and importing the built entry gives the
  * names the source promises.

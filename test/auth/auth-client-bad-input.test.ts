@@ -1,5 +1,5 @@
 /**
- * A misbehaving server side meets candor's OAuth client (issue 19): malformed metadata,
+ * A misbehaving server side meets candor's OAuth client: malformed metadata,
  * an authorization server on plain HTTP off this machine, a redirect to another port,
  * a token answer without `access_token`. Each gives one clear error, and the stored
  * sign-ins of other servers stay byte for byte as they were.

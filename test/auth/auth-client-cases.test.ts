@@ -1,5 +1,5 @@
 /**
- * The other sign-in cases of issue 19, against the real authorization server
+ * The other sign-in cases, against the real authorization server
  * (oidc-provider) and `candor serve --auth-issuer …`: a config entry named as
  * `file#name`, step-up on 403 `insufficient_scope`, client credentials for machines,
  * a client registered by hand, dynamic registration refused, and a forged `state` or

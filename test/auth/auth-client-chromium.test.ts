@@ -1,5 +1,5 @@
 /**
- * One sign-in through a real browser (issue 19): `candor auth login` with `$BROWSER`
+ * One sign-in through a real browser: `candor auth login` with `$BROWSER`
  * set to headless Debian Chromium (playwright-core), which signs in on oidc-provider's
  * own login and consent pages and lands on candor's loopback redirect.
  */

@@ -1,5 +1,5 @@
 /**
- * Signing in to a protected MCP server from the CLI (issue 19), against a real
+ * Signing in to a protected MCP server from the CLI, against a real
  * authorization server (oidc-provider: code + PKCE, dynamic registration, rotated refresh
  * tokens, resource indicators) in front of `candor serve --auth-issuer …`. `$BROWSER` is
  * a script that goes through the provider's own login and consent forms.

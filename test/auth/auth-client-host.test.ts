@@ -1,5 +1,5 @@
 /**
- * OAuth sign-ins in `createHost` and `candor gateway` (issue 19), against the real
+ * OAuth sign-ins in `createHost` and `candor gateway`, against the real
  * authorization server (oidc-provider) and `candor serve --auth-issuer …`: without a
  * sign-in the server fails with the line naming `candor auth login …` (the gateway keeps
  * serving its other upstreams and says so in its status resource), and once signed in

@@ -1,5 +1,5 @@
 /**
- * Scopes derived from tool effects, over real sockets (issue 11): what a token
+ * Scopes derived from tool effects, over real sockets: what a token
  * may list and call in both protocol eras, the 403 insufficient_scope
  * challenge, sessions bound to their principal, what `ctx.auth` carries, and
  * that stdio/in-memory connections are not affected.

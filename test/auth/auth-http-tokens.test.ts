@@ -1,6 +1,6 @@
 /**
- * candor's HTTP endpoint as an OAuth 2.1 resource server, over real sockets
- * (issue 11): the metadata, the 401/400 challenges, token verification (a test
+ * candor's HTTP endpoint as an OAuth 2.1 resource server, over real sockets:
+ * the metadata, the 401/400 challenges, token verification (a test
  * authorization server on loopback publishes its JWKS and signs real RS256
  * tokens with jose), key rotation, the token cache, introspection and custom
  * verify. Scopes: auth-http-scopes.test.ts.

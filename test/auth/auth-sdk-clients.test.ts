@@ -1,5 +1,5 @@
 /**
- * The official SDK clients against a protected candor server (issue 11): the
+ * The official SDK clients against a protected candor server: the
  * SDK's own OAuth flow (client_credentials with client_secret_basic, its
  * discovery through the 401 challenge, RFC 9728 metadata and RFC 8414) against
  * the loopback test authorization server, in both protocol eras, and a static

@@ -1,5 +1,5 @@
 /**
- * `candor audit` (issue 22) over a real audit log: a gateway in front of the
+ * `candor audit` over a real audit log: a gateway in front of the
  * candor fixture upstream writes one line per call (an SDK v2 client calls an
  * allowed read twice and a write that needs a confirmation it cannot give), then the built CLI filters it by
  * decision, tool glob, server and age, as a table and as JSON lines.

@@ -1,6 +1,6 @@
 /**
  * The client snippets `candor serve` prints, run with the clients' own CLIs
- * (issue 14: `claude mcp add … workspace …` was refused, "this name is
+ * (`claude mcp add … workspace …` was refused, "this name is
  * reserved"). Each printed `claude mcp add` / `gemini mcp add` line is run as
  * printed, in a throwaway HOME, and the client's `mcp list` must report the
  * server connected. The CLIs are not npm dependencies of candor (Claude Code

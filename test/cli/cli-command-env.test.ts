@@ -1,5 +1,5 @@
 /**
- * The environment of a server started with `-- <command>` (issue 14): it gets
+ * The environment of a server started with `-- <command>`: it gets
  * the caller's environment (so `GITHUB_TOKEN=… candor lint -- npx …` reaches
  * the server), `--env-file` and `--env KEY=VALUE` are laid over it, and a
  * config file entry runs exactly as clients run it: its own `env` over the

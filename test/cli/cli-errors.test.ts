@@ -1,5 +1,5 @@
 /**
- * The CLI's helpful failures (issue 5), through the built binary: an
+ * The CLI's helpful failures, through the built binary: an
  * unreachable server, a server that exits, timeouts, invalid JSON arguments,
  * an unknown tool, a destructive call without confirmation. Each one is a clear
  * line on stderr, a non-zero exit code, and no stack trace unless --debug.

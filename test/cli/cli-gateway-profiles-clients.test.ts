@@ -1,5 +1,5 @@
 /**
- * Gateway profiles and prefix modes in the real clients (issue 22): the line
+ * Gateway profiles and prefix modes in the real clients: the line
  * `candor gateway --print-config claude|gemini --profile reader` prints is run
  * as printed with Claude Code and Gemini CLI (`mcp add`), in a throwaway HOME,
  * and `mcp list` must report it connected, over stdio (the client starts

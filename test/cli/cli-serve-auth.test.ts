@@ -1,5 +1,5 @@
 /**
- * `candor serve --auth-*` through the built binary (issue 11): the workspace
+ * `candor serve --auth-*` through the built binary: the workspace
  * example as an OAuth resource server, with tokens from the loopback test
  * authorization server (its JWKS found through its RFC 8414 metadata), and
  * clear refusals of bad flags.

@@ -1,5 +1,5 @@
 /**
- * `candor serve --redis` through the built binary (issue 11): the workspace
+ * `candor serve --redis` through the built binary: the workspace
  * example as a protected, multi-instance service without writing code — two
  * `candor serve` processes sharing one real Redis and one authorization
  * server, behind a real haproxy (round robin, health checks on /readyz) — and

@@ -48,7 +48,7 @@ describe('candor serve --example workspace --http', () => {
       const url = served.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       expect(out).toMatch(/serving 14 tools from the workspace example \(root: .*examples\/workspace\/demo-root\)/);
-      // "workspace" is reserved in Claude Code (`claude mcp add` refuses it): issue 14.
+      // "workspace" is reserved in Claude Code (`claude mcp add` refuses it).
       expect(out).toContain(`claude mcp add --transport http candor-workspace ${url}`);
       expect(out).toContain(`gemini mcp add --transport http candor-workspace ${url}`);
       expect(out).toContain(`code --add-mcp '{"name":"candor-workspace","type":"http","url":"${url}"}'`);

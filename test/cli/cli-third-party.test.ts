@@ -40,7 +40,7 @@ describe('candor against @modelcontextprotocol/server-filesystem', () => {
     expect(read.hintsOnWire).toEqual(['readOnlyHint', 'openWorldHint']);
     expect(read.hintsDefaulted).toEqual(['destructiveHint', 'idempotentHint']);
     expect(read.hints.destructiveHint).toEqual({ value: true, source: 'default' });
-    // Issue 20: the input schema as the server sent it.
+    // the input schema as the server sent it.
     expect(read.inputSchema.properties.path.type).toBe('string');
     expect(read.inputSchema.required).toContain('path');
   });

@@ -1,7 +1,7 @@
 /**
  * The workspace server end to end through the BUILT `candor` binary, over
  * Streamable HTTP and over stdio: `candor inspect` shows it, `candor call` uses
- * it, and every refusal issue 5 lists comes back as a tool error a model can
+ * it, and every refusal the workspace promises comes back as a tool error a model can
  * act on (exit code 1, the reason on stdout).
  */
 import { execFileSync } from 'node:child_process';

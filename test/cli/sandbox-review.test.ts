@@ -1,6 +1,6 @@
 /**
  * `candor pin`, `verify`, `ui`, `inspect` and `lint` start a config entry's server to list its tools,
- * before anyone approved it (issue 21). An entry that asks for a sandbox (or every
+ * before anyone approved it. An entry that asks for a sandbox (or every
  * entry, with the file's `"sandbox": true` or `--sandbox`) runs in the gateway's
  * sandbox there too, through the gateway's own code. With real bubblewrap: a probe
  * that reads a secret file of the real HOME as it starts, and says what it read in a

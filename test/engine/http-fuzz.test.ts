@@ -1,5 +1,5 @@
 /**
- * Property test (issue 3): arbitrary and malformed requests thrown at the
+ * Property test: arbitrary and malformed requests thrown at the
  * HTTP handler over a real socket always get a well-formed HTTP answer (a
  * known status; a JSON body that is a JSON-RPC message when it says JSON),
  * never crash the server, and the server still serves a valid client after.

@@ -1,7 +1,7 @@
 /**
  * Streamable HTTP refusals over a real socket with plain fetch: every status
  * code the transport answers with, and the JSON-RPC error body it carries.
- * (Spec 2025-11-25, transports; issue 3 "Security and bad input".)
+ * (Spec 2025-11-25, transports: security and bad input.)
  */
 import { request as rawRequest } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A tools/list of thousands of tools is written from cached bytes (issue 14):
+ * A tools/list of thousands of tools is written from cached bytes:
  * the page's UTF-8 is encoded once per registry change and sent around the
  * JSON-RPC envelope as it is. Every transport must still deliver exactly the
  * same document: SDK v1 and v2 clients over node:http in both eras, the

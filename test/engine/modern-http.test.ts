@@ -1,6 +1,6 @@
 /**
  * The 2026-07-28 era over Streamable HTTP with the official SDK v2 client
- * (issue 4), pinned to the new era and in 'auto' mode, against one candor
+ *, pinned to the new era and in 'auto' mode, against one candor
  * server whose single /mcp endpoint also keeps serving 2025-era clients (SDK
  * v1 and v2 in legacy mode) in the same run. Every message the server sends
  * to a modern client is checked against the 2026-07-28 rules.
@@ -171,7 +171,7 @@ describe.each(['pin', 'auto'] as const)('SDK v2 client in %s mode over HTTP', (m
   });
 });
 
-describe('prompts/get and resources/read that ask the user (issue 14)', () => {
+describe('prompts/get and resources/read that ask the user', () => {
   test('2026-07-28: the SDK v2 client answers the input_required round and gets the prompt', async () => {
     const { client, wire } = await modernClient('pin');
     const prompt = await client.getPrompt({ name: 'release_notes', arguments: { version: '2.0' } });

@@ -1,5 +1,5 @@
 /**
- * The 2026-07-28 era over stdio with the official SDK v2 client (issue 4),
+ * The 2026-07-28 era over stdio with the official SDK v2 client,
  * pinned and in 'auto' mode (which probes with server/discover on a
  * throwaway sibling process first), against a real candor child process; a
  * 2025-era client on the same server script in the same run. Every message

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry spans for tool calls (issue 11) with the real OpenTelemetry
+ * OpenTelemetry spans for tool calls with the real OpenTelemetry
  * SDK (sdk-trace-base, in-memory exporter) registered as the global tracer
  * provider, and calls made by the SDK v2 client over Streamable HTTP.
  */

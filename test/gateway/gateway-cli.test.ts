@@ -1,5 +1,5 @@
 /**
- * `candor gateway` as a person runs it (issue 10): the built CLI, its errors for
+ * `candor gateway` as a person runs it: the built CLI, its errors for
  * bad config files and arguments, `--print-config`, and the official MCP
  * Inspector CLI listing and calling tools through a gateway over HTTP.
  */

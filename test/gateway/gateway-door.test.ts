@@ -1,5 +1,5 @@
 /**
- * Quarantine and the scan at the door (issue 21), end to end: the real CLI pins,
+ * Quarantine and the scan at the door, end to end: the real CLI pins,
  * a gateway with a lockfile offers nothing of a server the lock does not know, picks
  * up `candor pin` while it runs, and never offers a poisoned tool (hidden
  * characters, "ignore previous instructions", a read_file shadowing another

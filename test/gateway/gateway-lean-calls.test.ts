@@ -1,5 +1,5 @@
 /**
- * The gateway's lean tools/call path to stdio upstreams (issue 24), over the wire:
+ * The gateway's lean tools/call path to stdio upstreams, over the wire:
  * a downstream SDK client → candor gateway over Streamable HTTP → a candor stdio
  * upstream in either protocol era. Each case runs on the lean path and, with
  * `CANDOR_LEAN_CALLS=0`, on the SDK client's path, and both must behave the same:

@@ -1,5 +1,5 @@
 /**
- * The gateway's OpenTelemetry metrics (issue 22) with the real OpenTelemetry
+ * The gateway's OpenTelemetry metrics with the real OpenTelemetry
  * SDK (sdk-metrics, in-memory exporter) registered as the global meter
  * provider: calls through a gateway in front of the candor fixture upstream,
  * by a real SDK v2 client, are counted per server, tool and decision, with

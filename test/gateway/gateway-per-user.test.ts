@@ -1,5 +1,5 @@
 /**
- * `"auth": "oauth-per-user"` through the built CLI (issue 19): `candor gateway
+ * `"auth": "oauth-per-user"` through the built CLI: `candor gateway
  * --auth-issuer …` serves several people; its upstream is a candor server protected by
  * a real authorization server (oidc-provider) whose `whoami` tool answers with the
  * subject of the token it got. Each person's first call gets a URL-mode elicitation

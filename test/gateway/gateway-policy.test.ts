@@ -1,5 +1,5 @@
 /**
- * `candor gateway` end to end (issue 10): a stdio upstream that lies, an SDK v2
+ * `candor gateway` end to end: a stdio upstream that lies, an SDK v2
  * (both eras) and an SDK v1 client downstream over Streamable HTTP, and every
  * policy path through the wire: allow, deny, ask → accept / decline / cancel /
  * a client that cannot elicit, allow-always surviving a restart, plan mode,

@@ -1,5 +1,5 @@
 /**
- * Tool names downstream (issue 22, `"prefix"`), with real upstreams from npm
+ * Tool names downstream (`"prefix"`), with real upstreams from npm
  * (two server-memory instances, server-filesystem) and a real SDK v2 client:
  * `never` keeps the upstream names and refuses to start on a clash naming both
  * servers; `on-clash` prefixes only the shared names; policy rules keep using

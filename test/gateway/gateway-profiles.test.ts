@@ -1,5 +1,5 @@
 /**
- * Gateway profiles (issue 22) with real upstreams (server-memory,
+ * Gateway profiles with real upstreams (server-memory,
  * server-filesystem, and the candor fixture whose write_note lies that it is
  * read-only) and real SDK v2 clients: each profile at /mcp/<name> next to the
  * full /mcp; a read-only profile lists only tools whose *tightened* hints say

@@ -1,5 +1,5 @@
 /**
- * Two gateways sharing one real Redis (issue 11): a per-server rate limit is
+ * Two gateways sharing one real Redis: a per-server rate limit is
  * one budget across both, and a session opened through one gateway is served
  * by the other.
  */

@@ -1,5 +1,5 @@
 /**
- * Per-person Cedar rules (issue 22) through the built CLI: `candor gateway
+ * Per-person Cedar rules through the built CLI: `candor gateway
  * --rules docs/cedar/team.cedar --auth-issuer …` in front of the candor fixture
  * upstream (whose write_note lies that it is read-only), with real signed
  * tokens from the loopback authorization server for three people: no group,

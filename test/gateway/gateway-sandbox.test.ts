@@ -1,5 +1,5 @@
 /**
- * Sandboxed stdio upstreams (issue 21), with real bubblewrap: a probe server asks
+ * Sandboxed stdio upstreams, with real bubblewrap: a probe server asks
  * for the real HOME's ~/.ssh/id_rsa, writes outside its write paths, connects to
  * loopback ports it is and is not allowed, reads the gateway's secrets from its
  * environment and starts a child that should die with it — sandboxed and, as the

@@ -1,5 +1,5 @@
 /**
- * Search mode on several gateway instances (issue 22, DESIGN "Scale past one
+ * Search mode on several gateway instances (DESIGN "Scale past one
  * machine"): two gateways in `--tools search` share one real redis-server. A
  * session opened through instance A finds a tool through instance B: A's
  * client hears list_changed on the stream it holds on A, lists the tool

@@ -1,5 +1,5 @@
 /**
- * The gateway's search mode (issue 22) with real upstreams: six generated
+ * The gateway's search mode with real upstreams: six generated
  * catalog servers on the official SDK v1 (300 tools), server-filesystem,
  * server-memory and server-everything from npm. Real SDK v1 and v2 clients
  * (2025 era) and an SDK v2 client pinned to 2026-07-28: a session starts with

@@ -1,5 +1,5 @@
 /**
- * The gateway with real upstreams (issue 10): candor's workspace server over
+ * The gateway with real upstreams: candor's workspace server over
  * HTTP, server-everything / server-memory / server-filesystem from npm over
  * stdio, and fixtures that crash, never answer the handshake, drift under a
  * lockfile, flood list_changed and send large results. Progress, logging,

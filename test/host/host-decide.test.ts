@@ -1,5 +1,5 @@
 /**
- * What the framework adapters stand on (issue 23), over a real stdio server
+ * What the framework adapters stand on, over a real stdio server
  * that logs what reaches it: host.decide() decides on a call's own path and
  * changes nothing; an approval obtained elsewhere, bound to the pin hash,
  * answers instead of onConfirm; the step batcher turns calls started together

@@ -1,6 +1,6 @@
 /**
  * Linting a client config file with five servers, one of which fails to start: every
- * server is reported, the failing one as failed, and the exit code is non-zero (issue 6).
+ * server is reported, the failing one as failed, and the exit code is non-zero.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

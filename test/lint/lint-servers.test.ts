@@ -1,6 +1,6 @@
 /**
  * Lint real third-party servers installed from npm, over stdio, and assert what is
- * really true of them (issue 6). Also an HTTP server built with the official SDK and a
+ * really true of them. Also an HTTP server built with the official SDK and a
  * module of candor tools.
  */
 import { mkdtemp } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * `candor observe` evidence classes (issue 20), in the real sandbox: a program run
+ * `candor observe` evidence classes, in the real sandbox: a program run
  * is not a write, the network is a contradiction only for openWorldHint: false,
  * the server's own scratch (its lock, a TMPDIR profile) is reported apart,
  * bookkeeping done on every call is one finding about the server, a tool error

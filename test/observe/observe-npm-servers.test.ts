@@ -1,5 +1,5 @@
 /**
- * `candor observe` and `candor lint` on the real npm servers issue 20 was found on,
+ * `candor observe` and `candor lint` on the real npm servers the precision rules were found on,
  * at pinned versions installed by the tests (test/support/npm-servers.ts), each run
  * offline in the real sandbox. What each asserts was checked against the server's
  * source (README "Precision on real servers"): the lies found are real, and the

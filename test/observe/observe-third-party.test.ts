@@ -1,5 +1,5 @@
 /**
- * `candor observe` against third-party servers from npm (issue 12), in the real
+ * `candor observe` against third-party servers from npm, in the real
  * sandbox: server-filesystem (every tool exercised with generated paths), and
  * server-memory through a config entry whose env points its store into the
  * workdir. What they show is recorded in the README; the real workdir stays

@@ -1,5 +1,5 @@
 /**
- * `candor observe` against bad input (issue 12): a server that floods stdout,
+ * `candor observe` against bad input: a server that floods stdout,
  * forks a daemon, has a schema no generator can satisfy, and resolves a name
  * while claiming a closed world — observed to the end in the real sandbox
  * (bubblewrap + strace), and nothing it started outlives the run.

@@ -1,5 +1,5 @@
 /**
- * `candor observe` end to end (issue 12): a fixture server run in the real
+ * `candor observe` end to end: a fixture server run in the real
  * sandbox (bubblewrap + strace, as CI installs them), every kind of lie caught
  * with evidence, the honest tools clean, and the real folders untouched.
  */

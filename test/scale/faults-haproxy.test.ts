@@ -1,5 +1,5 @@
 /**
- * Faults under load (issue 25): two instances sharing Redis behind a real
+ * Faults under load: two instances sharing Redis behind a real
  * haproxy (health checks on /readyz), one session writing every 25 ms, while
  * an instance is SIGKILLed, Redis is killed for 3 s and comes back empty, and
  * Redis is paused (SIGSTOP) for 3 s. Asserted on counts and bounds: where the

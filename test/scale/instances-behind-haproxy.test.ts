@@ -1,7 +1,7 @@
 /**
- * Several real instances of one server sharing a real Redis (issue 11),
+ * Several real instances of one server sharing a real Redis,
  * behind a real haproxy (round robin, no stickiness, health checks on
- * /readyz; issue 25): sessions, resumable
+ * /readyz;): sessions, resumable
  * streams, tool toggles, rate limits and elicitation answers work wherever a
  * request lands, and an instance can die without taking sessions with it.
  */
@@ -282,7 +282,7 @@ describe('resumable streams across instances', () => {
   });
 });
 
-describe('Redis outage (degraded mode, issue 25)', () => {
+describe('Redis outage (degraded mode)', () => {
   /** A request's status and how long it took (ms). */
   async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
     const started = performance.now();

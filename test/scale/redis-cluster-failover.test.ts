@@ -1,5 +1,5 @@
 /**
- * The shared stores on a real Redis Cluster (issue 25): 3 masters with a
+ * The shared stores on a real Redis Cluster: 3 masters with a
  * replica each (`redis-server` processes joined by `redis-cli --cluster
  * create`), two instances behind haproxy with `redis+cluster://…`. A
  * session's keys share one slot (hash tags), so its record and event streams

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `$BROWSER` for the sign-in test that uses a real browser (issue 19): headless Debian
+ * `$BROWSER` for the sign-in test that uses a real browser: headless Debian
  * Chromium, driven by playwright-core, signs in on oidc-provider's own login page,
  * presses Continue on its consent page, and waits for candor's "Signed in" page on the
  * loopback redirect. A screenshot of each page goes to $CHROMIUM_SHOTS when set.

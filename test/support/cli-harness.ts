@@ -1,5 +1,5 @@
 /**
- * Running the BUILT `candor` binary in end-to-end tests (issue 5): build once
+ * Running the BUILT `candor` binary in end-to-end tests: build once
  * per change (under a lock, so parallel test files do not build over each
  * other), then spawn `node dist/src/cli/main.js …` like a user would.
  */

@@ -1,6 +1,6 @@
 /**
  * Instances of the clustered test server (test/fixtures/cluster-server.ts) as
- * child processes (issues 11 and 25): each is a real `createServer` sharing
+ * child processes: each is a real `createServer` sharing
  * the Redis at `REDIS_URL`, listening on a free loopback port. Used by the
  * multi-instance tests and by bench/faults.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * A real load balancer for the multi-instance tests (issue 25): Debian's
+ * A real load balancer for the multi-instance tests: Debian's
  * `haproxy`, with a configuration written by the test — round robin, no
  * stickiness, health checks on each instance's `/readyz` (as
  * docs/deployment.md tells people to deploy). `.ci/run` installs haproxy.

@@ -100,7 +100,7 @@ export function buildModernServer(): { server: CandorServer; observed: Observed 
       handler: () => ({ ...observed }),
     }),
   ];
-  // A prompt and a resource that ask the user first (issue 14): input_required rounds in 2026-07-28,
+  // A prompt and a resource that ask the user first: input_required rounds in 2026-07-28,
   // elicitation/create on the request in the 2025 era.
   const prompts = [
     definePrompt({

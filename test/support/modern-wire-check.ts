@@ -1,5 +1,5 @@
 /**
- * Checks every message a server sends in the 2026-07-28 era (issue 4: "every
+ * Checks every message a server sends in the 2026-07-28 era ("every
  * message emitted validates against the 2026-07-28 schemas"). The zod schemas
  * of `@modelcontextprotocol/core` are shared by both eras and so leave the new
  * fields optional; the rules schema/2026-07-28/schema.ts makes required are

@@ -1,5 +1,5 @@
 /**
- * Third-party MCP servers from npm at pinned versions (issue 20), installed by the
+ * Third-party MCP servers from npm at pinned versions, installed by the
  * tests themselves into a cache folder (node_modules/.cache/candor-servers, one
  * prefix per package so their dependency trees never mix). An install that
  * finished leaves a marker; the next run reuses it. Installs run under a lock,
@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO } from './cli-harness.js';
 
-/** The servers the issue 20 tests run, by short name: package and pinned version. */
+/** The servers the precision tests run, by short name: package and pinned version. */
 export const PINNED = {
   'desktop-commander': { pkg: '@wonderwhy-er/desktop-commander', version: '0.2.52', bin: 'desktop-commander' },
   playwright: { pkg: '@playwright/mcp', version: '0.0.83', bin: 'playwright-mcp' },

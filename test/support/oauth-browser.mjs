@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A stand-in for a person at a browser, for `$BROWSER` in the sign-in tests (issue 19):
+ * A stand-in for a person at a browser, for `$BROWSER` in the sign-in tests:
  * it follows the authorization URL through oidc-provider's own login and consent forms
  * (cookies kept, redirects followed by hand) and finally calls the loopback redirect.
  *

@@ -1,5 +1,5 @@
 /**
- * The parts of an OAuth client test (issue 19): a real authorization server
+ * The parts of an OAuth client test: a real authorization server
  * (`oidc-provider`) and `candor serve --example workspace --auth-issuer …` as the
  * protected MCP server in front of it, a private credentials file, and `$BROWSER`
  * pointing at the scripted browser.

@@ -1,5 +1,5 @@
 /**
- * A real OAuth 2.1 / OpenID authorization server for the client-side tests (issue 19):
+ * A real OAuth 2.1 / OpenID authorization server for the client-side tests:
  * panva's `oidc-provider` on loopback, with authorization code + PKCE (S256, required),
  * dynamic client registration, refresh tokens (rotated), RFC 8707 resource indicators
  * issuing JWT access tokens for the protected MCP server, client credentials,

@@ -1,5 +1,5 @@
 /**
- * A real Redis Cluster for tests (issue 25): `redis-server` processes with
+ * A real Redis Cluster for tests: `redis-server` processes with
  * cluster mode on, joined by `redis-cli --cluster create` (3 masters, each with
  * a replica by default), no persistence, a 1 s node timeout so a replica takes
  * over quickly when its master dies. Stopped when the test file ends.

@@ -1,5 +1,5 @@
 /**
- * A real Redis for tests (issue 11): Debian's `redis-server` started on a free
+ * A real Redis for tests: Debian's `redis-server` started on a free
  * loopback port with no persistence, stopped when the test file ends. Tests that
  * need Redis fail loudly when the binary is missing — `.ci/run` installs it.
  */

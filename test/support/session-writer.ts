@@ -1,5 +1,5 @@
 /**
- * One 2025-era session writing through a balancer at a steady pace (issue 25):
+ * One 2025-era session writing through a balancer at a steady pace:
  * the load the fault tests and bench/faults.ts put on a cluster while they
  * break parts of it. Each call is a `write` of the next sequence number,
  * answered or abandoned after `timeoutMs`; every outcome is recorded with its

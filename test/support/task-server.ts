@@ -1,5 +1,5 @@
 /**
- * A server with tools that run as tasks (issue 11), for the tasks tests:
+ * A server with tools that run as tasks, for the tasks tests:
  * `slow_echo` (optional, sleeps then echoes, reports progress), `job`
  * (required; ends ok, with a tool error, or throwing), `hang` (optional; runs
  * until its signal aborts and records why), `confirm_job` (optional; asks the

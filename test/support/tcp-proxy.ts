@@ -1,5 +1,5 @@
 /**
- * A loopback TCP proxy that can stop forwarding (issue 25): the network between
+ * A loopback TCP proxy that can stop forwarding: the network between
  * the instances and Redis dropping. While cut, nothing moves either way on the
  * connections it carries (bytes are held, as they wait in a partition TCP has
  * not given up on yet) and new connections are accepted but get nothing

@@ -1,5 +1,5 @@
 /**
- * What the `candor ui` browser tests share (issue 13): the built CLI started
+ * What the `candor ui` browser tests share: the built CLI started
  * like a person starts it, and Debian's Chromium driven by playwright-core
  * (no browser download; `.ci/run` installs the `chromium` package).
  */

@@ -1,6 +1,6 @@
 /**
  * Checks every message a server sends against the official zod schemas of
- * `@modelcontextprotocol/core` (issue 3: "every message the engine emits in the
+ * `@modelcontextprotocol/core` ("every message the engine emits in the
  * test suite is checked"). Wrap any SDK client transport with
  * `wireCheck.wrap(transport)`, or feed messages by hand with
  * `wireCheck.client(msg)` / `wireCheck.server(msg)`; then

@@ -63,7 +63,7 @@ const backends: Array<[string, () => Promise<Pair>]> = [
     },
   ],
   [
-    // Issue 25: every script touches one slot, so the store works on a Redis Cluster URL.
+    // every script touches one slot, so the store works on a Redis Cluster URL.
     'redis cluster',
     async () => {
       const prefix = `contract-${process.pid}-${++made}:`;

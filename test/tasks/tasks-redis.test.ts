@@ -1,5 +1,5 @@
 /**
- * Tasks shared through a real Redis (issue 11): two candor instances, each
+ * Tasks shared through a real Redis: two candor instances, each
  * listening on its own loopback port with its own Redis task store on one
  * `redis-server`. A task started on instance A is polled, its result read and
  * cancelled from instance B (the cancel reaches A's handler through pub/sub);

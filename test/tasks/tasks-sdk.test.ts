@@ -1,5 +1,5 @@
 /**
- * Tasks (issue 11, 2025-11-25 basic/utilities/tasks) driven by the official
+ * Tasks (2025-11-25 basic/utilities/tasks) driven by the official
  * SDK v1 client's experimental tasks API (`client.experimental.tasks`), over
  * Streamable HTTP against a listening candor server and over stdio against a
  * spawned one. Every task message the server sends is checked against the

@@ -113,7 +113,7 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
     const { client } = await start();
     const taskId = await createTask(client, 'job', { end: 'throw' });
     const result = await client.request('tasks/result', { taskId });
-    // Unexpected exceptions are masked (DESIGN.md): an isError result, no secret in it.
+    // Unexpected exceptions are masked: an isError result, no secret in it.
     expect(result.result?.isError).toBe(true);
     expect(JSON.stringify(result)).not.toContain('hunter2');
     expect((await client.request('tasks/get', { taskId })).result).toMatchObject({ status: 'failed' });

@@ -1,5 +1,5 @@
 /**
- * The workspace server's `run_command` as an MCP task (issue 11): listed with
+ * The workspace server's `run_command` as an MCP task: listed with
  * `execution.taskSupport: "optional"`, run in the background with the longer
  * task time limit, polled and read with the SDK v1 client's tasks API over
  * Streamable HTTP, and cancelled — which kills the process.

@@ -1,5 +1,5 @@
 /**
- * `candor ui` as an MCP Apps host, in a real browser (issue 13): the notes
+ * `candor ui` as an MCP Apps host, in a real browser: the notes
  * example's View renders through the sandbox proxy on a second origin, its
  * button's app-only call runs (after the person allows it in the console's
  * dialog), and the Node side refuses what a View may not do: call a model-only

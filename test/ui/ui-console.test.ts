@@ -1,5 +1,5 @@
 /**
- * `candor ui` in a real browser (issue 13): the console lists the tools of two
+ * `candor ui` in a real browser: the console lists the tools of two
  * real servers (candor's workspace example and server-memory from npm) with
  * their hints, filters them with the registry's search semantics, and a
  * destructive call opens the host's dialog; deny leaves the file in place.

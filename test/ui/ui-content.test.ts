@@ -1,6 +1,6 @@
 /**
- * `candor ui` shows each kind of `content` block a real server sends
- * (issue 13): server-everything from npm answers with a PNG image, resource
+ * `candor ui` shows each kind of `content` block a real server sends:
+ * server-everything from npm answers with a PNG image, resource
  * links, an embedded resource and structuredContent; a fixture answers with an
  * SVG image (not rendered: SVG can carry script) and `isError`. Driven in
  * Debian's Chromium like a person: click the row's call button, read the card.

@@ -1,5 +1,5 @@
 /**
- * `candor ui --open` (issue 13): on Linux it hands the console's URL, token
+ * `candor ui --open`: on Linux it hands the console's URL, token
  * included, to `xdg-open`; where there is no opener it says so and serves on.
  * The opener here is a script first on PATH that records what it was given.
  */

@@ -1,5 +1,5 @@
 /**
- * Review in the console (issue 21), in real Chromium: `candor ui --config … --lock …`
+ * Review in the console, in real Chromium: `candor ui --config … --lock …`
  * lists the servers a gateway would quarantine with the scan at the door's findings;
  * Approve asks in the console's confirmation dialog (deny writes nothing) and pins
  * through the same code as `candor pin`. Also: a risky "yes" reads as a warning, a

@@ -1,5 +1,5 @@
 /**
- * `candor ui`'s walls (issue 13): the API refuses requests without the
+ * `candor ui`'s walls: the API refuses requests without the
  * per-launch token, from another Origin or to another Host; the console page
  * may not be framed at all, and the sandbox proxy only by the console's origin
  * (checked in Chromium with a real framing attempt from a third origin); the

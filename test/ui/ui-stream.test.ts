@@ -1,5 +1,5 @@
 /**
- * `candor ui` with a module target (issue 13): progress and the server's log
+ * `candor ui` with a module target: progress and the server's log
  * lines stream into the page while a call runs, and `--trust` lets a trusted
  * read run without a prompt. Also the command line: `--help`, `--policy FILE`
  * and clear errors for bad input.

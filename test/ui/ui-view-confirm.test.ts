@@ -1,7 +1,7 @@
 /**
  * A View's destructive call always needs a person's click in the console's
  * dialog, outside the iframe, even under `--policy yolo` for a trusted server,
- * where the host itself would not ask (issue 13).
+ * where the host itself would not ask.
  */
 import path from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';

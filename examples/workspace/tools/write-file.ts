@@ -2,7 +2,7 @@
  * `write_file` creates; `overwrite_file` replaces. Two tools rather than one
  * with an `overwrite` flag: a tool whose behaviour depends on an argument must
  * advertise its worst case, so a single tool would have to say "destructive" and
- * hosts would confirm every new file (issue 5).
+ * hosts would confirm every new file.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Where sign-ins to remote MCP servers are kept between commands (issue 19):
+ * Where sign-ins to remote MCP servers are kept between commands:
  * `$CANDOR_CREDENTIALS`, else `$XDG_CONFIG_HOME/candor/credentials.json`, else
  * `~/.config/candor/credentials.json`. The folder is 0700 and the file 0600; every write
  * goes to a temporary file renamed over the old one, so a crash never leaves half a file.

@@ -1,5 +1,5 @@
 /**
- * candor's `OAuthClientProvider` for the official SDK's client-side OAuth code (issue 19).
+ * candor's `OAuthClientProvider` for the official SDK's client-side OAuth code.
  * The SDK does discovery (RFC 9728 → RFC 8414 / OpenID), PKCE, `resource` indicators,
  * dynamic registration, refresh and step-up; this provider decides what it cannot:
  * where sign-ins live (the {@link CredentialsStore}, bound to their issuer), which client

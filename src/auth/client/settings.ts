@@ -1,5 +1,5 @@
 /**
- * The `"auth"` key of an HTTP server entry (issue 19): `"oauth"` (sign in with a
+ * The `"auth"` key of an HTTP server entry: `"oauth"` (sign in with a
  * browser), `"oauth-per-user"` (the gateway signs each person in separately), or an object
  * naming the client: `{ "clientId", "clientSecret" | "clientSecretEnv", "clientMetadataUrl",
  * "scopes", "grant" }`.

@@ -1,5 +1,5 @@
 /**
- * Signing in to one MCP server, and signing out (issue 19). `signIn` asks the server
+ * Signing in to one MCP server, and signing out. `signIn` asks the server
  * for its challenge (an unauthenticated `initialize`), then lets the SDK's `auth()` run
  * discovery, registration and PKCE through an interactive {@link CandorOAuthProvider};
  * the browser comes back to a loopback listener and the code is exchanged for tokens.

@@ -1,6 +1,6 @@
 /**
  * Where a gateway keeps each person's sign-in to an `"auth": "oauth-per-user"`
- * upstream (issue 19): in the shared store (Redis when the gateway has one, else
+ * upstream: in the shared store (Redis when the gateway has one, else
  * this process's memory), every value sealed with AES-256-GCM under
  * `CANDOR_TOKEN_KEY`. The additional authenticated data names the upstream and the
  * person, so a value copied under another person's key does not open: one person's

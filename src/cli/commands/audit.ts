@@ -1,6 +1,6 @@
 /**
  * `candor audit <file> [--server S] [--tool GLOB] [--decision allow|ask|deny]
- * [--principal SUB] [--since 1h] [--json]` (issue 22): what the gateway
+ * [--principal SUB] [--since 1h] [--json]`: what the gateway
  * decided, from its JSONL audit log.
  */
 import { type Command, Option } from 'commander';

@@ -1,5 +1,5 @@
 /**
- * `candor auth login|status|logout <target>` (issue 19): sign in to a remote MCP server
+ * `candor auth login|status|logout <target>`: sign in to a remote MCP server
  * that uses OAuth, see which sign-ins are stored, and forget (and revoke) one. `<target>`
  * is a URL or `config.json#name`, as for every other command. Token values are never
  * printed: `status` shows the issuer, scopes and expiry only.

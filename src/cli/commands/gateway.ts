@@ -1,7 +1,7 @@
 /**
  * `candor gateway [--config FILE | targets… | -- cmd…] [--http [host:]port | --stdio]
  * [--policy P] [--overrides FILE] [--lock FILE] [--audit FILE|-] [--trust NAME…]
- * [--print-config claude|cursor|vscode|gemini]` (issue 10).
+ * [--print-config claude|cursor|vscode|gemini]`.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -40,7 +40,7 @@ export interface InspectReport {
       description?: string;
       hintsOnWire: string[];
       hintsDefaulted: string[];
-      /** As the server sent them (issue 20: a reviewer writing --args for observe needs them). */
+      /** As the server sent them (a reviewer writing --args for observe needs them). */
       inputSchema?: unknown;
     }
   >;

@@ -1,5 +1,5 @@
 /**
- * `candor lint <target…>`: audit the annotations of any MCP server (issue 6).
+ * `candor lint <target…>`: audit the annotations of any MCP server.
  *
  * ```
  * candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp
@@ -80,7 +80,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
   }
   const lintConfig: LintConfig = { ...config, ...(options.profile ? { profile: options.profile } : {}) };
 
-  // A config entry that says "sandbox" runs in it, as the gateway runs it (issue 21); where that is
+  // A config entry that says "sandbox" runs in it, as the gateway runs it; where that is
   // impossible it is reported failed with the gateway's line, never run unsandboxed.
   const confined = await confineTargets(targets, {
     logger: { ...stderrLogger({ name: 'candor lint' }), error() {} },

@@ -1,7 +1,7 @@
 /**
  * `candor observe [target | -- cmd …] [--calls N] [--tools GLOB…] [--skip GLOB…]
  * [--args FILE] [--workdir DIR] [--exclude GLOB…] [--env K=V…] [--env-file F…]
- * [--format pretty|json|sarif] [--timeout MS]` (issues 12, 20): run a stdio server
+ * [--format pretty|json|sarif] [--timeout MS]`: run a stdio server
  * in a throwaway sandbox and check what its tools do. Exit 0 clean, 1 a tool
  * contradicts its hints, 2 could not observe (usage, start failure, platform, a
  * server that hung or died before every tool was seen).

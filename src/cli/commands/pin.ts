@@ -1,7 +1,7 @@
 /**
  * `candor pin <target>`: write every tool definition of the target's servers
  * to `candor.lock.json` (hash plus the pinned fields), so `candor verify` and
- * `candor/host` can catch a server that changes under you (issue 7).
+ * `candor/host` can catch a server that changes under you.
  */
 import type { Command } from 'commander';
 import { confineTargets } from '../../gateway/sandboxing.js';
@@ -28,9 +28,9 @@ export interface PinCommandOptions extends EnvOptions {
   name?: string;
   timeout?: string;
   json?: boolean;
-  /** `candor pin --accept <rule>`: accept door findings of these lint rules (issue 21). */
+  /** `candor pin --accept <rule>`: accept door findings of these lint rules. */
   accept?: string[];
-  /** `--sandbox`: every stdio server not marked `"sandbox": false` in the default sandbox, as `candor gateway --sandbox` (issue 21). */
+  /** `--sandbox`: every stdio server not marked `"sandbox": false` in the default sandbox, as `candor gateway --sandbox`. */
   sandbox?: boolean;
 }
 
@@ -77,7 +77,7 @@ export async function listTargetTools(
       exitCode: EXIT.usage,
     });
   }
-  // Each stdio server runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so (issue 21).
+  // Each stdio server runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so.
   const logger = { ...stderrLogger({ name: who }), error() {} };
   const confined = await confineTargets(targets, { ...(options.sandbox ? { sandbox: true } : {}), logger });
   try {

@@ -2,7 +2,7 @@
  * `candor serve [module | --example workspace|notes-app] [--http [host:]port | --stdio] [--root DIR]`:
  * serve the tools a module exports, or a bundled example, over Streamable HTTP
  * or stdio. Over HTTP it prints the endpoint, how to add it to Claude Code,
- * VS Code and Cursor, and the tool table (issue 5: a new user's first minute).
+ * VS Code and Cursor, and the tool table (a new user's first minute).
  */
 import path from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -124,7 +124,7 @@ async function buildServer(options: ServeOptions): Promise<Served> {
 /**
  * Server names Claude Code keeps for its own servers: `claude mcp add` refuses
  * them ("Cannot add MCP server "workspace": this name is reserved", Claude Code
- * 2.1.330; issue 14). A served module with one of these names is printed as
+ * 2.1.330;). A served module with one of these names is printed as
  * `candor-<name>`.
  */
 const RESERVED_CLIENT_NAMES: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@
  * `candor ui [targets… | --config FILE | -- cmd…] [--example NAME…] [--port N] [--open]
  * [--policy PRESET|FILE] [--trust NAME…] [--lock FILE] [--overrides FILE] [--root DIR]`:
  * a local web console over MCP servers that shows their annotations and hosts
- * their MCP Apps safely (issue 13). With no targets it shows the bundled
+ * their MCP Apps safely. With no targets it shows the bundled
  * workspace and notes examples, so `npx candor ui` shows something at once.
  */
 import { readFile } from 'node:fs/promises';
@@ -152,7 +152,7 @@ async function uiServers(
             { exitCode: EXIT.usage },
           );
         }
-        // The gateway's reading of an HTTP entry: OAuth sign-ins included (issue 19).
+        // The gateway's reading of an HTTP entry: OAuth sign-ins included.
         const { url, headers, auth, loginTarget } = upstreamOf(target);
         servers[name] = {
           url: url!,
@@ -166,7 +166,7 @@ async function uiServers(
       }
     }
   }
-  // A server started for review runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so (issue 21).
+  // A server started for review runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so.
   const logger = stderrLogger({ name: 'candor ui' });
   const sandboxed = await sandboxTargets(stdio, { ...(opts.sandbox ? { sandbox: true } : {}), logger });
   for (const [name] of stdio) {

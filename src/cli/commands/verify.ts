@@ -1,7 +1,7 @@
 /**
  * `candor verify <target>`: compare a server's tools with candor.lock.json and
  * fail (exit 1) on any drift, printing what changed field by field
- * ("readOnlyHint true → false"). Meant for CI (issue 7).
+ * ("readOnlyHint true → false"). Meant for CI.
  */
 import type { Command } from 'commander';
 import { comparePins, formatReport, hasDrift, type PinReport } from '../../host/pins/compare.js';

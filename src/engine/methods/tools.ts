@@ -12,7 +12,7 @@ export const listTools: MethodHandler = (params, { engine, info }) => {
   const cursor = optionalCursor(params);
   const options = cursor === undefined ? {} : { cursor };
   const tools = info?.tools ?? engine.tools;
-  // The registry caches the page as JSON text: send it as is (DESIGN.md: nothing rebuilt per request).
+  // The registry caches the page as JSON text: send it as is (nothing is rebuilt per request).
   if (tools.manifestJson) return new RawJson(tools.manifestJson(options)) as unknown as Result;
   return tools.manifest(options) as unknown as Result;
 };
@@ -53,7 +53,7 @@ export const callTool: MethodHandler = async (params, scope) => {
   // info.signal is deliberately not wired to the call; notifications/cancelled is.
   const done = engine.runTool(ctx);
   // Settles with the call, or with undefined as soon as the client cancels it
-  // (one promise instead of a second one and a Promise.race per call: issue 14).
+  // (one promise instead of a second one and a Promise.race per call:).
   let onCancel!: () => void;
   const answer = new Promise<Awaited<typeof done> | undefined>((resolve, reject) => {
     onCancel = () => resolve(undefined);

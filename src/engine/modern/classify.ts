@@ -1,5 +1,5 @@
 /**
- * Era classification, per message (issue 4). The body decides: a request whose
+ * Era classification, per message. The body decides: a request whose
  * `params._meta` carries `io.modelcontextprotocol/protocolVersion` is modern,
  * anything else is 2025-era traffic and goes to the legacy dispatcher
  * unchanged. On HTTP the mirrored headers are cross-checks (Streamable HTTP

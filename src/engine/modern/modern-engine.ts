@@ -1,5 +1,5 @@
 /**
- * The 2026-07-28 era on the dispatcher's long-lived state (issue 4). Built
+ * The 2026-07-28 era on the dispatcher's long-lived state. Built
  * once per dispatcher next to the 2025 handlers, over the same registries,
  * pipeline and logger; nothing is constructed per request beyond the call's
  * context. The dispatcher classifies each message (classify.ts) and hands
@@ -171,7 +171,7 @@ export class ModernEngine {
       return new RawJson(this.#memo.splice(result.json, this.#completeMembers)) as unknown as Result;
     if (result.resultType === undefined && result._meta === undefined) {
       // The common answer (a tool result): splice the members in as text rather than copying the
-      // object and serialising the server's _meta again on every call (issue 14).
+      // object and serialising the server's _meta again on every call.
       const json = JSON.stringify(result);
       const spliced = json === '{}' ? `{${this.#completeTail}` : `${json.slice(0, -1)},${this.#completeTail}`;
       return new RawJson(spliced) as unknown as Result;

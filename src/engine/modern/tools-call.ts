@@ -93,7 +93,7 @@ export const callToolModern: ModernHandler = async (params, scope) => {
   const done = engine.runTool(ctx);
   (entry as { done: Promise<unknown> }).done = done;
   engine.track(done);
-  // Settles with the call, or with undefined as soon as it is cancelled (no Promise.race per call: issue 14).
+  // Settles with the call, or with undefined as soon as it is cancelled (no Promise.race per call:).
   const answer = new Promise<Awaited<typeof done> | undefined>((resolve, reject) => {
     cancel = () => resolve(undefined);
     if (entry.cancelled) resolve(undefined); // the client left before the call started

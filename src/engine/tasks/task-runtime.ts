@@ -1,5 +1,5 @@
 /**
- * Tasks on one server instance (issue 11): starts a tool call in the
+ * Tasks on one server instance: starts a tool call in the
  * background and records it in the {@link TaskStore}, renews the lease of the
  * tasks it runs, hears cancellations made on any instance sharing the store,
  * and fails tasks whose owner stopped renewing (the owner died; its work is

@@ -1,5 +1,5 @@
 /**
- * The task store seam (issue 11, MCP tasks): where task state, results and
+ * The task store seam (MCP tasks): where task state, results and
  * time-to-live live. One process uses the in-memory default
  * (memory-task-store.ts); several instances share one Redis
  * (redis-task-store.ts), so a task started on instance A is polled, its result

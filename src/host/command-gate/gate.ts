@@ -4,7 +4,7 @@
  * read-only commands with safe arguments: no writing redirections, no command
  * or process substitution, no `-delete`/`-exec`-style options, no pipe into an
  * interpreter, no prefix assignments that change behaviour, nothing dynamic.
- * Anything else — including anything it cannot parse — asks (issue 7).
+ * Anything else — including anything it cannot parse — asks.
  */
 import type { Arg } from './arguments.js';
 import { unsafeArguments } from './arguments.js';

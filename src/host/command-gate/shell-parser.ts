@@ -1,6 +1,6 @@
 /**
  * Parsing shell commands for the command gate with real shell parsers, never
- * regexes (DESIGN.md: `cat a && rm -rf ~` is not a read).
+ * regexes (`cat a && rm -rf ~` is not a read).
  *
  * Two parsers must agree before a command can run without a prompt:
  * - tree-sitter's bash grammar (`tree-sitter-bash` on `web-tree-sitter`) gives

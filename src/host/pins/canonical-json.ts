@@ -1,7 +1,7 @@
 /**
  * Canonical JSON: object keys sorted at every depth, no whitespace, `undefined`
  * members dropped. Two tool definitions that say the same thing in a different
- * key order hash the same (issue 7: pins hash canonical JSON).
+ * key order hash the same (pins hash canonical JSON).
  */
 
 /**

@@ -16,7 +16,7 @@ export const LOCKFILE_NAME = 'candor.lock.json';
 export interface PinnedTool {
   hash: string;
   definition: PinnedDefinition;
-  /** Lint rules whose door-scan findings the person accepted when pinning (`candor pin --accept`, issue 21). */
+  /** Lint rules whose door-scan findings the person accepted when pinning (`candor pin --accept`). */
   accepted?: string[];
 }
 

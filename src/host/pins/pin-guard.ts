@@ -2,7 +2,7 @@
  * Pins at run time: which of a server's tools are new, changed or renamed
  * since the lockfile, what that means for a call (block, ask or warn), and
  * re-approval. A changed tool stays blocked until it is approved again
- * (issue 7, "Pins").
+ * ("Pins").
  */
 import { CandorError } from '../../errors.js';
 import type { WireToolLike } from '../../tool/annotations.js';

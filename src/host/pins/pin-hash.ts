@@ -1,7 +1,7 @@
 /**
  * What a pin covers and how it is hashed. A pin is a hash over
  * `{name, title, description, inputSchema, outputSchema, annotations, _meta.ui}`
- * in canonical JSON (issue 7, DESIGN.md "The host side"): everything that
+ * in canonical JSON: everything that
  * changes what a model or a policy believes about the tool, and nothing else
  * (other `_meta` keys, icons and execution hints may change freely).
  */

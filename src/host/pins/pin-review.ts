@@ -1,5 +1,5 @@
 /**
- * Pinning is the approval (issue 21), so it goes through the scan at the door
+ * Pinning is the approval, so it goes through the scan at the door
  * first: `candor pin` and the console's Approve both call {@link pinReviewed}. A
  * server with a tool that has an error-level finding is not pinned unless the
  * person accepts the finding's rule; what was accepted is written beside the

@@ -12,7 +12,7 @@ import type { LintRule, LintTool } from '../types.js';
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 type Hint = (typeof HINTS)[number];
 
-/** What an absent hint means to a host (the spec's defaults, REFERENCE.md). */
+/** What an absent hint means to a host (the spec's defaults: 2025-11-25 server/tools, ToolAnnotations). */
 const ABSENT_MEANS: Record<Hint, string> = {
   readOnlyHint: 'hosts must assume it modifies its environment (spec default false), so no read-only fast path',
   destructiveHint:
@@ -31,7 +31,7 @@ export function annotationJson(patch: Partial<ToolAnnotations>): string {
 /**
  * The hints the name suggests, for fixes: explicit values a reviewer can check. A read
  * the name cannot vouch for (`query`: any statement) is suggested as
- * the worst case, never `readOnlyHint: true` (issue 20: mcp-sqlite's `query` runs any SQL).
+ * the worst case, never `readOnlyHint: true` (mcp-sqlite's `query` runs any SQL).
  */
 function suggestedHints(tool: LintTool) {
   const inferred = explainEffects(tool.name, tool.description);

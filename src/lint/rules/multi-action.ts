@@ -1,8 +1,8 @@
 /**
  * Multi-action tools: one tool whose `action` (or `operation`, `mode`, `command`, …)
  * argument picks between reading and writing. Hints describe the tool, not the call, so
- * such a tool can only honestly advertise its worst action (REFERENCE.md, "multi-action
- * tools that can only honestly advertise the worst case").
+ * such a tool can only honestly advertise its worst action (the spec's ToolAnnotations
+ * describe the tool, 2025-11-25 server/tools).
  */
 import { type EffectExplanation, explainEffects } from '../../tool/infer.js';
 import type { Effect } from '../../tool/types.js';

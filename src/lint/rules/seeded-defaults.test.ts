@@ -26,7 +26,7 @@ describe('hints-seeded-defaults', () => {
   });
 });
 
-describe('word matching (issue 20)', () => {
+describe('word matching', () => {
   const rules = (tools: unknown[]) =>
     lint(tools)
       .findings.filter((f) => f.ruleId.startsWith('name-') || f.ruleId.startsWith('hints-'))

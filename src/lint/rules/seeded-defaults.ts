@@ -1,5 +1,5 @@
 /**
- * Hints a library seeded, not hints a person declared (issue 20). Some libraries
+ * Hints a library seeded, not hints a person declared. Some libraries
  * fill every tool's annotations with the spec's worst case (mcp-go's `NewTool`:
  * readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint
  * true), so a server that never thought about hints sends them all, explicitly,

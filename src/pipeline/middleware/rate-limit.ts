@@ -1,7 +1,7 @@
 /**
  * Per-tool rate limits (`rateLimit: { windowMs, max }` on the tool), counted by
  * rate-limiter-flexible. Over the limit the call gets an `isError` result that
- * says when to retry (issue 3), so the model can wait instead of hammering.
+ * says when to retry, so the model can wait instead of hammering.
  *
  * The store is pluggable: pass `store` to build any `RateLimiterAbstract`
  * (Redis, Postgres, …) for a tool's limit; the default keeps counts in memory.

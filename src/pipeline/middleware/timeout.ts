@@ -1,5 +1,5 @@
 /**
- * Timeout: after the limit the call's signal is aborted (STYLE.md 6: a timeout
+ * Timeout: after the limit the call's signal is aborted (a timeout
  * cancels, it does not just race) and the client gets an `isError` result
  * naming the limit. Deadlines share one timer per limit (deadlines.ts) and are
  * cleared as soon as the call settles.

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry spans for tool calls (issue 11), following the semantic
+ * OpenTelemetry spans for tool calls, following the semantic
  * conventions for MCP (`mcp.method.name`, `mcp.session.id`,
  * `jsonrpc.request.id`) and GenAI tools (`gen_ai.tool.name`,
  * `gen_ai.operation.name = execute_tool`), plus the tool's declared hints, so

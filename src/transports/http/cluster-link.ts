@@ -1,6 +1,6 @@
 /**
  * What the HTTP transport needs to serve one session from several processes
- * (issue 11). The transport keeps a live `Session` per process as a cache;
+ *. The transport keeps a live `Session` per process as a cache;
  * the link holds the record every instance can rebuild it from, and carries
  * the few messages that must reach the instance that owns something:
  *
@@ -43,7 +43,7 @@ export interface ClusterLink {
   readonly eventStore: EventStore;
   /**
    * Write a session's record; `onlyIfAbsent` leaves a record already there
-   * untouched (rewriting what a store that came back empty forgot, issue 25).
+   * untouched (rewriting what a store that came back empty forgot).
    * Rejects when the store is unreachable.
    */
   saveSession(record: SessionRecord, options?: { onlyIfAbsent?: boolean }): Promise<void>;
@@ -57,7 +57,7 @@ export interface ClusterLink {
   /** Listen to other instances' messages; returns a function that stops listening. */
   onMessage(listener: (message: ClusterMessage) => void): () => void;
   /**
-   * Told each time the shared store answers again after an outage (issue 25),
+   * Told each time the shared store answers again after an outage,
    * so records kept only here meanwhile are written. Returns a function that stops it.
    */
   onStoreRestored?(listener: () => void): () => void;

@@ -82,7 +82,7 @@ export class GoneSignal implements RequestInfo {
   #hook(): void {
     if (this.#stopExchange !== undefined || this.#deferred) return;
     // Most calls are answered within the turn they started in; listening to the connection costs
-    // a 'close' listener added and removed per request (issue 14). So the listener is attached
+    // a 'close' listener added and removed per request. So the listener is attached
     // at the end of the turn, for the requests still running then; a client that left meanwhile
     // is noticed at that point (exchange.gone).
     this.#deferred = true;

@@ -1,5 +1,5 @@
 /**
- * The global rate limit of the HTTP endpoint (issue 3: `RATE_LIMIT_MAX` per
+ * The global rate limit of the HTTP endpoint (`RATE_LIMIT_MAX` per
  * `RATE_LIMIT_WINDOW_MS`, answered with HTTP 429 and `Retry-After`). Counting
  * is done by rate-limiter-flexible, so the store is pluggable (Redis, …) and
  * several instances can share one budget.

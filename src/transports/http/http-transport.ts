@@ -82,13 +82,13 @@ export class HttpTransport {
    * ids to the user), so a leaked id is useless with another user's token.
    */
   readonly #owners = new WeakMap<Session, string>();
-  /** Shared sessions, events and messages when several instances serve this endpoint (issue 11). */
+  /** Shared sessions, events and messages when several instances serve this endpoint. */
   readonly #cluster: ClusterLink | undefined;
   readonly #stopCluster: (() => void) | undefined;
   readonly #stopRestored: (() => void) | undefined;
   /**
    * Sessions whose shared record could not be written (the store was down):
-   * served here, and written when the store answers again (issue 25).
+   * served here, and written when the store answers again.
    */
   readonly #unsaved = new Set<string>();
   /** How often a session's shared record is kept alive, at most (ms). */
@@ -284,7 +284,7 @@ export class HttpTransport {
         return;
       }
     }
-    // 2026-07-28 (issue 4): the body picks the era; a modern message never touches sessions.
+    // 2026-07-28: the body picks the era; a modern message never touches sessions.
     const headers: HeaderMap = (name) => exchange.header(name);
     const route = classifyEra(message, { headers });
     if (route.era === 'refused') {
@@ -292,7 +292,7 @@ export class HttpTransport {
       return;
     }
     if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, accepts.sse);
-    // The route goes along, so the dispatcher does not walk the message again (issue 14).
+    // The route goes along, so the dispatcher does not walk the message again.
     if (this.#stateful) await this.#postInSession(exchange, message, route, accepts.sse);
     else await this.#postStateless(exchange, message, route, accepts.sse);
   }
@@ -346,7 +346,7 @@ export class HttpTransport {
         const principal = this.#authorizer === undefined ? undefined : principalKey(exchange.auth);
         if (principal !== undefined) this.#owners.set(session, principal);
         if (this.#cluster !== undefined && !(await this.#share(session, principal, { quiet: true }))) {
-          // Degraded (issue 25): the session is served here, and shared once the store answers again.
+          // Degraded: the session is served here, and shared once the store answers again.
           this.#logger.info('a new session is kept on this instance until Redis returns (then it is shared)', {
             session: session.id,
           });
@@ -359,7 +359,7 @@ export class HttpTransport {
       }
       return;
     }
-    // One process (no cluster): the session is in memory, found without a promise (issue 24).
+    // One process (no cluster): the session is in memory, found without a promise.
     const session = this.#cluster === undefined ? this.#localSession(exchange) : await this.#session(exchange);
     if (session === undefined || this.#badVersion(exchange)) return;
     if (this.#cluster !== undefined) this.#forwardAnswers(session, message);
@@ -462,7 +462,7 @@ export class HttpTransport {
         await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
       } catch (error) {
         if (exchange.responded) throw error;
-        // The missed events live in the shared store (issue 25): say so rather than open a stream without them.
+        // The missed events live in the shared store: say so rather than open a stream without them.
         this.#logger.warn('a stream could not be resumed (the event store is unreachable)', {
           session: session.id,
           error,
@@ -649,7 +649,7 @@ export class HttpTransport {
   }
 
   /**
-   * The store answers again (issue 25): write the records of sessions opened
+   * The store answers again: write the records of sessions opened
    * or changed meanwhile, and put back those of the other live sessions if
    * the store came back without them (a Redis restarted empty), so any
    * instance can serve them again. A record already there is left alone.

@@ -19,16 +19,16 @@ export interface HttpListenOptions extends HttpHandlerOptions {
   /** How long `close()` waits for requests in flight. Default 10 000 ms. */
   shutdownTimeoutMs?: number;
   /**
-   * What `/readyz` checks besides draining (issue 11), e.g. that Redis answers.
+   * What `/readyz` checks besides draining, e.g. that Redis answers.
    * Each entry is a dependency's name and whether it is up: `true`, `false`
    * (the instance cannot serve: 503), or `'degraded'` (it is down but the
-   * instance serves without it: 200 with `"status":"degraded"`, issue 25).
+   * instance serves without it: 200 with `"status":"degraded"`).
    * Default: none.
    */
   readiness?: () => Promise<Record<string, boolean | 'degraded'>>;
   /**
    * More MCP endpoints on the same port, by exact path (e.g. the gateway's
-   * profiles at `/mcp/<name>`, issue 22). Each handler is closed with the listener.
+   * profiles at `/mcp/<name>`). Each handler is closed with the listener.
    */
   mounts?: Readonly<Record<string, HttpHandler>>;
 }
@@ -125,7 +125,7 @@ export async function listenHttp(options: HttpListenOptions): Promise<HttpListen
  * `/healthz`: the process serves (200). `/readyz`: it should get traffic —
  * 503 while draining or when a dependency it cannot serve without is down, so
  * a balancer moves traffic elsewhere; 200 `"degraded"` when a dependency is
- * down but the instance still serves (Redis, issue 25: taking every instance
+ * down but the instance still serves (Redis,  taking every instance
  * out of the balancer at once would turn a store blink into a full outage).
  */
 async function answerProbe(

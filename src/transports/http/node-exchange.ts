@@ -42,7 +42,7 @@ function settleBody(req: BodyCarrier, body: Body): void {
   if (state === undefined || state.done) return;
   state.done = true;
   // The listeners stay (they find no state and return): removing four listeners per request cost
-  // more than the request's last events reaching them (issue 24).
+  // more than the request's last events reaching them.
   req[BODY] = undefined;
   state.resolve(body);
 }
@@ -165,7 +165,7 @@ export class NodeExchange implements Exchange {
   header(name: string): string | undefined {
     // node:http builds req.headers for every HTTP/1.1 request anyway (its Host check reads it,
     // requireHostHeader), so a lookup there is the cheapest read; scanning rawHeaders was extra work
-    // (issue 24). Repeated headers come joined with ", " as node joins them.
+    //. Repeated headers come joined with ", " as node joins them.
     const value = this.req.headers[name];
     return typeof value === 'string' || value === undefined ? value : value.join(', ');
   }

@@ -92,7 +92,7 @@ export class RequestGuard {
   readonly #hosts: ReadonlySet<string> | undefined;
   /**
    * The last local address and the last localhost Host header seen, with the address's verdict:
-   * requests repeat them, so each is worked out once, not per request (issue 24).
+   * requests repeat them, so each is worked out once, not per request.
    */
   #lastAddress: string | undefined;
   #lastAddressLocal = true;

@@ -114,7 +114,7 @@ export interface SessionStoreOptions {
 
 /**
  * The sessions of one handler, in process. A session holds a live peer, so
- * this is a cache: with a cluster link (`createServer({ redis })`, issue 11)
+ * this is a cache: with a cluster link (`createServer({ redis })`)
  * another instance rebuilds a session it has not seen from its shared record,
  * and any instance can serve any session behind a plain load balancer.
  *

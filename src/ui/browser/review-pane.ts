@@ -1,5 +1,5 @@
 /**
- * The review pane (issue 21): servers a gateway with this lockfile would quarantine
+ * The review pane: servers a gateway with this lockfile would quarantine
  * and tools it would block, with the scan at the door's findings and the field diff,
  * and an Approve button per server. Approving asks in the console's confirmation
  * dialog (on the Node side, so a View cannot answer it) and then pins through the

@@ -32,7 +32,7 @@ export interface ApiDeps {
   log: SessionLog;
   policyName: string;
   sandboxOrigin: string;
-  /** The lockfile (`candor ui --lock`): enables the review pane (issue 21). */
+  /** The lockfile (`candor ui --lock`): enables the review pane. */
   lockFile?: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `startConsole`: the `candor ui` server (issue 13). Two loopback listeners:
+ * `startConsole`: the `candor ui` server. Two loopback listeners:
  * the console (page, scripts, JSON API, event stream) and, on another port and
  * so another origin, the sandbox proxy page that Views are rendered inside.
  * The host is created here so that its `onConfirm` is the console's dialog.

@@ -1,5 +1,5 @@
 /**
- * Review in the console (issue 21): the servers a gateway with this lockfile would
+ * Review in the console: the servers a gateway with this lockfile would
  * quarantine (no pins yet) and the tools it would block (changed or renamed since
  * pinned), each with the scan at the door's findings and the field diff; Approve
  * pins through the same code as `candor pin` (`pinReviewed`), after the person

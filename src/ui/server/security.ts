@@ -1,5 +1,5 @@
 /**
- * What keeps other web pages and other local users out of `candor ui` (issue 13):
+ * What keeps other web pages and other local users out of `candor ui`:
  * a random per-launch token on every API request (compared in constant time),
  * a Host header that must name the loopback address we listen on (DNS
  * rebinding), an Origin that must be the console's own, and strict CSPs.

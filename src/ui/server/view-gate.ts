@@ -1,5 +1,5 @@
 /**
- * The MCP Apps host's authority (issue 13): every View is bound to the server
+ * The MCP Apps host's authority: every View is bound to the server
  * whose tool rendered it, and every `tools/call` a View makes is decided here,
  * on the Node side, never in the browser:
  * - only tools of the View's own server, looked up by their name on that server;
