@@ -13,7 +13,7 @@
  * The input schemas are Standard Schemas with JSON Schema (both versions accept them),
  * so this module imports nothing from `ai` at run time.
  */
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,

@@ -14,7 +14,7 @@
  *   approval; `toolCallConcurrency: { limit: 8, strategy: 'called' }` lets a step of
  *   vouched reads (which carry no approval hook) run together.
  */
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,

@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
 import { CandorError } from '../errors.js';
-import { createHost, type Host } from '../host/host.js';
+import { createHost } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import { routedCalls } from '../host/routed-calls.js';

@@ -3,7 +3,7 @@
  * returns a value (sent as JSON) or throws `ApiError` (sent as `{ error }`).
  */
 import type { IncomingMessage } from 'node:http';
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import type { ConfirmBroker } from './confirm-broker.js';
 import { callScope } from './confirm-broker.js';
 import type { EventHub } from './event-stream.js';

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SEPARATOR } from '../../host/catalog.js';
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import type { Policy } from '../../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../../host/types.js';
 import { type DeclaredCsp, viewCsp } from '../shared/view-csp.js';
