@@ -112,10 +112,10 @@ export type {
   WirePrompt,
 } from './prompts/types.js';
 export { disableVariable } from './registry/env.js';
+export type { ManifestPage } from './registry/manifest.js';
 // Registry
 export type {
   ChangeReason,
-  ManifestPage,
   RegistryEvents,
   SearchPage,
   ToolRegistryOptions,
