@@ -25,7 +25,7 @@ export type {
   JsonRpcResult,
   RequestInfo,
 } from './engine/channel.js';
-export type { DispatchContext, DispatcherOptions, DrainOptions } from './engine/dispatcher.js';
+export type { DispatchContext, DispatcherOptions, DrainOptions } from './engine/dispatcher-options.js';
 export { createDispatcher, Dispatcher } from './engine/dispatcher.js';
 export type { ServerCapabilities, ServerInfo } from './engine/engine.js';
 export type { ProtocolVersion } from './engine/era.js';
