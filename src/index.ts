@@ -25,8 +25,8 @@ export type {
   JsonRpcResult,
   RequestInfo,
 } from './engine/channel.js';
-export type { DispatchContext, DispatcherOptions, DrainOptions } from './engine/dispatcher-options.js';
 export { createDispatcher, Dispatcher } from './engine/dispatcher.js';
+export type { DispatchContext, DispatcherOptions, DrainOptions } from './engine/dispatcher-options.js';
 export type { ServerCapabilities, ServerInfo } from './engine/engine.js';
 export type { ProtocolVersion } from './engine/era.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './engine/era.js';

@@ -106,7 +106,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   // "oauth-per-user" upstreams: checked before anything starts.
   const perUserServers = perUserServersOf(options);
-  const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey ?? process.env.CANDOR_TOKEN_KEY) : undefined;
+  const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey) : undefined;
   const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
     Object.entries(sandboxed.servers).map(([name, config]) => [
@@ -119,6 +119,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     host = await createHost({
       servers,
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.leanCalls === false ? { leanCalls: false } : {}),
       policy: policyConfig,
       ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
       ...(options.lock

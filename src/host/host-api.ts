@@ -29,6 +29,11 @@ export interface HostOptions {
   /** Servers by name; the name prefixes their tools (`name__tool`). */
   servers: Record<string, ServerConfig>;
   /**
+   * tools/call to stdio servers on the lean path (default true): framed and answered
+   * without the SDK's request machinery. false sends every call through the SDK client.
+   */
+  leanCalls?: boolean;
+  /**
    * Where OAuth sign-ins of servers with `auth` are read and refreshed (default
    * the user's credentials file, the one `candor auth login` writes).
    */

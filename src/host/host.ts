@@ -118,6 +118,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       config,
       ...(options.credentials ? { credentials: options.credentials } : {}),
       ...(options.clientCapabilities ? { capabilities: options.clientCapabilities } : {}),
+      ...(options.leanCalls === false ? { leanCalls: false } : {}),
       ...(options.onClient ? { onClient: (client) => options.onClient!(name, client) } : {}),
       onToolsChanged: (tools) => {
         try {

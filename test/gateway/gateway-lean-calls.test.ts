@@ -2,7 +2,7 @@
  * The gateway's lean tools/call path to stdio upstreams, over the wire:
  * a downstream SDK client → candor gateway over Streamable HTTP → a candor stdio
  * upstream in either protocol era. Each case runs on the lean path and, with
- * `CANDOR_LEAN_CALLS=0`, on the SDK client's path, and both must behave the same:
+ * `leanCalls: false` (`CANDOR_LEAN_CALLS=0` for the CLI), on the SDK client's path, and both must behave the same:
  * concurrent calls matched by id, progress and cancellation passed on, the per-call
  * timeout, an upstream that dies mid-call, large results.
  */
@@ -29,13 +29,10 @@ type Path = 'lean' | 'sdk';
 type Era = 'legacy' | 'modern';
 
 async function start(path: Path, era: Era, extra: Partial<GatewayOptions> = {}, env: Record<string, string> = {}) {
-  const before = process.env.CANDOR_LEAN_CALLS;
-  // Read when the gateway connects its upstreams.
-  if (path === 'sdk') process.env.CANDOR_LEAN_CALLS = '0';
-  else delete process.env.CANDOR_LEAN_CALLS;
-  try {
+  {
     const gateway = await createGateway({
       logger: silent,
+      ...(path === 'sdk' ? { leanCalls: false } : {}),
       servers: { up: { command: process.execPath, args: [fixture], era, env, stderr: 'ignore' } },
       policy: 'yolo',
       ...extra,
@@ -49,9 +46,6 @@ async function start(path: Path, era: Era, extra: Partial<GatewayOptions> = {}, 
     await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
     open.push(() => client.close());
     return client;
-  } finally {
-    if (before === undefined) delete process.env.CANDOR_LEAN_CALLS;
-    else process.env.CANDOR_LEAN_CALLS = before;
   }
 }
 
