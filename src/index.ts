@@ -58,9 +58,11 @@ export type {
 } from './engine/tasks/task-store.js';
 export { isTerminalStatus } from './engine/tasks/task-store.js';
 // Errors
+export type { CandorErrorCode, ToolErrorCode } from './errors.js';
 export {
   CandorError,
   DefinitionError,
+  isCandorError,
   isDefinitionError,
   isProtocolError,
   isToolError,

@@ -6,7 +6,9 @@
  * jose refuses unsecured JWTs, and the algorithm list is checked before any
  * key is picked.
  */
+
 import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { CandorError } from '../errors.js';
 import type { ServerLogger } from '../util/logger.js';
 import { discoverJwksUri } from './issuer-metadata.js';
 import { invalid, scopesOf, type TokenVerifier, type Verdict } from './token-verifier.js';
@@ -102,7 +104,13 @@ function keySource(options: AuthOptions, logger: ServerLogger): JWTVerifyGetKey 
   };
 }
 
-class KeysUnavailable extends Error {}
+/** The issuer's signing keys could not be fetched (answered 503, not 401). */
+class KeysUnavailable extends CandorError {
+  override readonly name = 'KeysUnavailable';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'keys_unavailable', cause: options.cause });
+  }
+}
 
 /** What the client is told (never the token; the claim values are the server's own configuration). */
 function verdictOf(error: unknown, logger: ServerLogger): Verdict {
