@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
 import { CandorError } from '../errors.js';
+import { APPROVALS_FILE_NAME } from '../host/approvals-file.js';
 import { createHost } from '../host/host.js';
 import type { Host } from '../host/host-api.js';
 import { Overrides } from '../host/overrides.js';
@@ -102,7 +103,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const approvalsFile =
     options.approvalsFile ??
-    (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
+    (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), APPROVALS_FILE_NAME) : undefined);
 
   // "oauth-per-user" upstreams: checked before anything starts.
   const perUserServers = perUserServersOf(options);

@@ -12,10 +12,11 @@
  * whose options overlap, and patterns outside pattern.ts's subset, are not solved.
  */
 
+import { isRecord } from '../util/is-record.js';
 import { isPathish, isSurelyPath, isUrlish, type PathStyle, type Paths, pathFor } from './path-names.js';
 import { samplePattern } from './pattern.js';
 import { patternMatches } from './pattern-match.js';
-import { isMultiple, isRecord, merge, NEVER, normalize, type Schema } from './schema-fold.js';
+import { isMultiple, merge, NEVER, normalize, type Schema } from './schema-fold.js';
 
 /** A seeded PRNG (mulberry32): the same seed gives the same arguments. */
 export function random(seed: number): () => number {

@@ -4,6 +4,7 @@
  * bounds tightened, types intersected, and a schema that asks for the impossible
  * recognised (so the generator says so instead of guessing).
  */
+import { isRecord } from '../util/is-record.js';
 import { patternMatches } from './pattern-match.js';
 
 export type Schema = Record<string, unknown>;
@@ -197,10 +198,6 @@ function intersectTypes(a: unknown, b: unknown): unknown {
           : [],
   );
   return both.length === 0 ? NEVER : both.length === 1 ? both[0] : [...new Set(both)];
-}
-
-export function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function resolveRef(root: Schema, ref: string): unknown {

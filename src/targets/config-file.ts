@@ -3,14 +3,14 @@
  * Cursor and Windsurf, and VS Code's `servers` map (`.vscode/mcp.json`, or `mcp.servers`
  * in settings.json). Entries have `command`/`args`/`env` (stdio) or `url` (+ `type`, `headers`).
  */
+
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseAuthSetting } from '../auth/client/settings.js';
 import { CandorError } from '../errors.js';
+import { isRecord } from '../util/is-record.js';
 import type { Target } from './types.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Strip `//` and `/* *\/` comments and trailing commas (VS Code's JSONC), leaving strings intact.
