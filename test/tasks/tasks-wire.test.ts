@@ -146,8 +146,10 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
     const taskId = short.result?.task.taskId as string;
     expect(short.result?.task.ttl).toBe(100);
     expect((await client.request('tasks/result', { taskId })).result).toBeDefined();
-    await new Promise((r) => setTimeout(r, 150));
-    expect((await client.request('tasks/get', { taskId })).error).toMatchObject({ code: -32602 });
+    // Gone once its ttl lapses.
+    await expect
+      .poll(async () => (await client.request('tasks/get', { taskId })).error?.code, { timeout: 5_000 })
+      .toBe(-32602);
     expect((await client.request('tasks/list')).result?.tasks.map((t: { taskId: string }) => t.taskId)).not.toContain(
       taskId,
     );
