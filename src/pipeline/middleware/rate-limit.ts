@@ -7,9 +7,9 @@
  * (Redis, Postgres, …) for a tool's limit; the default keeps counts in memory.
  */
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 import type { RateLimit } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
+import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 
@@ -59,7 +59,12 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
-  const { store = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec), key = (ctx) => ctx.tool.name, logger, limitOf } = options;
+  const {
+    store = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec),
+    key = (ctx) => ctx.tool.name,
+    logger,
+    limitOf,
+  } = options;
   const limiters = new Map<string, { limit: RateLimit; limiter: RateLimiterAbstract }>();
   const limiterFor = (name: string, limit: RateLimit) => {
     let entry = limiters.get(name);

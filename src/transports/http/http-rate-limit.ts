@@ -5,10 +5,10 @@
  * several instances can share one budget.
  */
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 import { DefinitionError } from '../../errors.js';
 import type { HttpInfo } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
+import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 
 /** What a store factory gets, in rate-limiter-flexible's terms. */
 export interface HttpRateLimiterSpec {
