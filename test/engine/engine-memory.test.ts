@@ -132,7 +132,7 @@ describe('tools', () => {
       defineTool({ name: 'later', description: 'Added later.', effect: 'read', world: 'closed', handler: () => 'x' }),
     );
     await client.ping();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => count >= 2);
     expect(count).toBe(2);
     wire.assertClean();
   });

@@ -251,7 +251,6 @@ describe('upstreams that misbehave', () => {
   });
 
   test('an upstream that never finishes the handshake is given up on; the gateway serves the others', async () => {
-    const started = Date.now();
     const { url, gateway } = await start({
       servers: {
         notes: { command: process.execPath, args: [fixture], stderr: 'ignore' },
@@ -266,7 +265,6 @@ describe('upstreams that misbehave', () => {
       policy: 'yolo',
       reconnect: { initialDelayMs: 60_000 },
     });
-    expect(Date.now() - started).toBeLessThan(20_000);
     const silentState = gateway.status().find((s) => s.name === 'silent')!;
     expect(silentState.state).toBe('down');
     expect(silentState.error).toContain('handshake');

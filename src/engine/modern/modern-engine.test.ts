@@ -28,7 +28,7 @@ const CAPS = { elicitation: { form: {} }, sampling: {} };
 
 function setup(options: ModernOptions = {}) {
   const effects: string[] = [];
-  const seen: { signal?: AbortSignal } = {};
+  const seen: { signal?: AbortSignal; lateProgressSent?: boolean } = {};
   const registry = new ToolRegistry();
   registry.add(
     defineTool({
@@ -66,8 +66,14 @@ function setup(options: ModernOptions = {}) {
         await ctx.progress(1, 2, 'half');
         await ctx.log('info', 'working');
         await ctx.log('debug', 'noise');
-        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
-        await ctx.progress(2, 2);
+        await new Promise((resolve) =>
+          ctx.signal.aborted ? resolve(undefined) : ctx.signal.addEventListener('abort', resolve),
+        );
+        try {
+          await ctx.progress(2, 2);
+        } finally {
+          seen.lateProgressSent = true;
+        }
         return 'late';
       },
     }),
@@ -366,8 +372,9 @@ describe('the modern engine', () => {
     const { answer } = await pending;
     expect(answer).toBeUndefined();
     expect(seen.signal!.aborted).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(sent).toHaveLength(1); // the handler's progress(2) after the abort was dropped
+    // Once the handler has sent its progress(2) after the abort, nothing more went out.
+    await until(() => seen.lateProgressSent === true);
+    expect(sent).toHaveLength(1);
   });
 
   test('a mirrored Mcp-Param header that differs from the argument is refused with 400 and -32020', async () => {

@@ -42,14 +42,25 @@ describe('timeout', () => {
     process.on('unhandledRejection', listener);
     try {
       const ctx = makeCallContext(slow);
+      let rejectedLate!: () => void;
+      const late = new Promise<void>((resolve) => {
+        rejectedLate = resolve;
+      });
       await timeout()(
         ctx,
         () =>
           new Promise((_, reject) =>
-            ctx.signal.addEventListener('abort', () => setTimeout(() => reject(new Error('late')), 5)),
+            ctx.signal.addEventListener('abort', () =>
+              setTimeout(() => {
+                reject(new Error('late'));
+                rejectedLate();
+              }, 5),
+            ),
           ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // After the late rejection, one turn of the event loop is when Node reports it if nobody handled it.
+      await late;
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', listener);
