@@ -265,7 +265,7 @@ const peers: Peer[] = [
 ];
 const callTargets: Target[] = [
   old(BARE, 'bare-node.ts', () => [], false),
-  // The layer in between (issue 24): node:http straight into candor's dispatcher, no candor transport.
+  // The layer in between: node:http straight into candor's dispatcher, no candor transport.
   old('bare node:http + candor dispatcher', 'candor.ts', () => ['1', 'dispatcher'], false),
   old('candor (stateful)', 'candor.ts', (n) => [String(n), 'stateful'], true),
   old('candor (stateless)', 'candor.ts', (n) => [String(n), 'stateless'], false),

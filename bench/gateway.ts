@@ -356,7 +356,7 @@ async function httpThroughput(): Promise<void> {
         headers: { ...JSON_HEADERS, 'mcp-protocol-version': PROTOCOL },
         seconds: duration,
         connections: IN_FLIGHT,
-        // The bridge process alone (issue 24): the upstream it started is a process of its own.
+        // The bridge process alone: the upstream it started is a process of its own.
         pid: contender.child.pid!,
         openSession: PROTOCOL,
         sessionFile: join(sessions, `${running.indexOf(contender)}.session`),
