@@ -35,7 +35,7 @@ import { isRecord } from '../util/is-record.js';
  * 0 on the same connection), so a response is the lean path's by its id alone.
  * Numbers, not strings: every server handles numeric ids.
  */
-const FIRST_ID = 2 ** 40;
+export const FIRST_ID = 2 ** 40;
 
 /** What one call may be given (as `ServerConnection.callTool`). */
 export interface LeanCallOptions {

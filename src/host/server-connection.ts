@@ -20,6 +20,7 @@ import { CandorError } from '../errors.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
+import { useLeanReader } from './lean-read-buffer.js';
 import type { ConnectionCallOptions, HostConnection, ServerConfig } from './types.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
@@ -360,7 +361,10 @@ export class ServerConnection implements HostConnection {
     if (config.env) params.env = config.env;
     if (config.cwd) params.cwd = config.cwd;
     params.stderr = config.stderr ?? 'inherit';
-    return new StdioClientTransport(params);
+    const transport = new StdioClientTransport(params);
+    // Answers to lean calls are parsed once and not schema-checked twice (lean-read-buffer.ts).
+    if (this.#options.leanCalls !== false) useLeanReader(transport);
+    return transport;
   }
 }
 

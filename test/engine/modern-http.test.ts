@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../../src/transports/http/create-http-handler.js';
 import { buildModernServer, type Observed } from '../support/modern-fixture.js';
 import { createModernWireCheck, type ModernWireCheck } from '../support/modern-wire-check.js';
+import { waitFor } from '../support/until.js';
 
 const V = '2026-07-28';
 let http: Server;
@@ -160,10 +161,10 @@ describe.each(['pin', 'auto'] as const)('SDK v2 client in %s mode over HTTP', (m
       { name: 'wait', arguments: { tag } },
       { signal: controller.signal, onprogress: ({ progress: p }) => void progress.push(p) },
     );
-    await until(() => observed.started.includes(tag));
+    await waitFor(() => observed.started.includes(tag));
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => observed.aborted.includes(tag));
+    await waitFor(() => observed.aborted.includes(tag));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(progress).toEqual([]);
     await client.close();
@@ -433,8 +434,3 @@ describe('refusals over HTTP, with the status and code the spec gives', () => {
     expect(right.body.result.content).toEqual([{ type: 'text', text: 'ran in eu-west' }]);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition not reached');
-}

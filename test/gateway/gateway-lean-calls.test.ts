@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { until } from '../support/until.js';
 
 const fixture = join(import.meta.dirname, '../fixtures/gateway/lean-upstream.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'candor-gateway-lean-'));
@@ -60,15 +61,6 @@ function events(log: string): Array<{ event: string; tag: string; requestId: num
       .map((line) => JSON.parse(line));
   } catch {
     return [];
-  }
-}
-
-async function until<T>(probe: () => T, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
