@@ -129,11 +129,18 @@ describe.each([
   });
 
   test('an upstream that dies mid-call gives a clear error, calls in flight fail with it, and the next call is served', async () => {
-    const client = await start(path, era);
+    const log = join(dir, `die-${path}-${era}.log`);
+    writeFileSync(log, '');
+    const client = await start(path, era, {}, { LEAN_FIXTURE_LOG: log });
     const waiting = Array.from({ length: 4 }, (_, i) =>
-      client.callTool({ name: 'up__echo', arguments: { text: `w${i}`, ms: 5_000 } }),
+      client.callTool({ name: 'up__slow', arguments: { tag: `w${i}`, quiet: true } }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // All four are running upstream before it dies.
+    const started = await until(
+      () => events(log),
+      (e) => e.filter((x) => x.event === 'started').length === 4,
+    );
+    expect(started.filter((x) => x.event === 'started')).toHaveLength(4);
     const died = await client.callTool({ name: 'up__die', arguments: {} });
     expect(died.isError).toBe(true);
     expect(text(died)).toMatch(/transport failure \(.*Connection closed.*\)/);
