@@ -51,15 +51,13 @@ function measure(args: string[], call: boolean): Promise<number> {
   });
 }
 
+/** Say so, and stay alive until measured (an exited process has no RSS to read). */
+const READY = "process.stdout.write('ready'); setInterval(() => {}, 60_000);";
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
 const cases: Array<[string, string[], boolean]> = [
-  ['node alone', ['-e', "process.stdout.write('ready')"], false],
-  ['node importing zod', ['--input-type=module', '-e', "await import('zod'); process.stdout.write('ready')"], false],
-  [
-    'node importing candor',
-    ['--input-type=module', '-e', "await import('../dist/src/index.js'); process.stdout.write('ready')"],
-    false,
-  ],
+  ['node alone', ['-e', `${READY}`], false],
+  ['node importing zod', ['--input-type=module', '-e', `await import('zod'); ${READY}`], false],
+  ['node importing candor', ['--input-type=module', '-e', `await import('../dist/src/index.js'); ${READY}`], false],
   ['one-tool server, zod schema, after its first tools/call', [oneTool, 'zod'], true],
   ['one-tool server, JSON Schema, after its first tools/call', [oneTool, 'json'], true],
 ];
