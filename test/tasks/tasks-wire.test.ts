@@ -102,8 +102,9 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
     await expect.poll(() => observed.hangs).toBe(1);
     expect((await client.request('tasks/cancel', { taskId })).result).toMatchObject({ status: 'cancelled' });
     expect((await waiting).error).toMatchObject({ code: -32602, message: expect.stringContaining('cancelled') });
-    // The handler ended after the cancel ("stopped"): the task does not move.
-    await new Promise((r) => setTimeout(r, 50));
+    // The handler saw the abort and ended ("stopped"); once its end is handled, the task has not moved.
+    await expect.poll(() => observed.aborts.length).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
     expect((await client.request('tasks/get', { taskId })).result).toMatchObject({ status: 'cancelled' });
   });
 

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { waitFor } from '../../../test/support/until.js';
 import { createToolPipeline } from '../../pipeline/pipeline.js';
 import { ToolRegistry } from '../../registry/registry.js';
 import { defineResource } from '../../resources/define.js';
@@ -346,7 +347,7 @@ describe('the modern engine', () => {
         ctx: { info: { signal: controller.signal } },
       },
     );
-    await until(() => seen.signal !== undefined && sent.length >= 2);
+    await waitFor(() => seen.signal !== undefined && sent.length >= 2);
     expect(sent).toEqual([
       {
         jsonrpc: '2.0',
@@ -367,13 +368,13 @@ describe('the modern engine', () => {
       { name: 'slow', arguments: {} },
       { meta: { progressToken: 7 }, ctx: { info: { signal: controller.signal } } },
     );
-    await until(() => seen.signal !== undefined && sent.length === 1);
+    await waitFor(() => seen.signal !== undefined && sent.length === 1);
     controller.abort();
     const { answer } = await pending;
     expect(answer).toBeUndefined();
     expect(seen.signal!.aborted).toBe(true);
     // Once the handler has sent its progress(2) after the abort, nothing more went out.
-    await until(() => seen.lateProgressSent === true);
+    await waitFor(() => seen.lateProgressSent === true);
     expect(sent).toHaveLength(1);
   });
 
@@ -423,7 +424,7 @@ describe('the modern engine', () => {
       },
       { ctx: { info: { signal: controller.signal } } },
     );
-    await until(() => sent.length >= 1);
+    await waitFor(() => sent.length >= 1);
     const id = 1;
     expect(SubscriptionsAcknowledgedNotificationSchema.parse(sent[0])).toBeTruthy();
     // No prompts on this server: promptsListChanged is not honoured.
@@ -434,7 +435,7 @@ describe('the modern engine', () => {
     registry.disable({ names: ['echo'] });
     resources.notifyUpdated('file:///readme.txt');
     resources.notifyUpdated('file:///other.txt');
-    await until(() => sent.includes(':keepalive'));
+    await waitFor(() => sent.includes(':keepalive'));
     const notes = sent.filter((m) => m !== ':keepalive').slice(1);
     expect(notes).toEqual([
       {
@@ -460,7 +461,7 @@ describe('the modern engine', () => {
   test('the subscription limit refuses one more listen; shutdown ends the open ones gracefully', async () => {
     const { request, modern } = setup({ subscriptions: { maxSubscriptions: 1 } });
     const first = request('subscriptions/listen', { notifications: { toolsListChanged: true } });
-    await until(() => modern.subscriptions === 1);
+    await waitFor(() => modern.subscriptions === 1);
     const refused = await request('subscriptions/listen', { notifications: { toolsListChanged: true } });
     expect(refused.answer!.error.message).toContain('Subscription limit');
     modern.close();
@@ -477,8 +478,3 @@ describe('the modern engine', () => {
     expect(answer!.error.code).toBe(-32602);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  if (!condition()) throw new Error('condition not reached');
-}

@@ -30,7 +30,7 @@ import type { HttpCloseOptions, HttpHandlerOptions } from './handler-options.js'
 import { createHttpRateLimiter, type HttpRateLimiter } from './http-rate-limit.js';
 import { acceptable } from './media-types.js';
 import { isInitialize } from './message-kinds.js';
-import { readPostMessage } from './post-body.js';
+import { REFUSED, readPostMessage } from './post-body.js';
 import { PostChannel, type PostChannelConfig } from './post-channel.js';
 import { RequestGuard } from './request-guard.js';
 import { allowedMethods, JSON_HEADERS, quoteHeader, refuse, refuseClosing, TRANSPORT_ERROR } from './responses.js';
@@ -64,8 +64,6 @@ export class HttpTransport {
   readonly #getStream: boolean;
   readonly #guard: RequestGuard;
   readonly #limiter: HttpRateLimiter | undefined;
-  readonly #bodyLimit: number;
-  readonly #maxBatch: number | undefined;
   readonly #store: EventStore | undefined;
   readonly #channels: PostChannelConfig;
   readonly #sessions: SessionStore;
@@ -87,6 +85,8 @@ export class HttpTransport {
   readonly #modernRequests = new Set<GoneSignal>();
   #active = 0;
   #closing = false;
+  /** Read by every POST; `closing` follows `#closing`. */
+  readonly #limits: { bodyLimit: number; maxBatch: number | undefined; closing: boolean };
   #idle: (() => void) | undefined;
 
   constructor(options: HttpHandlerOptions) {
@@ -102,8 +102,7 @@ export class HttpTransport {
       logger: this.#logger,
       defaultStore: options.rateLimitStore,
     });
-    this.#bodyLimit = bodyLimit;
-    this.#maxBatch = options.maxBatch;
+    this.#limits = { bodyLimit, maxBatch: options.maxBatch, closing: false };
     const cluster = options.cluster;
     this.#idPrefix = cluster === undefined ? '' : `${cluster.instanceId}-`;
     this.#store =
@@ -212,6 +211,7 @@ export class HttpTransport {
   async close(options: HttpCloseOptions = {}): Promise<void> {
     const { timeoutMs = 10_000 } = options;
     this.#closing = true;
+    this.#limits.closing = true;
     if (this.#active > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
@@ -229,13 +229,10 @@ export class HttpTransport {
   }
 
   async #post(exchange: Exchange): Promise<void> {
-    const read = await readPostMessage(exchange, {
-      bodyLimit: this.#bodyLimit,
-      maxBatch: this.#maxBatch,
-      closing: this.#closing,
-    });
-    if (read === undefined) return;
-    const { message, canStream } = read;
+    const accepts = acceptable(exchange.header('accept'));
+    const message = await readPostMessage(exchange, accepts, this.#limits);
+    if (message === REFUSED) return;
+    const canStream = accepts.sse;
     if (this.#authorizer !== undefined && exchange.auth !== undefined) {
       const refused = this.#authorizer.permit(message, exchange.auth);
       if (refused !== undefined) {

@@ -5,33 +5,37 @@
  */
 import { INVALID_REQUEST, PARSE_ERROR } from '../../engine/jsonrpc.js';
 import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
-import { acceptable, isJsonContentType } from './media-types.js';
+import { type Acceptable, isJsonContentType } from './media-types.js';
 import { carriesRequest } from './message-kinds.js';
 import { quoteHeader, refuse, refuseClosing, TRANSPORT_ERROR } from './responses.js';
 
-/** Limits a POST body is read under. */
+/** What {@link readPostMessage} gives back once it has answered the request with a refusal. */
+export const REFUSED: unique symbol = Symbol('refused');
+
+/** Limits a POST body is read under (one object per transport: nothing is allocated per request). */
 export interface PostBodyLimits {
-  bodyLimit: number;
-  maxBatch: number | undefined;
+  readonly bodyLimit: number;
+  readonly maxBatch: number | undefined;
   /** The server is draining: only responses and notifications still pass. */
-  closing: boolean;
+  readonly closing: boolean;
 }
 
 /**
- * The POST's JSON-RPC message and whether the client takes an SSE answer, or
- * undefined once the request was refused (the answer is already written).
+ * The POST's JSON-RPC message, or {@link REFUSED} once the request was refused (the
+ * answer is already written). `accepts` is the request's parsed Accept header.
  *
  * @example
  * ```ts
- * const read = await readPostMessage(exchange, { bodyLimit: 4 * 1024 * 1024, maxBatch: undefined, closing: false });
- * if (read === undefined) return;
+ * const accepts = acceptable(exchange.header('accept'));
+ * const message = await readPostMessage(exchange, accepts, limits);
+ * if (message === REFUSED) return;
  * ```
  */
 export async function readPostMessage(
   exchange: Exchange,
+  accepts: Acceptable,
   limits: PostBodyLimits,
-): Promise<{ message: unknown; canStream: boolean } | undefined> {
-  const accepts = acceptable(exchange.header('accept'));
+): Promise<unknown> {
   if (!accepts.json && !accepts.sse) {
     refuse(
       exchange,
@@ -39,7 +43,7 @@ export async function readPostMessage(
       TRANSPORT_ERROR,
       'Not acceptable: the Accept header must allow application/json and text/event-stream.',
     );
-    return undefined;
+    return REFUSED;
   }
   if (!isJsonContentType(exchange.header('content-type'))) {
     refuse(
@@ -48,16 +52,16 @@ export async function readPostMessage(
       TRANSPORT_ERROR,
       `Unsupported media type ${quoteHeader(exchange.header('content-type'))}: send JSON-RPC as application/json.`,
     );
-    return undefined;
+    return REFUSED;
   }
   const body = await exchange.readBody(limits.bodyLimit);
-  if (body === ABORTED) return undefined;
+  if (body === ABORTED) return REFUSED;
   if (body === TOO_LARGE) {
     refuse(exchange, 413, TRANSPORT_ERROR, `Payload too large: the limit is ${limits.bodyLimit} bytes.`, [
       'connection',
       'close',
     ]);
-    return undefined;
+    return REFUSED;
   }
   let message: unknown;
   if (typeof body === 'string') {
@@ -65,14 +69,14 @@ export async function readPostMessage(
       message = JSON.parse(body);
     } catch {
       refuse(exchange, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON.');
-      return undefined;
+      return REFUSED;
     }
   } else {
     message = body.value;
   }
   if (limits.closing && carriesRequest(message)) {
     refuseClosing(exchange);
-    return undefined;
+    return REFUSED;
   }
   if (limits.maxBatch !== undefined && Array.isArray(message) && message.length > limits.maxBatch) {
     refuse(
@@ -81,7 +85,7 @@ export async function readPostMessage(
       INVALID_REQUEST,
       `Invalid request: the batch has ${message.length} messages; the limit is ${limits.maxBatch}.`,
     );
-    return undefined;
+    return REFUSED;
   }
-  return { message, canStream: accepts.sse };
+  return message;
 }
