@@ -40,8 +40,8 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'src', 'cli', 'main.js');
 const upstream = join(repo, 'test', 'fixtures', 'gateway', 'upstream.mjs');
 const peers = join(repo, '.cache', 'bench-peers');
-const rounds = Number(process.argv[2] ?? 3);
-const seconds = Number(process.argv[3] ?? 3);
+const rounds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv[3] ?? 4);
 const IN_FLIGHT = 16;
 const PROTOCOL = '2025-11-25';
 
