@@ -1,16 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadlines } from './deadlines.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Fake timers (setTimeout and performance.now): the deadlines fire when the clock says so.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('Deadlines', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('expires deadlines of one limit in the order they started, each once', async () => {
     const deadlines = new Deadlines();
     const fired: string[] = [];
     deadlines.add(20, () => fired.push('a'));
     await sleep(5);
     deadlines.add(20, () => fired.push('b'));
-    await sleep(60);
+    await sleep(14);
+    expect(fired).toEqual([]);
+    await sleep(1);
+    expect(fired).toEqual(['a']);
+    await sleep(5);
     expect(fired).toEqual(['a', 'b']);
   });
 
@@ -46,7 +58,9 @@ describe('Deadlines', () => {
       },
       performance.now() - 990,
     );
-    await sleep(40);
+    await sleep(9);
+    expect(fired).toBe(false);
+    await sleep(1);
     expect(fired).toBe(true);
   });
 });

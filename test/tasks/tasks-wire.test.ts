@@ -46,7 +46,6 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
       arguments: { text: 'later', ms: 400 },
       task: {},
     });
-    expect(performance.now() - began).toBeLessThan(300);
     const taskId = created.result!.task.taskId as string;
     expect(created.result!._meta['io.modelcontextprotocol/model-immediate-response']).toContain(taskId);
     expect((await client.request('tasks/get', { taskId })).result).toMatchObject({ status: 'working' });
@@ -105,7 +104,7 @@ describe('tasks over raw JSON-RPC (2025-11-25)', () => {
     expect((await client.request('tasks/cancel', { taskId })).result).toMatchObject({ status: 'cancelled' });
     expect((await waiting).error).toMatchObject({ code: -32602, message: expect.stringContaining('cancelled') });
     // The handler ended after the cancel ("stopped"): the task does not move.
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => observed.aborts.length).toBe(1);
     expect((await client.request('tasks/get', { taskId })).result).toMatchObject({ status: 'cancelled' });
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { memoryVaultBackend, TokenVault, tokenKeyFrom, type VaultBackend } from './token-vault.js';
 
 const RESOURCE = 'https://mcp.example.com/mcp';
@@ -109,9 +109,17 @@ describe('TokenVault', () => {
     expect(await vault.takePending('not-the-state')).toBeUndefined();
     expect((await vault.takePending(state))?.principal).toBe('alice');
     expect(await vault.takePending(state)).toBeUndefined();
-    const short = await vault.savePending({ server: 'notes', principal: 'bob', codeVerifier: 'v' }, 1);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await vault.takePending(short)).toBeUndefined();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const short = await vault.savePending({ server: 'notes', principal: 'bob', codeVerifier: 'v' }, 1_000);
+      vi.setSystemTime(Date.now() + 999);
+      const kept = await vault.savePending({ server: 'notes', principal: 'bob', codeVerifier: 'v' }, 1_000);
+      vi.setSystemTime(Date.now() + 1);
+      expect(await vault.takePending(short)).toBeUndefined();
+      expect((await vault.takePending(kept))?.principal).toBe('bob');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('updates of one person are serialised: concurrent writes lose nothing', async () => {

@@ -28,7 +28,7 @@ const CAPS = { elicitation: { form: {} }, sampling: {} };
 
 function setup(options: ModernOptions = {}) {
   const effects: string[] = [];
-  const seen: { signal?: AbortSignal } = {};
+  const seen: { signal?: AbortSignal; finished?: boolean } = {};
   const registry = new ToolRegistry();
   registry.add(
     defineTool({
@@ -66,8 +66,15 @@ function setup(options: ModernOptions = {}) {
         await ctx.progress(1, 2, 'half');
         await ctx.log('info', 'working');
         await ctx.log('debug', 'noise');
-        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
-        await ctx.progress(2, 2);
+        await new Promise<void>((resolve) => {
+          if (ctx.signal.aborted) resolve();
+          else ctx.signal.addEventListener('abort', () => resolve());
+        });
+        try {
+          await ctx.progress(2, 2);
+        } finally {
+          seen.finished = true;
+        }
         return 'late';
       },
     }),
@@ -366,7 +373,7 @@ describe('the modern engine', () => {
     const { answer } = await pending;
     expect(answer).toBeUndefined();
     expect(seen.signal!.aborted).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => seen.finished === true); // the handler has sent (or tried to send) progress(2)
     expect(sent).toHaveLength(1); // the handler's progress(2) after the abort was dropped
   });
 

@@ -42,14 +42,26 @@ describe('timeout', () => {
     process.on('unhandledRejection', listener);
     try {
       const ctx = makeCallContext(slow);
+      let rejectedLate!: () => void;
+      const late = new Promise<void>((resolve) => {
+        rejectedLate = resolve;
+      });
       await timeout()(
         ctx,
         () =>
           new Promise((_, reject) =>
-            ctx.signal.addEventListener('abort', () => setTimeout(() => reject(new Error('late')), 5)),
+            ctx.signal.addEventListener('abort', () =>
+              setImmediate(() => {
+                reject(new Error('late'));
+                rejectedLate();
+              }),
+            ),
           ),
       );
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await late;
+      // Unhandled rejections are reported after the microtasks of the turn that rejected.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', listener);
