@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SCRIPT = join(here, 'wrk', 'jsonrpc.lua');
+const SESSION_SCRIPT = join(here, 'wrk', 'mcp-session.lua');
 
 /** wrk on PATH, installed with apt-get (Debian package `wrk`) when missing and we may. */
 export function ensureWrk(): void {
@@ -69,12 +70,24 @@ export async function wrkLoad(options: {
   seconds: number;
   connections: number;
   pid: number;
+  /**
+   * Let the wrk script open the MCP session itself (initialize with this protocol
+   * version, then notifications/initialized) before the calls; `requests` then
+   * counts the calls only.
+   */
+  openSession?: string;
+  /** With openSession: a file that keeps the session between runs (the first run opens it). */
+  sessionFile?: string;
 }): Promise<WrkResult> {
   const [head, tail] = JSON.stringify({ ...options.message, id: '\u0000id' }).split('"\\u0000id"') as [string, string];
   // A long timeout: a slow server (the SDKs right after start) answers late, which is not an error.
   const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', '30s'];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}: ${value}`);
-  args.push('-s', SCRIPT, options.url, '--', head, tail);
+  if (options.openSession === undefined) args.push('-s', SCRIPT, options.url, '--', head, tail);
+  else {
+    args.push('-s', SESSION_SCRIPT, options.url, '--', head, tail, options.openSession);
+    if (options.sessionFile !== undefined) args.push(options.sessionFile);
+  }
   const before = processCpu(options.pid);
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });

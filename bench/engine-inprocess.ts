@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { createServer, defineTool, serializeMessage, silentLogger, type ToolLike } from '../dist/src/index.js';
+import { createServer, defineTool, silentLogger, type ToolLike } from '../dist/src/index.js';
+import { serializeMessage } from '../dist/src/protocol.js';
 import { HttpTransport } from '../dist/src/transports/http/http-transport.js';
 import { processCpuMicros, record, table } from './_harness.js';
 

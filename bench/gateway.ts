@@ -8,34 +8,42 @@
  *    `candor gateway --stdio --policy yolo` (one call at a time). Reported: the
  *    added latency per call and the gateway process's CPU time per call (its
  *    server-side work: parse, policy, pins, forward, answer).
- * 2. Throughput over Streamable HTTP with 16 calls in flight: `candor gateway
- *    --http` against the stdio→HTTP bridges people use today, `mcp-proxy` and
- *    `supergateway` (stateful and its default stateless mode), each in front of
- *    the same upstream. The bridges are installed on demand into
+ * 2. Throughput over Streamable HTTP with 16 calls in flight, load from wrk
+ *    (bench/wrk/mcp-session.lua opens a session and gives every call its own id):
+ *    `candor gateway --http` against the stdio→HTTP bridges people use today,
+ *    `mcp-proxy` (its fastest flags and its defaults) and `supergateway`
+ *    (`--stateful`: its default stateless mode starts the server for every POST),
+ *    each in front of the same upstream, and candor's engine serving one tool
+ *    without a gateway (the goal compares the gateway's CPU per call with it).
+ *    Calls per second, and each contender's own process CPU per call
+ *    (/proc/<pid>/stat). The bridges are installed on demand into
  *    .cache/bench-peers (not dependencies of candor).
  *
- * Rounds alternate between contenders so a noisy machine slows all alike; the
- * table shows the median round. Nothing here asserts a time.
+ * Rounds alternate between contenders so a noisy machine slows all alike;
+ * calls/s is the median round, CPU per call is over all rounds. Nothing here
+ * asserts a time.
  *
  *   npm run build && node --import tsx bench/gateway.ts [rounds] [seconds-per-round]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import autocannon from 'autocannon';
 import { JSON_HEADERS, processCpuMicros, record, table } from './_harness.js';
+import { ensureWrk, type WrkResult, wrkLoad } from './_wrk.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'src', 'cli', 'main.js');
 const upstream = join(repo, 'test', 'fixtures', 'gateway', 'upstream.mjs');
 const peers = join(repo, '.cache', 'bench-peers');
-const rounds = Number(process.argv[2] ?? 3);
-const seconds = Number(process.argv[3] ?? 3);
+const rounds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv[3] ?? 4);
 const IN_FLIGHT = 16;
+const PROTOCOL = '2025-11-25';
 
 function ensurePeers(): void {
   const bin = (name: string) => join(peers, 'node_modules', '.bin', name);
@@ -157,13 +165,20 @@ async function stdioOverhead(): Promise<void> {
 
 interface Bridge {
   name: string;
+  /** The configuration, named in the report. */
+  config: string;
+  /** `best`: the fastest flags its documentation offers; `default`: as its README starts it. */
+  kind: 'best' | 'default' | 'engine';
   tool: string;
+  args?: Record<string, unknown>;
   start(port: number): { child: ChildProcess; url: string };
 }
 
 const bridges: Bridge[] = [
   {
-    name: 'candor gateway --http',
+    name: 'candor gateway',
+    config: '`candor gateway --http --policy yolo` (its defaults)',
+    kind: 'best',
     tool: 'upstream__read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
@@ -175,7 +190,34 @@ const bridges: Bridge[] = [
     }),
   },
   {
-    name: 'mcp-proxy (streamable HTTP)',
+    name: 'mcp-proxy',
+    config: '`mcp-proxy --server stream --no-eventStore` (stateful; its --stateless starts the server per session)',
+    kind: 'best',
+    tool: 'read_notes',
+    start: (port) => ({
+      url: `http://127.0.0.1:${port}/mcp`,
+      child: spawn(
+        join(peers, 'node_modules', '.bin', 'mcp-proxy'),
+        [
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--server',
+          'stream',
+          '--no-eventStore',
+          '--',
+          process.execPath,
+          upstream,
+        ],
+        { stdio: 'ignore', detached: true },
+      ),
+    }),
+  },
+  {
+    name: 'mcp-proxy',
+    config: '`mcp-proxy` (defaults: SSE and stream endpoints, event store)',
+    kind: 'default',
     tool: 'read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
@@ -187,7 +229,10 @@ const bridges: Bridge[] = [
     }),
   },
   {
-    name: 'supergateway --stateful (streamable HTTP)',
+    name: 'supergateway',
+    // Its default (stateless) spawns the stdio server for every POST: not measured under load.
+    config: '`supergateway --outputTransport streamableHttp --stateful --logLevel none`',
+    kind: 'best',
     tool: 'read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
@@ -208,6 +253,22 @@ const bridges: Bridge[] = [
       ),
     }),
   },
+  {
+    // The engine alone (no gateway): what one tools/call over HTTP costs candor's server, for the goal's ratio.
+    name: 'candor engine',
+    config: '`bench/servers/candor.ts` (one echo tool, stateful session)',
+    kind: 'engine',
+    tool: 'echo',
+    args: { text: 'hello' },
+    start: (port) => ({
+      url: `http://127.0.0.1:${port}/mcp`,
+      child: spawn(
+        process.execPath,
+        ['--import', 'tsx', join(repo, 'bench', 'servers', 'candor.ts'), '1', 'stateful', String(port)],
+        { stdio: 'ignore', detached: true, env: { ...process.env, NODE_ENV: 'production' } },
+      ),
+    }),
+  },
 ];
 
 /** One POST; the JSON answer, from a JSON body or the first non-empty SSE `data:` line. */
@@ -224,11 +285,7 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
   return { status: response.status, headers: response.headers, json };
 }
 
-/**
- * Open an MCP session on a bridge (initialize + initialized) and return the
- * headers a tools/call needs; the load itself is autocannon, so the client side
- * costs little and the bridges are what is measured.
- */
+/** Open an MCP session (initialize + initialized) for the probe call; the load opens its own. */
 async function openSession(url: string): Promise<Record<string, string>> {
   const init = await post(
     url,
@@ -236,12 +293,12 @@ async function openSession(url: string): Promise<Record<string, string>> {
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
     },
     JSON_HEADERS,
   );
   if (init.status !== 200) throw new Error(`${url}: initialize answered ${init.status}`);
-  const headers: Record<string, string> = { ...JSON_HEADERS, 'mcp-protocol-version': '2025-11-25' };
+  const headers: Record<string, string> = { ...JSON_HEADERS, 'mcp-protocol-version': PROTOCOL };
   const session = init.headers.get('mcp-session-id');
   if (session) headers['mcp-session-id'] = session;
   await fetch(url, {
@@ -252,104 +309,112 @@ async function openSession(url: string): Promise<Record<string, string>> {
   return headers;
 }
 
-async function loadCalls(
-  url: string,
-  tool: string,
-  headers: Record<string, string>,
-): Promise<{ rate: number; bad: number }> {
-  let id = 1;
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers,
-    connections: IN_FLIGHT,
-    duration: seconds,
-    pipelining: 1,
-    // A fresh JSON-RPC id for every request: bridges route answers by id within a session.
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: id++,
-            method: 'tools/call',
-            params: { name: tool, arguments: {} },
-          }),
-        }),
-      },
-    ],
-  });
-  return { rate: result.requests.average, bad: result.non2xx + result.errors };
-}
-
+/**
+ * Calls per second and the contender's own CPU per call under wrk: the Lua script
+ * opens a session of its own and gives every call its own id, IN_FLIGHT connections.
+ */
 async function httpThroughput(): Promise<void> {
   ensurePeers();
+  ensureWrk();
+  // The warm-up run opens each contender's session; the measured runs reuse it.
+  const sessions = mkdtempSync(join(tmpdir(), 'candor-bench-sessions-'));
   const running: Array<{
     bridge: Bridge;
     child: ChildProcess;
     url: string;
-    headers: Record<string, string>;
-    samples: number[];
-    bad: number;
-    /** The bridge process's CPU over all rounds (µs) and the calls it served. */
-    cpuMicros: number;
-    calls: number;
+    rounds: WrkResult[];
   }> = [];
-  for (const bridge of bridges) {
-    const port = await freePort();
-    const { child, url } = bridge.start(port);
-    await waitForHttp(url, child);
-    const headers = await openSession(url);
-    const check = await post(
-      url,
-      { jsonrpc: '2.0', id: 'check', method: 'tools/call', params: { name: bridge.tool, arguments: {} } },
-      headers,
-    );
-    if (check.json?.result?.isError !== undefined && check.json.result.isError)
-      throw new Error(`${bridge.name}: ${JSON.stringify(check.json)}`);
-    if (!check.json?.result) throw new Error(`${bridge.name}: no result: ${JSON.stringify(check.json)}`);
-    running.push({ bridge, child, url, headers, samples: [], bad: 0, cpuMicros: 0, calls: 0 });
-  }
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? running : [...running].reverse();
-    for (const contender of order) {
-      // The bridge process alone: the upstream it started is a process of its own.
-      const before = processCpuMicros(contender.child.pid!);
-      const { rate, bad } = await loadCalls(contender.url, contender.bridge.tool, contender.headers);
-      const after = processCpuMicros(contender.child.pid!);
-      contender.samples.push(rate);
-      contender.bad += bad;
-      if (before !== undefined && after !== undefined) {
-        contender.cpuMicros += after - before;
-        contender.calls += rate * seconds;
+  try {
+    for (const bridge of bridges) {
+      const port = await freePort();
+      const { child, url } = bridge.start(port);
+      running.push({ bridge, child, url, rounds: [] });
+      await waitForHttp(url, child);
+      const headers = await openSession(url);
+      const check = await post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id: 'check',
+          method: 'tools/call',
+          params: { name: bridge.tool, arguments: bridge.args ?? {} },
+        },
+        headers,
+      );
+      if (!check.json?.result || check.json.result.isError)
+        throw new Error(`${bridge.config}: no result: ${JSON.stringify(check.json)}`);
+    }
+    const load = (contender: (typeof running)[number], duration: number) =>
+      wrkLoad({
+        url: contender.url,
+        message: {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'tools/call',
+          params: { name: contender.bridge.tool, arguments: contender.bridge.args ?? {} },
+        },
+        headers: { ...JSON_HEADERS, 'mcp-protocol-version': PROTOCOL },
+        seconds: duration,
+        connections: IN_FLIGHT,
+        // The bridge process alone: the upstream it started is a process of its own.
+        pid: contender.child.pid!,
+        openSession: PROTOCOL,
+        sessionFile: join(sessions, `${running.indexOf(contender)}.session`),
+      });
+    for (const contender of running) await load(contender, 2); // warm-up, and the session opened
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 === 0 ? running : [...running].reverse();
+      for (const contender of order) {
+        const r = await load(contender, seconds);
+        if (r.errors > 0) throw new Error(`${contender.bridge.config}: ${r.errorDetail} under load`);
+        contender.rounds.push(r);
       }
     }
+  } finally {
+    // Each bridge runs in its own process group: stop it and the stdio server it started.
+    for (const { child } of running) if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    rmSync(sessions, { recursive: true, force: true });
   }
-  const candor = median(running[0]!.samples);
+  const cpuPerCall = (rs: WrkResult[]) =>
+    rs.reduce((t, r) => t + r.userMicros + r.sysMicros, 0) / rs.reduce((t, r) => t + r.requests, 0);
+  const rate = (rs: WrkResult[]) => median(rs.map((r) => r.requestsPerSecond));
+  const candor = running[0]!;
+  const engine = running.find((c) => c.bridge.kind === 'engine')!;
+  const bestBridges = running.filter((c) => c.bridge.kind === 'best' && c !== candor);
+  // The better bridge by calls/s; the ratio is the median of the rounds' ratios against it.
+  const better = bestBridges.reduce((a, b) => (rate(b.rounds) > rate(a.rounds) ? b : a));
+  const roundRatio = (a: WrkResult[], b: WrkResult[]) =>
+    median(a.map((r, i) => r.requestsPerSecond / (b[i]?.requestsPerSecond ?? Number.NaN)));
   table(
-    `Throughput in front of one stdio server, Streamable HTTP, ${IN_FLIGHT} calls in flight (autocannon, one session; median of ${rounds} × ${seconds}s)`,
-    ['bridge', 'calls/s', 'failed responses', 'candor gateway ×', 'bridge process CPU µs/call'],
-    running.map(({ bridge, samples, bad, cpuMicros, calls }) => [
-      bridge.name,
-      median(samples).toFixed(0),
-      String(bad),
-      (candor / median(samples)).toFixed(1),
-      calls > 0 ? (cpuMicros / calls).toFixed(0) : 'n/a',
+    `Throughput in front of one stdio server, Streamable HTTP, wrk -t1 -c${IN_FLIGHT} (the script opens a session; median of ${rounds} × ${seconds}s, order alternating)`,
+    ['contender', 'calls/s', 'rounds', 'process CPU µs/call', 'candor gateway × (calls/s)'],
+    running.map(({ bridge, rounds: rs }) => [
+      bridge.config,
+      rate(rs).toFixed(0),
+      rs.map((r) => r.requestsPerSecond.toFixed(0)).join(' '),
+      cpuPerCall(rs).toFixed(0),
+      roundRatio(candor.rounds, rs).toFixed(2),
     ]),
   );
-  figures.http = Object.fromEntries(
-    running.map(({ bridge, samples, bad, cpuMicros, calls }) => [
-      bridge.name,
-      {
-        callsPerSecond: Math.round(median(samples)),
-        failed: bad,
-        cpuMicrosPerCall: calls > 0 ? Math.round(cpuMicros / calls) : null,
-      },
-    ]),
-  );
-  // Each bridge runs in its own process group: stop it and the stdio server it started.
-  for (const { child } of running) if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  figures.http = {
+    load: 'wrk',
+    contenders: running.map(({ bridge, rounds: rs }) => ({
+      name: bridge.name,
+      config: bridge.config,
+      kind: bridge.kind,
+      callsPerSecond: Math.round(rate(rs)),
+      perRound: rs.map((r) => Math.round(r.requestsPerSecond)),
+      cpuMicrosPerCall: Math.round(cpuPerCall(rs) * 10) / 10,
+      cpuPerRound: rs.map((r) => Math.round(((r.userMicros + r.sysMicros) / r.requests) * 10) / 10),
+    })),
+    betterBridge: better.bridge.config,
+    /** candor gateway's calls/s over the better bridge's, median of the rounds' ratios. */
+    callsRatio: roundRatio(candor.rounds, better.rounds),
+    /** The better bridge's CPU per call over candor gateway's. */
+    cpuRatio: cpuPerCall(better.rounds) / cpuPerCall(candor.rounds),
+    /** candor gateway's CPU per proxied call over the engine's CPU per HTTP request (goal ≤ 2). */
+    gatewayOverEngineCpu: cpuPerCall(candor.rounds) / cpuPerCall(engine.rounds),
+  };
 }
 
 const figures: { stdio?: object; http?: object } = {};

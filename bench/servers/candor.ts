@@ -1,7 +1,7 @@
 /**
  * candor serving one echo tool (plus `tool_1…` fillers when asked) over
  * Streamable HTTP on node:http: the same endpoint answers both protocol eras.
- * Arguments: [toolCount] [stateful|stateless|dispatcher]. Run `npm run build` first.
+ * Arguments: [toolCount] [stateful|stateless|dispatcher] [port, default any free one]. Run `npm run build` first.
  */
 import { createServer as createHttpServer } from 'node:http';
 import { z } from 'zod';
@@ -70,4 +70,4 @@ const http =
         createHttpHandler({ dispatcher: server.dispatcher, sessions, logger: silentLogger }).nodeHandler,
       );
 http.keepAliveTimeout = 60_000;
-http.listen(0, '127.0.0.1', () => announce(http));
+http.listen(Number(process.argv[4] ?? 0), '127.0.0.1', () => announce(http));

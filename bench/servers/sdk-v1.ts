@@ -2,7 +2,10 @@
  * The official SDK v1 (`@modelcontextprotocol/sdk` McpServer) with one echo tool,
  * served over Streamable HTTP. `stateful`: one session, one transport (the SDK's
  * fast path). `stateless`: a server and transport per request, as the SDK's
- * stateless examples do.
+ * stateless examples do. Answers are JSON (`enableJsonResponse: true`, the SDK's
+ * fastest documented setting) unless the third argument is `sse`, the SDK's default.
+ *
+ * Arguments: [stateful|stateless] [toolCount] [json|sse].
  */
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -12,6 +15,7 @@ import { announce } from './announce.js';
 
 const mode = process.argv[2] === 'stateless' ? 'stateless' : 'stateful';
 const toolCount = Number(process.argv[3] ?? 1);
+const enableJsonResponse = process.argv[4] !== 'sse';
 
 function build(): McpServer {
   const server = new McpServer({ name: 'bench-sdk-v1', version: '1.0.0' });
@@ -43,7 +47,7 @@ if (mode === 'stateless') {
   const http = createServer(async (req, res) => {
     const body = await readBody(req);
     const server = build();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -61,7 +65,7 @@ if (mode === 'stateless') {
     if (!transport) {
       transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
-        enableJsonResponse: true,
+        enableJsonResponse,
         onsessioninitialized: (id) => {
           transports.set(id, transport!);
         },

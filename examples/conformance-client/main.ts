@@ -1,7 +1,7 @@
 /**
  * candor's MCP client under the official conformance suite's client scenarios
- * (`@modelcontextprotocol/conformance client --command …`), mostly the `auth/*` ones
- *. The suite starts a scenario server and runs this with its URL as the last
+ * (`@modelcontextprotocol/conformance client --command …`), mostly the `auth/*` ones.
+ * The suite starts a scenario server and runs this with its URL as the last
  * argument; `MCP_CONFORMANCE_SCENARIO` names the scenario and `MCP_CONFORMANCE_CONTEXT`
  * carries a pre-registered client where the scenario has one.
  *

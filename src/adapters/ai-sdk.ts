@@ -13,7 +13,8 @@
  * The input schemas are Standard Schemas with JSON Schema (both versions accept them),
  * so this module imports nothing from `ai` at run time.
  */
-import type { Host } from '../host/host.js';
+import { ToolError } from '../errors.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,
@@ -93,7 +94,7 @@ export function toAiSdkTools(host: Host, options: AiSdkOptions = {}): AiSdkTools
           ...(callOptions?.abortSignal ? { signal: callOptions.abortSignal } : {}),
         });
         // A thrown error becomes the AI SDK's tool-error, which the model reads; the run goes on.
-        if (outcome.status !== 'ok') throw new Error(outcomeText(outcome));
+        if (outcome.status !== 'ok') throw new ToolError(outcomeText(outcome));
         return outcomeValue(outcome);
       },
     };

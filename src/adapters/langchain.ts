@@ -15,7 +15,7 @@
  * Interrupts need a checkpointer (`createAgent({ checkpointer })`), as for any
  * human-in-the-loop middleware.
  */
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,

@@ -14,7 +14,8 @@
  *   approval; `toolCallConcurrency: { limit: 8, strategy: 'called' }` lets a step of
  *   vouched reads (which carry no approval hook) run together.
  */
-import type { Host } from '../host/host.js';
+import { ToolError } from '../errors.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,
@@ -75,7 +76,7 @@ export function toMastraTools(host: Host, options: MastraOptions = {}): Record<s
           ...(context?.abortSignal ? { signal: context.abortSignal } : {}),
         });
         // A thrown error becomes Mastra's tool error, which the model reads; the run goes on.
-        if (outcome.status !== 'ok') throw new Error(outcomeText(outcome));
+        if (outcome.status !== 'ok') throw new ToolError(outcomeText(outcome));
         return outcomeValue(outcome);
       },
     });

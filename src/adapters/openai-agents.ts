@@ -14,7 +14,7 @@
  * when the run is started with `toolNotFoundBehavior: 'return_error_to_model'`.
  */
 import type { FunctionTool } from '@openai/agents';
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import {
   type AdapterOptions,
   type CandorToolMetadata,

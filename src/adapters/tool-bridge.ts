@@ -7,7 +7,7 @@
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { CandorError } from '../errors.js';
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import { createStepBatcher, type StepBatcher } from '../host/step-batcher.js';
 import type { CallApproval, CallDecision, CallOutcome, CatalogTool, RunOptions } from '../host/types.js';
 import type { JsonSchema } from '../tool/types.js';

@@ -4,6 +4,7 @@
  * path), then OpenID Connect Discovery (`/.well-known/openid-configuration`
  * inserted, then appended), the order the MCP authorization spec gives clients.
  */
+import { CandorError } from '../errors.js';
 
 /** The metadata URLs to try for an issuer, in order. */
 export function metadataUrls(issuer: string): string[] {
@@ -48,5 +49,5 @@ export async function discoverJwksUri(issuer: string, fetchFn: typeof fetch = fe
       problems.push(`${url}: ${(error as Error).message}`);
     }
   }
-  throw new Error(`no usable metadata for issuer ${issuer} (${problems.join('; ')})`);
+  throw new CandorError(`no usable metadata for issuer ${issuer} (${problems.join('; ')})`, { code: 'auth_discovery' });
 }

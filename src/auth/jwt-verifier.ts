@@ -5,8 +5,13 @@
  * HS256 token "signed" with the public key (algorithm confusion) can pass:
  * jose refuses unsecured JWTs, and the algorithm list is checked before any
  * key is picked.
+ *
+ * jose is imported on the first token, not with candor: a server without
+ * OAuth never pays for its modules (about 10 MiB of RSS).
  */
-import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
+import { CandorError } from '../errors.js';
 import type { ServerLogger } from '../util/logger.js';
 import { discoverJwksUri } from './issuer-metadata.js';
 import { invalid, scopesOf, type TokenVerifier, type Verdict } from './token-verifier.js';
@@ -45,7 +50,8 @@ export function jwtVerifier(options: AuthOptions, audiences: readonly string[], 
       );
     }
   }
-  const keys = keySource(options, logger);
+  const keysWith = keySource(options, logger);
+  let ready: Promise<{ verify: Jose['jwtVerify']; keys: JWTVerifyGetKey }> | undefined;
   const verifyOptions = {
     algorithms,
     audience: [...audiences],
@@ -55,7 +61,9 @@ export function jwtVerifier(options: AuthOptions, audiences: readonly string[], 
   };
   return async (token: string): Promise<Verdict> => {
     try {
-      const { payload } = await jwtVerify(token, keys, verifyOptions);
+      ready ??= import('jose').then((jose) => ({ verify: jose.jwtVerify, keys: keysWith(jose) }));
+      const { verify, keys } = await ready;
+      const { payload } = await verify(token, keys, verifyOptions);
       return { ok: true, principal: principalOf(payload) };
     } catch (error) {
       return verdictOf(error, logger);
@@ -76,22 +84,30 @@ function principalOf(payload: JWTPayload): VerifiedToken {
   };
 }
 
-/** The keys: a remote JWKS (cached, re-fetched on an unknown kid), a local one, or one found from the issuer. */
-function keySource(options: AuthOptions, logger: ServerLogger): JWTVerifyGetKey {
-  const remote = (url: URL) =>
-    createRemoteJWKSet(url, {
+type Jose = typeof import('jose');
+
+/**
+ * The keys, once jose is loaded: a remote JWKS (cached, re-fetched on an unknown kid),
+ * a local one, or one found from the issuer. The options are checked now, at start.
+ */
+function keySource(options: AuthOptions, logger: ServerLogger): (jose: Jose) => JWTVerifyGetKey {
+  const remote = (jose: Jose, url: URL) =>
+    jose.createRemoteJWKSet(url, {
       cooldownDuration: options.jwksCooldownMs ?? 30_000,
       cacheMaxAge: options.jwksMaxAgeMs ?? 10 * 60_000,
     });
   const { jwks, issuer } = options;
-  if (typeof jwks === 'string' || jwks instanceof URL) return remote(new URL(jwks));
-  if (jwks !== undefined) return createLocalJWKSet(jwks);
+  if (typeof jwks === 'string' || jwks instanceof URL) {
+    const url = new URL(jwks);
+    return (jose) => remote(jose, url);
+  }
+  if (jwks !== undefined) return (jose) => jose.createLocalJWKSet(jwks);
   if (issuer === undefined) throw new TypeError('auth: give issuer or jwks to verify JWT access tokens.');
   // Found once, lazily (the issuer may not be up when the server starts); a failure is retried next time.
   let found: Promise<JWTVerifyGetKey> | undefined;
-  return async (header, token) => {
+  return (jose) => async (header, token) => {
     found ??= discoverJwksUri(issuer).then(
-      (uri) => remote(new URL(uri)),
+      (uri) => remote(jose, new URL(uri)),
       (error) => {
         found = undefined;
         logger.warn('auth: the issuer metadata could not be read', { issuer, error: String(error) });
@@ -102,7 +118,13 @@ function keySource(options: AuthOptions, logger: ServerLogger): JWTVerifyGetKey 
   };
 }
 
-class KeysUnavailable extends Error {}
+/** The issuer's signing keys could not be fetched (answered 503, not 401). */
+class KeysUnavailable extends CandorError {
+  override readonly name = 'KeysUnavailable';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'keys_unavailable', cause: options.cause });
+  }
+}
 
 /** What the client is told (never the token; the claim values are the server's own configuration). */
 function verdictOf(error: unknown, logger: ServerLogger): Verdict {

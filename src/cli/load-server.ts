@@ -7,11 +7,13 @@
  * - as the default export only: a function returning any of these (called
  *   with `{ root }`, may be async).
  */
+
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolRegistry } from '../registry/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
 import { BaseTool, type ToolLike } from '../tool/define.js';
+import { isRecord } from '../util/is-record.js';
 import { CliError, EXIT } from './cli-error.js';
 
 /** What a module factory export is called with. */
@@ -20,12 +22,10 @@ export interface ModuleFactoryOptions {
   root?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
 function isServer(value: unknown): value is CandorServer {
   return (
-    isObject(value) &&
-    isObject(value.dispatcher) &&
+    isRecord(value) &&
+    isRecord(value.dispatcher) &&
     typeof value.stdio === 'function' &&
     typeof value.connectMemory === 'function' &&
     typeof value.close === 'function'
@@ -35,7 +35,7 @@ function isServer(value: unknown): value is CandorServer {
 function isRegistry(value: unknown): value is ToolRegistry {
   return (
     value instanceof ToolRegistry ||
-    (isObject(value) &&
+    (isRecord(value) &&
       typeof value.manifest === 'function' &&
       typeof value.callable === 'function' &&
       typeof value.add === 'function')
@@ -43,7 +43,7 @@ function isRegistry(value: unknown): value is ToolRegistry {
 }
 
 function isTool(value: unknown): value is ToolLike {
-  return value instanceof BaseTool || (isObject(value) && value.kind === 'tool' && isObject(value.wire));
+  return value instanceof BaseTool || (isRecord(value) && value.kind === 'tool' && isRecord(value.wire));
 }
 
 /**

@@ -9,7 +9,7 @@ import { connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
 import type { Target } from '../targets/types.js';
-import { stderrLogger } from '../util/logger.js';
+import { logSettingsFrom, stderrLogger } from '../util/logger.js';
 import { CliError, EXIT, isCliError } from './cli-error.js';
 import { loadServerModule } from './load-server.js';
 import { packageInfo } from './package-root.js';
@@ -72,7 +72,7 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
   let dispose = async () => {};
   if (target.kind === 'stdio' && target.source) {
     const { confineTargets } = await import('../gateway/sandboxing.js');
-    const logger = { ...stderrLogger({ name: 'candor' }), error() {} };
+    const logger = { ...stderrLogger({ name: 'candor', ...logSettingsFrom(process.env) }), error() {} };
     const confined = await confineTargets([target], { logger });
     if (confined.refused.length > 0) throw new CliError(confined.refused.join('\n'));
     run = confined.targets[0]!;

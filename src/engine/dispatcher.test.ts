@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { waitFor } from '../../test/support/wait-for.js';
 import { ToolRegistry } from '../registry/registry.js';
 import { defineTool } from '../tool/define.js';
 import { silentLogger } from '../util/logger.js';
@@ -88,9 +87,7 @@ describe('Dispatcher', () => {
     );
     const asking = dispatcher.handle(call(1, 'ask'), { peer, channel });
     const waiting = dispatcher.handle(call(2, 'wait'), { peer, channel });
-    await waitFor(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create'), {
-      what: 'the elicitation request',
-    });
+    await expect.poll(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create')).toBe(true);
     peer.close();
     expect(signals[0]?.aborted).toBe(true);
     expect(await asking).toMatchObject({ id: 1, result: { isError: true } });
@@ -110,7 +107,7 @@ describe('Dispatcher', () => {
     const other = dispatcher.createPeer({ channel });
     await dispatcher.handle(init, { peer: asked, channel });
     const asking = dispatcher.handle(call(1, 'ask'), { peer: asked, channel });
-    await waitFor(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create'));
+    await expect.poll(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create')).toBe(true);
     const request = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as { id: string };
     const answer = { jsonrpc: '2.0', id: request.id, result: { action: 'accept', content: { confirm: true } } };
     await dispatcher.handle(answer, { peer: other, channel }); // ignored: not the peer that was asked
@@ -122,7 +119,7 @@ describe('Dispatcher', () => {
     first.clientCapabilities = { elicitation: {} };
     const second = dispatcher.createPeer({ channel, stateless: true, protocolVersion: '2025-11-25' });
     const statelessAsking = dispatcher.handle(call(2, 'ask'), { peer: first, channel });
-    await waitFor(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create'));
+    await expect.poll(() => sent.some((m) => 'method' in m && m.method === 'elicitation/create')).toBe(true);
     const again = sent.find((m) => 'method' in m && m.method === 'elicitation/create') as { id: string };
     await dispatcher.handle({ jsonrpc: '2.0', id: again.id, result: { action: 'decline' } }, { peer: second, channel });
     expect(await statelessAsking).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: 'no' }] } });

@@ -56,16 +56,13 @@
  * `initialize` inside; other peers get one -32600 error explaining why.
  */
 import { isProtocolError } from '../errors.js';
-import type { PipelineOptions } from '../pipeline/pipeline.js';
 import { createToolPipeline } from '../pipeline/pipeline.js';
-import type { ToolSource } from '../pipeline/types.js';
-import type { PromptRegistry } from '../prompts/registry.js';
-import type { ResourceRegistry } from '../resources/registry.js';
 import { type ServerLogger, stderrLogger } from '../util/logger.js';
 import { capabilitiesOf } from './capabilities.js';
 import type { Channel, JsonRpcNotification, JsonRpcResponse, RequestInfo } from './channel.js';
 import { ClientRequests } from './client-requests.js';
-import type { Engine, Params, ServerCapabilities, ServerInfo, ToolScope } from './engine.js';
+import type { DispatchContext, DispatcherOptions, DrainOptions } from './dispatcher-options.js';
+import type { Engine, Params, ServerCapabilities, ToolScope } from './engine.js';
 import { allowsBatches } from './era.js';
 import {
   classify,
@@ -79,55 +76,9 @@ import {
 } from './jsonrpc.js';
 import { methodTable, notificationTable } from './methods/table.js';
 import { classifyEra, type EraRoute } from './modern/classify.js';
-import type { HeaderMap } from './modern/header-value.js';
-import { ModernEngine, type ModernOptions } from './modern/modern-engine.js';
+import { ModernEngine } from './modern/modern-engine.js';
 import { Peer, type PeerOptions } from './peer.js';
-import { TaskRuntime, type TasksOptions } from './tasks/task-runtime.js';
-
-/** Per-message context a transport passes to `handle`. */
-export interface DispatchContext {
-  /** The client this message came from. */
-  peer: Peer;
-  /** Where messages related to this request go before its answer. */
-  channel: Channel;
-  /** Auth, HTTP details, disconnect signal. */
-  info?: RequestInfo;
-  /**
-   * The HTTP request headers (Streamable HTTP only; absent on stdio). The
-   * 2026-07-28 era checks `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
-   * `Mcp-Param-*` against the body. A refusal comes back with its
-   * HTTP status: read it with `httpStatusOf(answer)`.
-   */
-  headers?: HeaderMap;
-  /** The era route, when the transport already classified the message with `classifyEra` (not classified twice). */
-  route?: EraRoute;
-}
-
-/** Options of {@link createDispatcher}. `createServer` fills them from its own options. */
-export interface DispatcherOptions extends PipelineOptions {
-  serverInfo: ServerInfo;
-  instructions?: string;
-  tools: ToolSource;
-  resources?: ResourceRegistry;
-  prompts?: PromptRegistry;
-  logger?: ServerLogger;
-  /** Most entries accepted in one 2025-03-26 batch. Default 32. */
-  maxBatchSize?: number;
-  /** Extra capabilities merged into the advertised ones (e.g. `extensions`). */
-  capabilities?: ServerCapabilities;
-  /** The 2026-07-28 era: requestState sealing, caching hints, subscriptions (see docs/modern-era.md). */
-  modern?: ModernOptions;
-  /** Serve MCP tasks (both eras) with these options; absent: calls never become tasks. */
-  tasks?: TasksOptions;
-  /** Narrow the tools per request (per session, per person): see {@link ToolScope}. */
-  toolScope?: ToolScope;
-}
-
-/** Options of {@link Dispatcher.drain}. */
-export interface DrainOptions {
-  /** After this long, running calls are aborted. Default 10 s. */
-  timeoutMs?: number;
-}
+import { TaskRuntime } from './tasks/task-runtime.js';
 
 /**
  * Answers JSON-RPC messages for every transport. See the module comment for

@@ -47,11 +47,6 @@ export function negotiateVersion(requested: unknown): ProtocolVersion {
   return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
-/** The era a version belongs to (what `ctx.era` says). */
-export function eraOf(_version: ProtocolVersion): '2025' {
-  return '2025';
-}
-
 /**
  * JSON-RPC batches: added in 2025-03-26 and removed in 2025-06-18. candor
  * accepts them only from peers on 2025-03-26 (including peers that never
@@ -68,9 +63,4 @@ export function allowsBatches(version: ProtocolVersion): boolean {
  */
 export function elicitationHasMode(version: ProtocolVersion): boolean {
   return version === '2025-11-25';
-}
-
-/** Elicitation exists from 2025-06-18 on. */
-export function supportsElicitation(version: ProtocolVersion): boolean {
-  return version !== '2025-03-26';
 }

@@ -3,15 +3,7 @@
  * checks the dispatcher runs instead of schema parsing (the hot path must not
  * pay for zod; ARCHITECTURE.md, "The engine").
  */
-import type {
-  JsonRpcErrorResponse,
-  JsonRpcId,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  JsonRpcResult,
-} from './channel.js';
+import type { JsonRpcErrorResponse, JsonRpcId, JsonRpcMessage, JsonRpcResult } from './channel.js';
 
 /** JSON-RPC 2.0 error codes (spec section 5.1). */
 export const PARSE_ERROR = -32700;
@@ -113,18 +105,6 @@ export function salvageId(message: unknown): JsonRpcId | null {
     if (isId(id)) return id;
   }
   return null;
-}
-
-export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
-  return 'method' in message && 'id' in message;
-}
-
-export function isNotification(message: JsonRpcMessage): message is JsonRpcNotification {
-  return 'method' in message && !('id' in message);
-}
-
-export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
-  return !('method' in message);
 }
 
 /**

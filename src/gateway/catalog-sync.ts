@@ -4,7 +4,7 @@
  * rebuilt when its definition, hints, pin status or trust change. A flood of
  * list_changed from one upstream becomes at most one downstream change per window.
  */
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import type { CatalogTool } from '../host/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ToolDefinition } from '../tool/types.js';

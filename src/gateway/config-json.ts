@@ -3,20 +3,17 @@
  * `loadGatewayConfig` and the sandbox settings `candor pin` and `candor ui` read
  * share. Every mistake names the file and the JSON path.
  */
+
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
 import { stripJsonComments } from '../targets/config-file.js';
+import { isRecord } from '../util/is-record.js';
 import { findJsonError, pointAt } from '../util/json-position.js';
 
 /** Throw the config error: `file: where: message`. */
 export function fail(file: string, where: string, message: string): never {
   throw new CandorError(`${file}: ${where ? `${where}: ` : ''}${message}`, { code: 'invalid_gateway_config' });
-}
-
-/** A JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

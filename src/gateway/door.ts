@@ -10,7 +10,7 @@
  */
 
 import { type DoorFinding, type DoorScan, scanAtTheDoor } from '../host/door-scan.js';
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import type { Overrides } from '../host/overrides.js';
 import type { CatalogTool } from '../host/types.js';
 import type { ServerLogger } from '../util/logger.js';

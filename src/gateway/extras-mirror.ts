@@ -3,7 +3,7 @@
  * upstream contributed before whenever it (re)connects. A resource URI another
  * upstream already serves is skipped with a warning: URIs are global.
  */
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { ServerLogger } from '../util/logger.js';

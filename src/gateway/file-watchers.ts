@@ -4,7 +4,7 @@
  * runs) and the Cedar rules (valid rules hold at once; a broken file changes nothing).
  */
 import { unwatchFile, watchFile } from 'node:fs';
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { GatewayRules } from './rules.js';
 

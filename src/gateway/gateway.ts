@@ -8,7 +8,9 @@
 import path from 'node:path';
 import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
 import { CandorError } from '../errors.js';
-import { createHost, type Host } from '../host/host.js';
+import { APPROVALS_FILE_NAME } from '../host/approvals-file.js';
+import { createHost } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import { Overrides } from '../host/overrides.js';
 import { Policy } from '../host/policy.js';
 import { routedCalls } from '../host/routed-calls.js';
@@ -101,11 +103,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const approvalsFile =
     options.approvalsFile ??
-    (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), 'candor.approvals.json') : undefined);
+    (options.lock ? path.join(path.dirname(path.resolve(options.lock.file)), APPROVALS_FILE_NAME) : undefined);
 
   // "oauth-per-user" upstreams: checked before anything starts.
   const perUserServers = perUserServersOf(options);
-  const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey ?? process.env.CANDOR_TOKEN_KEY) : undefined;
+  const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey) : undefined;
   const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
     Object.entries(sandboxed.servers).map(([name, config]) => [
@@ -118,6 +120,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     host = await createHost({
       servers,
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.leanCalls === false ? { leanCalls: false } : {}),
       policy: policyConfig,
       ...(options.overrides !== undefined ? { overrides: options.overrides } : {}),
       ...(options.lock

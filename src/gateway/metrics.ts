@@ -3,8 +3,8 @@
  * is installed (an optional peer dependency; nothing is recorded otherwise):
  * `candor.gateway.calls` (counter: server, tool, decision, decided_by,
  * outcome) and `candor.gateway.call.duration` (histogram in ms: server, tool,
- * outcome). The application registers the meter provider and its exporter;
- * without one the API's no-op meter makes this free.
+ * outcome). The application registers the meter provider and its exporter
+ * before the gateway starts; without one nothing is recorded or built.
  */
 import type { AuditEntry } from './audit-log.js';
 
@@ -12,7 +12,8 @@ import type { AuditEntry } from './audit-log.js';
 export type CallMetrics = (entry: AuditEntry) => void;
 
 /**
- * The recorder, or undefined when `@opentelemetry/api` cannot be loaded.
+ * The recorder, or undefined when `@opentelemetry/api` cannot be loaded or no
+ * meter provider is registered.
  *
  * @example
  * ```ts
@@ -28,6 +29,10 @@ export async function gatewayMetrics(): Promise<CallMetrics | undefined> {
     return undefined;
   }
   const meter = api.metrics.getMeter('candor-gateway');
+  // No meter provider registered yet: the API hands out its no-op meter, and a provider
+  // registered later never reaches a meter taken now. Recording nothing, the gateway
+  // then builds no record per call either.
+  if (meter === api.createNoopMeter()) return undefined;
   const calls = meter.createCounter('candor.gateway.calls', {
     description: 'Tool calls through the gateway, by server, tool, decision and outcome.',
   });

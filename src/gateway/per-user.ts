@@ -253,7 +253,9 @@ export class PerUserSignIns {
       ...(scope ? { scope } : {}),
     });
     if (result !== 'REDIRECT' || url === undefined) {
-      throw new Error(`${server}: the authorization server did not ask for a sign-in (${result}).`);
+      throw new CandorError(`${server}: the authorization server did not ask for a sign-in (${result}).`, {
+        code: 'auth_failed',
+      });
     }
     const flight: InFlight = { url, elicitationId: randomUUID(), expires: Date.now() + 9 * 60_000 };
     this.#inFlight.set(key, flight);
@@ -346,7 +348,9 @@ export class PerUserSignIns {
       delegated: {
         redirectUrl: this.callbackUrl,
         begin: async () => {
-          throw new Error('the authorization server asked for a new sign-in while finishing this one');
+          throw new CandorError('the authorization server asked for a new sign-in while finishing this one', {
+            code: 'auth_failed',
+          });
         },
       },
     });
@@ -358,7 +362,7 @@ export class PerUserSignIns {
         authorizationCode: code,
         ...(iss ? { iss } : {}),
       });
-      if (result !== 'AUTHORIZED') throw new Error('the sign-in did not complete');
+      if (result !== 'AUTHORIZED') throw new CandorError('the sign-in did not complete', { code: 'auth_failed' });
     } catch (failure) {
       const why = redactTokens(describeSignInFailure(failure, server, config.url).message);
       this.#options.logger.warn(`${server}: a person's sign-in failed: ${why}`);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { parseSandboxSpec } from '../sandbox/spec.js';
 import type { SandboxSpec } from '../sandbox/types.js';
 import { entryToTarget } from '../targets/config-file.js';
-import { fail, gatewaySection, isRecord, readConfigJson } from './config-json.js';
+import { isRecord } from '../util/is-record.js';
+import { fail, gatewaySection, readConfigJson } from './config-json.js';
 
 /** What a config file says about sandboxes. */
 export interface SandboxSettings {

@@ -15,11 +15,13 @@
  * tool found through one gateway instance is listed and callable through any
  * other serving the same session; in process otherwise.
  */
+
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { ToolScope, ToolScopeRequest } from '../engine/engine.js';
 import type { Peer } from '../engine/peer.js';
+import { CandorError } from '../errors.js';
 import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolRegistry } from '../registry/registry.js';
@@ -131,7 +133,7 @@ export class ToolSearch {
       effect: 'read',
       world: 'closed',
       handler: () => {
-        throw new Error('find_tools runs only through a session view');
+        throw new CandorError('find_tools runs only through a session view', { code: 'internal' });
       },
     }) as unknown as ToolDefinition;
   }

@@ -36,7 +36,7 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * HTTP only, `"auth": "oauth-per-user"`: each person signs in to this server
    * themselves on their first call (a URL-mode elicitation) and their calls go with their own
    * token. The gateway's own sign-in (`candor auth login`) only lists the tools. Needs `auth`
-   * (the gateway knows who calls) and a token key (`tokenKey` or `CANDOR_TOKEN_KEY`).
+   * (the gateway knows who calls) and a token key (`tokenKey`; `candor gateway` reads `CANDOR_TOKEN_KEY`).
    */
   perUser?: boolean;
 };
@@ -78,10 +78,12 @@ export interface GatewayOptions {
   auth?: AuthOptions;
   /**
    * The key that seals each person's upstream tokens (AES-256-GCM) for `perUser` servers:
-   * 32 bytes, base64 or hex, or a passphrase of 32+ characters. Default `CANDOR_TOKEN_KEY`.
+   * 32 bytes, base64 or hex, or a passphrase of 32+ characters (`candor gateway` reads `CANDOR_TOKEN_KEY`).
    * Every instance sharing one Redis needs the same key.
    */
   tokenKey?: string;
+  /** tools/call to stdio upstreams on the lean path (default true); see `createHost({ leanCalls })`. */
+  leanCalls?: boolean;
   /**
    * Shared state for several gateway instances (as `createServer({ redis })`):
    * sessions, rate-limit budgets (per tool and per server), toggles. Default:

@@ -6,8 +6,10 @@
  * is the latest call in flight to that upstream (the 2025 protocol does not say
  * which of several concurrent calls a server request belongs to).
  */
+
 import type { Client } from '@modelcontextprotocol/client';
 import { InputRequiredError } from '../engine/modern/call-context.js';
+import { CandorError } from '../errors.js';
 import type { LogLevel } from '../tool/types.js';
 import { type CallScope, callScope } from './ask.js';
 
@@ -60,7 +62,10 @@ export class InFlight {
 export function forwardUpstreamRequests(server: string, client: Client, inFlight: InFlight): void {
   const scopeOrFail = (what: string): CallScope => {
     const scope = inFlight.scopeFor(server);
-    if (!scope) throw new Error(`candor gateway: ${server} sent ${what} outside any call; there is nobody to ask.`);
+    if (!scope)
+      throw new CandorError(`candor gateway: ${server} sent ${what} outside any call; there is nobody to ask.`, {
+        code: 'client_request_failed',
+      });
     return scope;
   };
   client.setRequestHandler('elicitation/create', async (request) => {

@@ -4,7 +4,7 @@
  * that is only signed out is reported with the one command that fixes it.
  */
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
-import type { Host } from '../host/host.js';
+import type { Host } from '../host/host-api.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { UpstreamStatus } from './status.js';
 

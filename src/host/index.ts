@@ -2,7 +2,9 @@
  * `candor/host`: the client side an agent needs. A catalog of tools from many
  * servers, per-server trust, confirmation policies and plan mode, a scheduler
  * that runs read-only calls in parallel, pinned tool definitions, a shell
- * command gate, and exports for model APIs.
+ * command gate, and exports for model APIs. What candor's own gateway and console
+ * use of the host is exported here too (the scan at the door, one server's
+ * `ServerConnection`, pin review); only the gateway's routed calls stay internal.
  */
 export type { NormalisedTool, Visibility, WireToolLike } from '../tool/annotations.js';
 export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from '../tool/annotations.js';
@@ -10,8 +12,10 @@ export type { RetryOptions } from './call-failure.js';
 export { apiNameFor, DEFAULT_SEPARATOR } from './catalog.js';
 export type { GateVerdict } from './command-gate/gate.js';
 export { checkCommand } from './command-gate/gate.js';
-export type { Host, HostEvents, HostOptions, ServerState } from './host.js';
+export type { DoorFinding, DoorScan } from './door-scan.js';
+export { DOOR_RULES, scanAtTheDoor } from './door-scan.js';
 export { createHost } from './host.js';
+export type { Host, HostEvents, HostOptions, ServerState } from './host-api.js';
 export type { AnthropicTool, ExportOptions, OpenAIChatTool, OpenAIResponsesTool } from './model-tools.js';
 export { toAnthropicTools, toOpenAITools } from './model-tools.js';
 export type { OverridesFile, ToolOverride } from './overrides.js';
@@ -25,8 +29,12 @@ export type { Lockfile, PinnedTool, ServerPins } from './pins/lockfile.js';
 export { emptyLockfile, LOCKFILE_NAME, parseLockfile, pinTools, readLockfile, writeLockfile } from './pins/lockfile.js';
 export type { PinnedDefinition } from './pins/pin-hash.js';
 export { pinHash, pinnedDefinition } from './pins/pin-hash.js';
+export type { PinReview } from './pins/pin-review.js';
+export { pinReviewed } from './pins/pin-review.js';
 export type { PolicyQuestion, PolicyVerdict } from './policy.js';
 export { POLICY_PRESETS, Policy } from './policy.js';
+export type { ConnectionStatus, ServerConnectionOptions } from './server-connection.js';
+export { ServerConnection } from './server-connection.js';
 export type { BatchRunner, StepBatcher, StepBatcherOptions, StepCallOptions } from './step-batcher.js';
 export { createStepBatcher } from './step-batcher.js';
 export type {

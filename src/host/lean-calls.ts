@@ -19,6 +19,7 @@
  * call in flight with `SdkError` ConnectionClosed; a malformed result with
  * `SdkError` InvalidResult. So `classifyFailure` sorts them exactly as before.
  */
+
 import {
   type JSONRPCMessage,
   ProtocolError,
@@ -27,13 +28,14 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '../tool/types.js';
+import { isRecord } from '../util/is-record.js';
 
 /**
  * The lean path's request ids: far above the SDK client's counter (which starts at
  * 0 on the same connection), so a response is the lean path's by its id alone.
  * Numbers, not strings: every server handles numeric ids.
  */
-const FIRST_ID = 2 ** 40;
+export const FIRST_ID = 2 ** 40;
 
 /** What one call may be given (as `ServerConnection.callTool`). */
 export interface LeanCallOptions {
@@ -180,7 +182,7 @@ export class LeanToolCalls {
     let result = raw;
     if (this.#envelope) {
       // 2026-07-28: resultType is required; only `complete` is a result (as the SDK's codec).
-      const type = isObject(raw) ? raw.resultType : undefined;
+      const type = isRecord(raw) ? raw.resultType : undefined;
       if (type === 'input_required') {
         pending.resolve(this.#fallback(pending.name, pending.args, pending.options));
         return;
@@ -256,7 +258,7 @@ function asSdkError(reason: unknown): SdkError {
  * The downstream client validates the blocks themselves against its own schema.
  */
 function invalidResult(result: unknown): string | undefined {
-  if (!isObject(result)) return 'not an object';
+  if (!isRecord(result)) return 'not an object';
   const { content, isError } = result as { content?: unknown; isError?: unknown };
   if (content !== undefined) {
     if (!Array.isArray(content)) return 'content is not an array';
@@ -268,10 +270,6 @@ function invalidResult(result: unknown): string | undefined {
   }
   if (isError !== undefined && typeof isError !== 'boolean') return 'isError is not a boolean';
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `content` defaults to `[]`, as the SDK's result schema has it. */

@@ -55,6 +55,7 @@ interface CompiledRule {
 export class Policy {
   readonly preset: PolicyPreset;
   readonly #rules: CompiledRule[];
+  readonly #byTool = new WeakMap<CatalogTool, PolicyVerdict>();
 
   constructor(config: PolicyConfig | PolicyPreset = {}) {
     const { preset = 'default', rules = [] } = typeof config === 'string' ? { preset: config } : config;
@@ -95,6 +96,20 @@ export class Policy {
    */
   decide(question: PolicyQuestion): PolicyVerdict {
     const { tool, command } = question;
+    // Without a command the verdict depends only on the tool, whose catalog entry does not
+    // change once built (a changed tool is a new entry): decided once per tool.
+    if (command === undefined) {
+      let known = this.#byTool.get(tool);
+      if (known === undefined) {
+        known = Object.freeze(this.#decide(tool, undefined));
+        this.#byTool.set(tool, known);
+      }
+      return known;
+    }
+    return this.#decide(tool, command);
+  }
+
+  #decide(tool: CatalogTool, command: GateVerdict | undefined): PolicyVerdict {
     // A gated command that only reads counts as a vouched read: the user said which argument is the command.
     const readOnly = command ? command.decision === 'allow' : tool.hints.readOnlyHint;
     const vouched = command?.decision === 'allow' || tool.trust === 'trusted';

@@ -5,7 +5,7 @@
  * needs neither, so these options are not part of the public `RunOptions`.
  */
 import { CandorError } from '../errors.js';
-import type { Host } from './host.js';
+import type { Host } from './host-api.js';
 import { ROUTED_CALLS, type RoutedCalls } from './types.js';
 
 /**

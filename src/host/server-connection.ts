@@ -20,6 +20,7 @@ import { CandorError } from '../errors.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
+import { useLeanReader } from './lean-read-buffer.js';
 import type { ConnectionCallOptions, HostConnection, ServerConfig } from './types.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
@@ -55,6 +56,11 @@ export interface ServerConnectionOptions {
   credentials?: CredentialsStore;
   /** The OAuth provider to use instead of one over `credentials` (the gateway's per-person sign-ins). */
   oauthProvider?: CandorOAuthProvider;
+  /**
+   * Send tools/call to a stdio server on the lean path (default true); false sends every call
+   * through the SDK client, to compare the two paths or to rule the lean one out.
+   */
+  leanCalls?: boolean;
 }
 
 /**
@@ -196,7 +202,7 @@ export class ServerConnection implements HostConnection {
     };
     // tools/call to a 2025-era stdio server skips the SDK's request machinery
     // (lean-calls.ts); everything else stays the SDK client's.
-    if (transport instanceof StdioClientTransport && leanCallsEnabled()) {
+    if (transport instanceof StdioClientTransport && this.#options.leanCalls !== false) {
       const version = client.getNegotiatedProtocolVersion();
       this.#lean = new LeanToolCalls(transport, {
         // The SDK's 2026-07-28 envelope, from the same material it uses.
@@ -355,16 +361,11 @@ export class ServerConnection implements HostConnection {
     if (config.env) params.env = config.env;
     if (config.cwd) params.cwd = config.cwd;
     params.stderr = config.stderr ?? 'inherit';
-    return new StdioClientTransport(params);
+    const transport = new StdioClientTransport(params);
+    // Answers to lean calls are parsed once and not schema-checked twice (lean-read-buffer.ts).
+    if (this.#options.leanCalls !== false) useLeanReader(transport);
+    return transport;
   }
-}
-
-/**
- * `CANDOR_LEAN_CALLS=0` sends every tools/call through the SDK client (to compare
- * the two paths, or to rule the lean one out when chasing a bug).
- */
-function leanCallsEnabled(): boolean {
-  return process.env.CANDOR_LEAN_CALLS !== '0';
 }
 
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;

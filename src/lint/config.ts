@@ -10,10 +10,12 @@
  * } }
  * ```
  */
+
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
+import { isRecord } from '../util/is-record.js';
 import { validateLintConfig } from './lint.js';
 import type { LintConfig } from './types.js';
 
@@ -24,8 +26,6 @@ export interface LoadedLintConfig {
   config: LintConfig;
   file?: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Load the lint configuration: `file` when given, otherwise the nearest `candor.config.json`

@@ -2,7 +2,7 @@
  * `lint(tools, options)`: run the rules over one server's `tools/list` manifest, apply
  * the profile, per-rule severities and ignores, and count what remains.
  */
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
 import { CandorError } from '../errors.js';
 import { normaliseTools } from './manifest.js';
 import { isProfileName, PROFILES, profileSettings } from './profiles.js';
@@ -152,7 +152,7 @@ function checkIgnores(ignores: readonly LintIgnore[] | undefined): CompiledIgnor
     ) {
       throw configError(`${where}.tools must be an array of tool names or globs.`);
     }
-    const toolMatch = ignore.tools ? picomatch(ignore.tools) : undefined;
+    const toolMatch = ignore.tools ? picomatch()(ignore.tools) : undefined;
     return {
       reason: ignore.reason,
       matches(finding, server) {
@@ -163,4 +163,9 @@ function checkIgnores(ignores: readonly LintIgnore[] | undefined): CompiledIgnor
       },
     };
   });
+}
+
+/** picomatch, required when a lint config first names tool globs: a server that lints its own tools at start needs none. */
+function picomatch(): typeof import('picomatch') {
+  return createRequire(import.meta.url)('picomatch') as typeof import('picomatch');
 }

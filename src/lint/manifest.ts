@@ -2,11 +2,10 @@
  * Reading a `tools/list` manifest defensively: a third-party server may send anything,
  * and lint must report it rather than crash on it.
  */
-import { CANDOR_META_KEY } from '../tool/wire.js';
-import type { LintTool } from './types.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+import { CANDOR_META_KEY } from '../tool/wire.js';
+import { isRecord } from '../util/is-record.js';
+import type { LintTool } from './types.js';
 
 /**
  * Normalise wire tools into {@link LintTool}s. Never throws: a non-object entry becomes a

@@ -3,7 +3,8 @@ import ajvFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaArbitrary } from '../../test/support/schema-arbitrary.js';
-import { generateArguments, patternMatches } from './arguments.js';
+import { generateArguments } from './arguments.js';
+import { patternMatches } from './pattern-match.js';
 
 const work = '/tmp/candor-observe-x/work';
 

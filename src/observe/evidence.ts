@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import type { SnapshotDiff } from './snapshot.js';
-import type { Effect } from './trace.js';
+import type { TracedEffect } from './trace.js';
 
 /** What one observed call did. */
 export interface CallRecord {
@@ -23,7 +23,7 @@ export interface CallRecord {
   error?: string;
   /** The answer's text (text blocks, then structured content), cut to 4 KiB: for the idempotency check. */
   answer?: string;
-  effects: Effect[];
+  effects: TracedEffect[];
   diff: SnapshotDiff;
   /** Rows the call deleted from SQLite files that were in the workdir (the database witness). */
   rowsDeleted?: Array<{ file: string; table: string; rows: number }>;
@@ -80,7 +80,7 @@ export function isScratchPath(file: string, scene: Scene): boolean {
 const SCRATCH_IN_HOME = ['.cache', '.npm', '.pki', '.config/chromium', '.config/google-chrome'];
 
 /** One line for an outbound connection. */
-export function describeConnect(effect: Extract<Effect, { kind: 'connect' }>): string {
+export function describeConnect(effect: Extract<TracedEffect, { kind: 'connect' }>): string {
   return `${effect.port === DNS_PORT ? 'resolved a name: ' : ''}connect ${effect.address}:${effect.port ?? ''} (${effect.succeeded ? 'connected' : 'attempted'})`;
 }
 
@@ -134,7 +134,7 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
     ...new Set(
       call.effects
         .filter((e) => e.kind === 'connect' && e.family !== 'unix' && (!e.loopback || e.port === DNS_PORT))
-        .map((e) => describeConnect(e as Extract<Effect, { kind: 'connect' }>)),
+        .map((e) => describeConnect(e as Extract<TracedEffect, { kind: 'connect' }>)),
     ),
   ];
   return {

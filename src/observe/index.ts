@@ -5,7 +5,11 @@
 export type { ObserveOptions, ObserveReport, ToolObservation } from './observe.js';
 export { observe } from './observe.js';
 export { checkPlatform } from './sandbox.js';
-export type { Effect } from './trace.js';
+export type { TracedEffect } from './trace.js';
+
+import type { TracedEffect } from './trace.js';
+/** @deprecated Renamed {@link TracedEffect} (a tool's `Effect` is the declared one); removed in the next minor release. */
+export type Effect = TracedEffect;
 export { parseTrace } from './trace.js';
 export type { CallRecord } from './verdicts.js';
 export { OBSERVE_RULES } from './verdicts.js';

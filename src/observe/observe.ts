@@ -11,14 +11,15 @@ import { z } from 'zod';
 import { CandorError } from '../errors.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
-import { generateArguments, type PathStyle } from './arguments.js';
+import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
+import type { PathStyle } from './path-names.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
 import { StderrTail } from './stderr-tail.js';
-import { type Effect, parseTrace } from './trace.js';
+import { parseTrace, type TracedEffect } from './trace.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
@@ -76,7 +77,7 @@ export interface ObserveFailure {
 export interface ObserveReport {
   tools: ToolObservation[];
   /** Effects during start-up and listing (normal: caches, logs), reported apart. */
-  startup: { effects: Effect[]; diff: SnapshotDiff };
+  startup: { effects: TracedEffect[]; diff: SnapshotDiff };
   /** Per-tool findings, then findings about the whole server (no `tool`). Paths are relative to the workdir. */
   findings: ObserveFinding[];
   /** True when a call hung and the sandbox was killed (later tools were not observed). */
@@ -412,7 +413,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     modified: d.modified.map(shown),
     deleted: d.deleted.map(shown),
   });
-  const effect = (e: Effect): Effect =>
+  const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'
       ? e
       : e.kind === 'rename'

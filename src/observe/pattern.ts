@@ -1,3 +1,5 @@
+import { CandorError } from '../errors.js';
+
 /**
  * Strings for a schema `pattern`: a small sampler over the regular
  * expression subset tool schemas use — literals, `.`, classes and ranges,
@@ -19,7 +21,13 @@ const WORD = PRINTABLE.filter((c) => /\w/.test(c));
 const SPACE = [' ', '\t', '\n'];
 const not = (set: string[]) => PRINTABLE.filter((c) => !set.includes(c));
 
-class Unsupported extends Error {}
+/** Syntax outside the sampler's subset (caught below; never leaves this module). */
+class Unsupported extends CandorError {
+  override readonly name = 'UnsupportedPattern';
+  constructor(message?: string) {
+    super(message ?? 'unsupported pattern syntax', { code: 'internal' });
+  }
+}
 
 /**
  * A string the pattern may match, drawn with `next`. Open quantifiers (`*`,

@@ -9,7 +9,7 @@
 import path from 'node:path';
 
 /** One thing a process did (or tried). */
-export type Effect =
+export type TracedEffect =
   | {
       kind: 'write' | 'create' | 'truncate' | 'delete' | 'mkdir' | 'rmdir' | 'chmod' | 'chown';
       path: string;
@@ -38,8 +38,8 @@ const LINE = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(?:\s+(\w+))?/;
  * parseTrace(['12 unlink("a.txt") = 0'], '/work'); // [{ kind: 'delete', path: '/work/a.txt', … }]
  * ```
  */
-export function parseTrace(lines: Iterable<string>, cwd: string): Effect[] {
-  const effects: Effect[] = [];
+export function parseTrace(lines: Iterable<string>, cwd: string): TracedEffect[] {
+  const effects: TracedEffect[] = [];
   const pending = new Map<string, string>();
   for (const raw of lines) {
     let line = raw.trimEnd();
@@ -73,7 +73,7 @@ function resolve(file: string, cwd: string): string {
   return path.isAbsolute(file) ? path.normalize(file) : path.resolve(cwd, file);
 }
 
-function effectOf(call: string, args: string, ok: boolean, cwd: string, line: string): Effect[] | undefined {
+function effectOf(call: string, args: string, ok: boolean, cwd: string, line: string): TracedEffect[] | undefined {
   const [first, second] = strings(args);
   switch (call) {
     case 'open':
@@ -83,7 +83,7 @@ function effectOf(call: string, args: string, ok: boolean, cwd: string, line: st
       const flags = call === 'creat' ? 'O_WRONLY|O_CREAT|O_TRUNC' : args;
       if (!/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags)) return undefined;
       const file = resolve(first, cwd);
-      const out: Effect[] = [{ kind: 'write', path: file, line }];
+      const out: TracedEffect[] = [{ kind: 'write', path: file, line }];
       if (/O_TRUNC/.test(flags)) out.push({ kind: 'truncate', path: file, line });
       if (/O_CREAT/.test(flags)) out.push({ kind: 'create', path: file, line });
       return out;
@@ -120,7 +120,7 @@ function effectOf(call: string, args: string, ok: boolean, cwd: string, line: st
   }
 }
 
-function connectOf(args: string, ok: boolean, line: string): Effect[] | undefined {
+function connectOf(args: string, ok: boolean, line: string): TracedEffect[] | undefined {
   // A non-blocking connect answers EINPROGRESS: it is under way, so it counts as done.
   const succeeded = ok || /EINPROGRESS/.test(line);
   const inet = /sa_family=AF_INET,\s*sin_port=htons\((\d+)\),\s*sin_addr=inet_addr\("([^"]+)"\)/.exec(args);

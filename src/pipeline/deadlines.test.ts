@@ -1,54 +1,54 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadlines } from './deadlines.js';
 
-// Fake timers (setTimeout and performance.now): the deadlines fire when the clock says so.
-const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+// The clock is fake: deadlines fire exactly when their time comes, however busy the machine.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('Deadlines', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('expires deadlines of one limit in the order they started, each once', async () => {
+  it('expires deadlines of one limit in the order they started, each once', () => {
     const deadlines = new Deadlines();
     const fired: string[] = [];
     deadlines.add(20, () => fired.push('a'));
-    await sleep(5);
+    vi.advanceTimersByTime(5);
     deadlines.add(20, () => fired.push('b'));
-    await sleep(14);
+    vi.advanceTimersByTime(14);
     expect(fired).toEqual([]);
-    await sleep(1);
+    vi.advanceTimersByTime(1);
     expect(fired).toEqual(['a']);
-    await sleep(5);
+    vi.advanceTimersByTime(5);
+    expect(fired).toEqual(['a', 'b']);
+    vi.advanceTimersByTime(100);
     expect(fired).toEqual(['a', 'b']);
   });
 
-  it('never expires a cleared deadline, and keeps the others', async () => {
+  it('never expires a cleared deadline, and keeps the others', () => {
     const deadlines = new Deadlines();
     const fired: string[] = [];
     const a = deadlines.add(15, () => fired.push('a'));
     deadlines.add(15, () => fired.push('b'));
     deadlines.clear(a);
     deadlines.clear(a); // twice is harmless
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect(fired).toEqual(['b']);
   });
 
-  it('keeps separate limits apart: a shorter limit added later expires first', async () => {
+  it('keeps separate limits apart: a shorter limit added later expires first', () => {
     const deadlines = new Deadlines();
     const fired: string[] = [];
     deadlines.add(60, () => fired.push('long'));
     deadlines.add(10, () => fired.push('short'));
-    await sleep(35);
+    vi.advanceTimersByTime(35);
     expect(fired).toEqual(['short']);
-    await sleep(60);
+    vi.advanceTimersByTime(25);
     expect(fired).toEqual(['short', 'long']);
   });
 
-  it('counts from the given start time', async () => {
+  it('counts from the given start time', () => {
     const deadlines = new Deadlines();
     let fired = false;
     deadlines.add(
@@ -58,9 +58,9 @@ describe('Deadlines', () => {
       },
       performance.now() - 990,
     );
-    await sleep(9);
+    vi.advanceTimersByTime(9);
     expect(fired).toBe(false);
-    await sleep(1);
+    vi.advanceTimersByTime(1);
     expect(fired).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The tool-call pipeline: the built-in middleware in their fixed order
- *, then the user's middleware, then the handler.
+ * The tool-call pipeline: the built-in middleware in their fixed order,
+ * then the user's middleware, then the handler.
  *
  *   availability → rate limit → input validation → timeout →
  *   confirm destructive (opt-in) → audit (opt-in) → user middleware → handler

@@ -3,7 +3,7 @@
  * one place: what the model sees, and what stays in the server log.
  */
 
-import { isProtocolError, isToolError } from '../errors.js';
+import { CandorError, isProtocolError, isToolError } from '../errors.js';
 import { formatIssues } from '../tool/schema.js';
 import type { CallToolResult, ToolDefinition, ValidationResult } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
@@ -36,8 +36,11 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
 }
 
 /** The handler's output did not match the tool's output schema (a server bug: masked, logged). */
-export class OutputSchemaError extends Error {
+export class OutputSchemaError extends CandorError {
   override readonly name = 'OutputSchemaError';
+  constructor(message: string) {
+    super(message, { code: 'output_invalid' });
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * "Pagination"); candor encodes a small JSON payload in base64url and answers an
  * invalid cursor with -32602.
  */
-import { ProtocolError } from '../errors.js';
+import { CandorError, ProtocolError } from '../errors.js';
 
 const INVALID_PARAMS = -32602;
 
@@ -38,7 +38,7 @@ function base64url(text: string): string {
 }
 
 function fromBase64url(text: string): string {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new Error('not base64url');
+  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new CandorError('not base64url', { code: 'invalid_cursor' });
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }

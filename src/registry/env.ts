@@ -17,12 +17,6 @@ export function disableVariable(toolName: string): string {
 
 const TRUE_VALUES = new Set(['true', '1', 'yes', 'on']);
 
-/** Whether the environment disables the tool (`true`, `1`, `yes`, `on`, any case). */
-export function isDisabledByEnv(toolName: string, env: Readonly<Record<string, string | undefined>>): boolean {
-  const value = env[disableVariable(toolName)];
-  return value !== undefined && TRUE_VALUES.has(value.trim().toLowerCase());
-}
-
 /**
  * The variables of `env` that disable some tool, read once, so registering many
  * tools does not compute a variable name per tool when none is set.

@@ -4,9 +4,10 @@
  */
 import { DefinitionError, ProtocolError } from '../errors.js';
 import { type ToolLike, toToolDefinition } from '../tool/define.js';
-import type { ToolDefinition, WireTool } from '../tool/types.js';
+import type { ToolDefinition } from '../tool/types.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { disableVariable, disablingVariables, processEnv } from './env.js';
+import { Manifest, type ManifestPage } from './manifest.js';
 import { compareNames, SearchIndex, type SearchQuery } from './search.js';
 
 /** Why the listed/callable set changed. */
@@ -28,11 +29,6 @@ export interface ToolRegistryOptions {
   logger?: (line: string) => void;
   /** Tools to start with. */
   tools?: readonly ToolLike[];
-}
-
-export interface ManifestPage {
-  tools: WireTool[];
-  nextCursor?: string;
 }
 
 export interface SearchPage {
@@ -78,9 +74,11 @@ export class ToolRegistry {
     changed: new Set(),
   };
   #sortedNames: string[] | undefined;
-  #listed: ToolDefinition[] | undefined;
-  #fullJson: string | undefined;
-  readonly #wireJson = new WeakMap<ToolDefinition, string>();
+  readonly #manifest = new Manifest(() =>
+    this.#names()
+      .filter((n) => this.#isListed(n))
+      .map((n) => this.#tools.get(n)!),
+  );
   #version = 0;
 
   constructor(options: ToolRegistryOptions = {}) {
@@ -270,11 +268,7 @@ export class ToolRegistry {
    * definition. Without `limit`, one page holds every tool.
    */
   manifest(options: { cursor?: string; limit?: number } = {}): ManifestPage {
-    const listed = this.#listedTools();
-    const { start, end } = this.#page(listed, options);
-    const page: ManifestPage = { tools: listed.slice(start, end).map((d) => d.wire as WireTool) };
-    if (end < listed.length) page.nextCursor = encodeCursor({ after: listed[end - 1]!.name });
-    return page;
+    return this.#manifest.page(options);
   }
 
   /**
@@ -282,16 +276,7 @@ export class ToolRegistry {
    * at first use. The engine writes it into the response without re-serialising.
    */
   manifestJson(options: { cursor?: string; limit?: number } = {}): string {
-    const listed = this.#listedTools();
-    if (options.cursor === undefined && (options.limit === undefined || options.limit >= listed.length)) {
-      this.#fullJson ??= this.#buildFullJson(listed);
-      return this.#fullJson;
-    }
-    const { start, end } = this.#page(listed, options);
-    const parts = listed.slice(start, end).map((d) => this.#json(d));
-    const next =
-      end < listed.length ? `,"nextCursor":${JSON.stringify(encodeCursor({ after: listed[end - 1]!.name }))}` : '';
-    return `{"tools":[${parts.join(',')}]${next}}`;
+    return this.#manifest.json(options);
   }
 
   /** Search listed tools by text and resolved hints, tags and category. */
@@ -372,57 +357,9 @@ export class ToolRegistry {
     return this.#sortedNames;
   }
 
-  #listedTools(): ToolDefinition[] {
-    this.#listed ??= this.#names()
-      .filter((n) => this.#isListed(n))
-      .map((n) => this.#tools.get(n)!);
-    return this.#listed;
-  }
-
-  #page(
-    listed: readonly ToolDefinition[],
-    options: { cursor?: string; limit?: number },
-  ): { start: number; end: number } {
-    let start = 0;
-    if (options.cursor !== undefined) {
-      const { after } = decodeCursor<{ after: string }>(options.cursor, (v) => typeof v.after === 'string');
-      start = upperBound(listed, after);
-    }
-    const limit = options.limit === undefined ? listed.length : Math.max(1, Math.floor(options.limit));
-    return { start, end: Math.min(listed.length, start + limit) };
-  }
-
-  /**
-   * The one-page manifest. Each tool's cached JSON then becomes a slice of it
-   * (V8 keeps a slice as a view into the page), so the text of 10,000 tools is
-   * held once, not twice.
-   */
-  #buildFullJson(listed: readonly ToolDefinition[]): string {
-    const parts = listed.map((d) => this.#json(d));
-    const head = '{"tools":[';
-    const full = `${head}${parts.join(',')}]}`;
-    let offset = head.length;
-    for (let i = 0; i < listed.length; i++) {
-      const length = parts[i]!.length;
-      this.#wireJson.set(listed[i]!, full.slice(offset, offset + length));
-      offset += length + 1;
-    }
-    return full;
-  }
-
-  #json(def: ToolDefinition): string {
-    let json = this.#wireJson.get(def);
-    if (json === undefined) {
-      json = JSON.stringify(def.wire);
-      this.#wireJson.set(def, json);
-    }
-    return json;
-  }
-
   #invalidate(membership: boolean): void {
     if (membership) this.#sortedNames = undefined;
-    this.#listed = undefined;
-    this.#fullJson = undefined;
+    this.#manifest.invalidate();
     this.#version++;
   }
 
@@ -435,18 +372,6 @@ export class ToolRegistry {
       }
     }
   }
-}
-
-/** Index of the first tool whose name sorts after `name` (keyset pagination survives changes). */
-function upperBound(listed: readonly ToolDefinition[], name: string): number {
-  let lo = 0;
-  let hi = listed.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareNames(listed[mid]!.name, name) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function clampLimit(limit: number | undefined): number {

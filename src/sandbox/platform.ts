@@ -4,7 +4,7 @@
  * missing, never a silent run without the sandbox.
  */
 import { execFileSync } from 'node:child_process';
-import { CandorError } from '../errors.js';
+import { CandorError, type CandorErrorCode } from '../errors.js';
 import { bwrapArgs } from './bwrap.js';
 
 /** What a caller needs beside bubblewrap (observe needs strace), and how it is named in errors. */
@@ -12,7 +12,7 @@ export interface PlatformNeeds {
   /** Who asks, for the messages: "candor observe". */
   who: string;
   /** Error code of the thrown CandorError. */
-  code: string;
+  code: CandorErrorCode;
   /** Extra programs: [program, Debian package]. */
   tools?: ReadonlyArray<readonly [string, string]>;
   /** The program the namespace check runs (default `true`). */

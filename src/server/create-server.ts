@@ -23,7 +23,7 @@ import type { HttpHandlerOptions } from '../transports/http/handler-options.js';
 import type { HttpListener, HttpListenOptions } from '../transports/http/listen.js';
 import { connectMemory, type MemoryClientTransport, type MemoryTransportOptions } from '../transports/memory.js';
 import { type StdioConnection, type StdioOptions, serveStdio } from '../transports/stdio.js';
-import { type ServerLogger, stderrLogger } from '../util/logger.js';
+import { logSettingsFrom, type ServerLogger, stderrLogger } from '../util/logger.js';
 import { openSharedState, type RedisOption, type SharedState } from './shared-state.js';
 import { startupLint } from './startup-lint.js';
 import { guardStrayRejections } from './stray-rejections.js';
@@ -180,7 +180,8 @@ export function createServer(options: ServerOptions): CandorServer {
       fields: ['version'],
     });
   }
-  const logger = options.logger ?? stderrLogger();
+  // A server's operator sets CANDOR_LOG_LEVEL / CANDOR_LOG_FORMAT; createServer is where they enter.
+  const logger = options.logger ?? stderrLogger(logSettingsFrom(process.env));
   const registry = options.registry ?? new ToolRegistry({ logger: (line) => logger.info(line) });
   if (options.tools && options.tools.length > 0) registry.add(...options.tools);
   const resources = toResourceRegistry(options.resources);

@@ -5,7 +5,7 @@
  * starts exactly as before; until the connection is set up, the pieces handed
  * out here wait for it instead of failing.
  */
-import { type RateLimiterAbstract, RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { DefinitionError } from '../errors.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { RedisCluster } from '../stores/redis-cluster.js';
@@ -13,6 +13,7 @@ import type { ClusterLink } from '../transports/http/cluster-link.js';
 import type { EventStore } from '../transports/http/event-store.js';
 import type { HttpRateLimiterSpec } from '../transports/http/http-rate-limit.js';
 import type { ServerLogger } from '../util/logger.js';
+import { rateLimiterFlexible } from '../util/rate-limiter-flexible.js';
 
 /** What the `redis` option of `createServer` accepts. */
 export type RedisOption = string | { duplicate(): unknown } | RedisCluster | false;
@@ -122,7 +123,7 @@ export function openSharedState(
     ready,
     link,
     prefix: isCluster(chosen) ? chosen.prefix : 'candor:',
-    rateLimitStore: (spec) => new DeferredLimiter(spec, ready),
+    rateLimitStore: (spec) => deferredLimiter(spec, ready),
     requestStateSecret,
     async ping() {
       const cluster = loaded ?? (await ready.catch(() => undefined));
@@ -185,38 +186,44 @@ function deferredEventStore(ready: Promise<RedisCluster>): EventStore {
 /**
  * A Redis limiter that exists once the cluster does; calls before that wait
  * for it. (It extends the memory limiter only because the abstract class is
- * not exported at run time; every counting method goes to Redis.)
+ * not exported at run time; every counting method goes to Redis.) The class is
+ * made on first use, when rate-limiter-flexible is loaded.
  */
-class DeferredLimiter extends RateLimiterMemory {
-  readonly #real: Promise<RateLimiterAbstract>;
+let DeferredLimiter: (new (spec: HttpRateLimiterSpec, ready: Promise<RedisCluster>) => RateLimiterAbstract) | undefined;
 
-  constructor(spec: HttpRateLimiterSpec, ready: Promise<RedisCluster>) {
-    super(spec);
-    this.#real = ready.then((cluster) => cluster.rateLimitStore(spec));
-    this.#real.catch(() => {});
-  }
+function deferredLimiter(spec: HttpRateLimiterSpec, ready: Promise<RedisCluster>): RateLimiterAbstract {
+  DeferredLimiter ??= class extends rateLimiterFlexible().RateLimiterMemory {
+    readonly #real: Promise<RateLimiterAbstract>;
 
-  override async consume(key: string | number, points?: number): Promise<RateLimiterRes> {
-    return (await this.#real).consume(key, points);
-  }
+    constructor(spec: HttpRateLimiterSpec, ready: Promise<RedisCluster>) {
+      super(spec);
+      this.#real = ready.then((cluster) => cluster.rateLimitStore(spec));
+      this.#real.catch(() => {});
+    }
 
-  override async get(key: string | number): Promise<RateLimiterRes | null> {
-    return (await this.#real).get(key);
-  }
+    override async consume(key: string | number, points?: number): Promise<RateLimiterRes> {
+      return (await this.#real).consume(key, points);
+    }
 
-  override async delete(key: string | number): Promise<boolean> {
-    return (await this.#real).delete(key);
-  }
+    override async get(key: string | number): Promise<RateLimiterRes | null> {
+      return (await this.#real).get(key);
+    }
 
-  override async penalty(key: string | number, points?: number): Promise<RateLimiterRes> {
-    return (await this.#real).penalty(key, points);
-  }
+    override async delete(key: string | number): Promise<boolean> {
+      return (await this.#real).delete(key);
+    }
 
-  override async reward(key: string | number, points?: number): Promise<RateLimiterRes> {
-    return (await this.#real).reward(key, points);
-  }
+    override async penalty(key: string | number, points?: number): Promise<RateLimiterRes> {
+      return (await this.#real).penalty(key, points);
+    }
 
-  override async block(key: string | number, seconds: number): Promise<RateLimiterRes> {
-    return (await this.#real).block(key, seconds);
-  }
+    override async reward(key: string | number, points?: number): Promise<RateLimiterRes> {
+      return (await this.#real).reward(key, points);
+    }
+
+    override async block(key: string | number, seconds: number): Promise<RateLimiterRes> {
+      return (await this.#real).block(key, seconds);
+    }
+  };
+  return new DeferredLimiter(spec, ready);
 }

@@ -14,7 +14,9 @@
  * instance has not seen cannot be served (503 with a clear message). Nothing
  * crashes, and shared state resumes when Redis answers again.
  */
+
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import { CandorError } from '../errors.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
 import type { ServerLogger } from '../util/logger.js';
 import { BatchedRedisLimiter } from './batched-redis-limiter.js';
@@ -84,7 +86,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const health = new StoreHealth({
     timeoutMs,
     probe: async () => {
-      if (!redis.up) throw new Error('not connected');
+      if (!redis.up) throw new CandorError('not connected', { code: 'store_unavailable' });
       await command.ping();
     },
     ...(logger === undefined ? {} : { logger }),

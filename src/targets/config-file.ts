@@ -3,14 +3,14 @@
  * Cursor and Windsurf, and VS Code's `servers` map (`.vscode/mcp.json`, or `mcp.servers`
  * in settings.json). Entries have `command`/`args`/`env` (stdio) or `url` (+ `type`, `headers`).
  */
+
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parseAuthSetting } from '../auth/client/settings.js';
 import { CandorError } from '../errors.js';
+import { isRecord } from '../util/is-record.js';
 import type { Target } from './types.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Strip `//` and `/* *\/` comments and trailing commas (VS Code's JSONC), leaving strings intact.
@@ -162,7 +162,7 @@ export function entryToTarget(name: string, entry: unknown, file: string): Targe
 function stringMap(value: unknown, key: string): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    throw new Error(`"${key}" must map names to strings.`);
+    throw new CandorError(`"${key}" must map names to strings.`, { code: 'invalid_server_config' });
   }
   return value as Record<string, string>;
 }
@@ -186,7 +186,9 @@ class Variables {
       if (inner === 'workspaceFolder' || inner === 'workspaceRoot') return this.#workspace;
       if (inner === 'pathSeparator') return path.sep;
       if (inner.startsWith('input:')) {
-        throw new Error(`${whole} is an editor prompt; it cannot be resolved outside the editor.`);
+        throw new CandorError(`${whole} is an editor prompt; it cannot be resolved outside the editor.`, {
+          code: 'invalid_server_config',
+        });
       }
       const [name, fallback] = inner.startsWith('env:') ? [inner.slice(4), undefined] : inner.split(':-', 2);
       if (!name || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return whole;
@@ -194,7 +196,9 @@ class Variables {
       if (found !== undefined) return found;
       if (fallback !== undefined) return fallback;
       if (inner.startsWith('env:')) return '';
-      throw new Error(`${whole} needs the environment variable ${name}, which is not set.`);
+      throw new CandorError(`${whole} needs the environment variable ${name}, which is not set.`, {
+        code: 'invalid_server_config',
+      });
     });
   }
 }

@@ -3,8 +3,10 @@
  * (`defineTool` results, `BaseTool` instances or plain wire tools) or a server object
  * that holds one. Lint reads its manifest in process, with no transport.
  */
+
 import { pathToFileURL } from 'node:url';
 import { CandorError } from '../errors.js';
+import { isRecord } from '../util/is-record.js';
 import type { ModuleTarget } from './types.js';
 
 /** What a module offers for linting: its wire tools, and its resources when it says. */
@@ -16,11 +18,9 @@ export interface ModuleManifest {
   exportName: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
 /** A ToolRegistry (or anything with its `manifest({ cursor })`): every page of wire tools. */
 function fromRegistry(value: unknown): unknown[] | undefined {
-  if (!isObject(value) || typeof value.manifest !== 'function') return undefined;
+  if (!isRecord(value) || typeof value.manifest !== 'function') return undefined;
   const manifest = value.manifest as (o?: { cursor?: string }) => { tools: unknown[]; nextCursor?: string };
   const tools: unknown[] = [];
   let cursor: string | undefined;
@@ -35,10 +35,10 @@ function fromRegistry(value: unknown): unknown[] | undefined {
 
 /** One tool as it goes on the wire: a definition's `wire`, a BaseTool's definition's, or the object itself. */
 function toWire(tool: unknown): unknown {
-  if (isObject(tool) && isObject(tool.wire)) return tool.wire;
-  if (isObject(tool) && typeof tool.toDefinition === 'function') {
+  if (isRecord(tool) && isRecord(tool.wire)) return tool.wire;
+  if (isRecord(tool) && typeof tool.toDefinition === 'function') {
     const def = (tool.toDefinition as () => unknown).call(tool);
-    if (isObject(def) && isObject(def.wire)) return def.wire;
+    if (isRecord(def) && isRecord(def.wire)) return def.wire;
   }
   return tool;
 }
@@ -47,7 +47,7 @@ function fromValue(value: unknown, depth = 0): { tools: unknown[]; holder?: Reco
   if (Array.isArray(value)) return { tools: value.map(toWire) };
   const registry = fromRegistry(value);
   if (registry) return { tools: registry };
-  if (!isObject(value) || depth > 1) return undefined;
+  if (!isRecord(value) || depth > 1) return undefined;
   // A server object (createServer's result): { registry | tools, resources? }.
   for (const key of ['registry', 'tools']) {
     const inner = fromValue(value[key], depth + 1);
@@ -65,7 +65,7 @@ async function allPages(owner: Record<string, unknown>, method: string, key: str
   for (let page = 0; page < 10_000; page++) {
     const result: unknown = await fn.call(owner, cursor === undefined ? {} : { cursor });
     if (Array.isArray(result)) return result;
-    if (!isObject(result) || !Array.isArray(result[key])) return out;
+    if (!isRecord(result) || !Array.isArray(result[key])) return out;
     out.push(...(result[key] as unknown[]));
     if (typeof result.nextCursor !== 'string') return out;
     cursor = result.nextCursor;
@@ -75,15 +75,15 @@ async function allPages(owner: Record<string, unknown>, method: string, key: str
 
 /** The resources a server object holds: an array of definitions, or a ResourceRegistry. */
 async function resourcesOf(value: unknown): Promise<Pick<ModuleManifest, 'resources' | 'resourceTemplates'>> {
-  const wire = (r: unknown) => (isObject(r) && isObject(r.wire) ? r.wire : r);
-  const list = Array.isArray(value) ? value : isObject(value) ? await allPages(value, 'list', 'resources') : undefined;
+  const wire = (r: unknown) => (isRecord(r) && isRecord(r.wire) ? r.wire : r);
+  const list = Array.isArray(value) ? value : isRecord(value) ? await allPages(value, 'list', 'resources') : undefined;
   if (list === undefined) return {};
-  const templates = isObject(value) ? ((await allPages(value, 'listTemplates', 'resourceTemplates')) ?? []) : [];
+  const templates = isRecord(value) ? ((await allPages(value, 'listTemplates', 'resourceTemplates')) ?? []) : [];
   const entries = [...list, ...templates].map(wire);
   return {
-    resources: entries.filter((r): r is { uri: string } => isObject(r) && typeof r.uri === 'string'),
+    resources: entries.filter((r): r is { uri: string } => isRecord(r) && typeof r.uri === 'string'),
     resourceTemplates: entries.filter(
-      (r): r is { uriTemplate: string } => isObject(r) && typeof r.uriTemplate === 'string',
+      (r): r is { uriTemplate: string } => isRecord(r) && typeof r.uriTemplate === 'string',
     ),
   };
 }
@@ -167,7 +167,7 @@ interface ServableServer {
 export async function loadModuleServer(target: ModuleTarget): Promise<{ server: ServableServer; owned: boolean }> {
   const mod = await importForTarget(target);
   for (const value of [mod.default, mod.server, ...Object.values(mod)]) {
-    if (isObject(value) && typeof value.connectMemory === 'function' && typeof value.close === 'function') {
+    if (isRecord(value) && typeof value.connectMemory === 'function' && typeof value.close === 'function') {
       return { server: value as unknown as ServableServer, owned: false };
     }
   }
@@ -176,7 +176,7 @@ export async function loadModuleServer(target: ModuleTarget): Promise<{ server: 
   // Built lazily so that lint, which never needs a server, does not load the engine.
   const { createServer } = await import('../server/create-server.js');
   const tools = Array.isArray(value) ? value : undefined;
-  const registry = !tools && isObject(value) && typeof value.manifest === 'function' ? value : undefined;
+  const registry = !tools && isRecord(value) && typeof value.manifest === 'function' ? value : undefined;
   if (!tools && !registry) {
     throw new CandorError(
       `${target.label}: export ${manifest.exportName} cannot be served; export a createServer() result.`,

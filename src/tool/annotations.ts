@@ -4,6 +4,7 @@
  * host works from one explicit shape. Missing hints fail closed (the spec's
  * worst-case defaults: 2025-11-25 server/tools, ToolAnnotations).
  */
+import { isRecord } from '../util/is-record.js';
 import { SPEC_DEFAULT_HINTS } from './effects.js';
 import type { HintName, JsonSchema, ResolvedHints } from './types.js';
 import { CANDOR_META_KEY } from './wire.js';
@@ -170,9 +171,4 @@ function readUi(value: unknown, warnings: string[]): NormalisedTool['ui'] {
 
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-/** True for a plain (non-array) object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import { DefinitionError } from '../errors.js';
+import { CandorError, DefinitionError } from '../errors.js';
 import { cachedJsonSchema, intern } from './schema-cache.js';
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from './types.js';
 
@@ -48,7 +48,8 @@ export function compileSchema<T>(
 ): CompiledSchema<T> {
   const field = role;
   if (schema === undefined) {
-    if (role === 'output') throw new Error('compileSchema: output schema is required here');
+    if (role === 'output')
+      throw new CandorError('compileSchema: output schema is required here', { code: 'invalid_definition' });
     return compileJsonSchema<T>(toolName, field, EMPTY_INPUT_SCHEMA);
   }
   if (isStandard(schema)) {

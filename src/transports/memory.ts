@@ -4,9 +4,11 @@
  * `onerror`), so the official SDK v2 `Client` connects to a candor server
  * without sockets. Every message crosses as JSON text, as on a real wire.
  */
+
 import type { Channel, JsonRpcMessage, RequestInfo } from '../engine/channel.js';
 import type { Dispatcher } from '../engine/dispatcher.js';
 import { serializeMessage } from '../engine/jsonrpc.js';
+import { CandorError } from '../errors.js';
 
 /** Options of {@link connectMemory}. */
 export interface MemoryTransportOptions {
@@ -59,7 +61,7 @@ export function connectMemory(dispatcher: Dispatcher, options: MemoryTransportOp
   const transport: MemoryClientTransport = {
     async start() {},
     async send(message) {
-      if (closed) throw new Error('The in-memory transport is closed.');
+      if (closed) throw new CandorError('The in-memory transport is closed.', { code: 'not_connected' });
       const parsed = JSON.parse(JSON.stringify(message)) as unknown;
       void dispatcher
         .handle(parsed, { peer, channel, ...(options.info ? { info: options.info } : {}) })

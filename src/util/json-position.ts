@@ -1,3 +1,4 @@
+import { CandorError } from '../errors.js';
 /**
  * Where a JSON text goes wrong. `JSON.parse` on Node 20 names the position for
  * some mistakes and not others (`{"a": }` gives none), so the CLI finds the
@@ -11,12 +12,14 @@ export interface JsonSyntaxProblem {
   message: string;
 }
 
-class Stop extends Error {
+/** Ends the scan at the first syntax error (caught below; never leaves this module). */
+class Stop extends CandorError {
+  override readonly name = 'JsonSyntaxStop';
   constructor(
     readonly offset: number,
     message: string,
   ) {
-    super(message);
+    super(message, { code: 'internal' });
   }
 }
 

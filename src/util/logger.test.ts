@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createServer } from '../server/create-server.js';
 import { defineTool } from '../tool/define.js';
-import { stderrLogger } from './logger.js';
+import { logSettingsFrom, stderrLogger } from './logger.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -28,14 +28,20 @@ describe('stderrLogger', () => {
     expect(Number.isNaN(Date.parse(entry.time))).toBe(false);
   });
 
-  test('CANDOR_LOG_FORMAT and CANDOR_LOG_LEVEL choose the defaults', () => {
-    vi.stubEnv('CANDOR_LOG_FORMAT', 'json');
-    vi.stubEnv('CANDOR_LOG_LEVEL', 'warn');
+  test('CANDOR_LOG_FORMAT and CANDOR_LOG_LEVEL become logger settings where the environment is read', () => {
     const lines = captureStderr();
-    const logger = stderrLogger();
+    const logger = stderrLogger(logSettingsFrom({ CANDOR_LOG_FORMAT: 'json', CANDOR_LOG_LEVEL: 'warn' }));
     logger.info('hidden');
     logger.error('shown');
     expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['shown']);
+    expect(logSettingsFrom({ CANDOR_LOG_LEVEL: 'loud', CANDOR_LOG_FORMAT: 'xml' })).toEqual({});
+  });
+
+  test('the logger itself reads no environment: createServer and the CLI pass it in', () => {
+    vi.stubEnv('CANDOR_LOG_LEVEL', 'error');
+    const lines = captureStderr();
+    stderrLogger().info('still shown');
+    expect(lines).toEqual(['candor info: still shown\n']);
   });
 
   test('a masked tool failure is logged with its request id, session id, tool and error over HTTP', async () => {

@@ -22,8 +22,7 @@ export interface StderrLoggerOptions {
   /**
    * `text`: `candor error: message {"details":…}`. `json`: one JSON object per
    * line (`time`, `level`, `logger`, `msg`, then the details: `requestId`,
-   * `session`, `tool`, `error` …) for log collectors. Default: `json` when
-   * `CANDOR_LOG_FORMAT=json`, else `text`.
+   * `session`, `tool`, `error` …) for log collectors. Default `text`.
    */
   format?: 'text' | 'json';
 }
@@ -38,9 +37,7 @@ export interface StderrLoggerOptions {
  * ```
  */
 export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
-  const env = typeof process === 'object' ? process.env : {};
-  const { level = levelFrom(env.CANDOR_LOG_LEVEL) ?? 'info', name = 'candor' } = options;
-  const format = options.format ?? (env.CANDOR_LOG_FORMAT === 'json' ? 'json' : 'text');
+  const { level = 'info', name = 'candor', format = 'text' } = options;
   const min = ORDER[level];
   const write = (at: keyof typeof ORDER, message: string, details?: { [key: string]: unknown }) => {
     if (ORDER[at] < min) return;
@@ -62,8 +59,24 @@ export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
   };
 }
 
-function levelFrom(value: string | undefined): keyof typeof ORDER | undefined {
-  return value !== undefined && Object.hasOwn(ORDER, value) ? (value as keyof typeof ORDER) : undefined;
+/**
+ * The logger settings an operator gives in the environment: `CANDOR_LOG_LEVEL`
+ * (`debug`, `info`, `warn`, `error`, `silent`) and `CANDOR_LOG_FORMAT=json`. Read
+ * where the environment enters (the CLI, `createServer`), passed inward as options.
+ *
+ * @example
+ * ```ts
+ * const logger = stderrLogger({ name: 'my-server', ...logSettingsFrom(process.env) });
+ * ```
+ */
+export function logSettingsFrom(
+  env: Readonly<Record<string, string | undefined>>,
+): Pick<StderrLoggerOptions, 'level' | 'format'> {
+  const settings: Pick<StderrLoggerOptions, 'level' | 'format'> = {};
+  const level = env.CANDOR_LOG_LEVEL;
+  if (level !== undefined && Object.hasOwn(ORDER, level)) settings.level = level as keyof typeof ORDER;
+  if (env.CANDOR_LOG_FORMAT === 'json') settings.format = 'json';
+  return settings;
 }
 
 /** A logger that drops everything (tests, embedding apps that log elsewhere). */

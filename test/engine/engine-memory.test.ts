@@ -7,6 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { defineTool } from '../../src/tool/define.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { buildTestServer } from '../support/engine-server.js';
+import { waitFor } from '../support/until.js';
 import { createWireCheck, type WireCheck } from '../support/wire-check.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -132,7 +133,7 @@ describe('tools', () => {
       defineTool({ name: 'later', description: 'Added later.', effect: 'read', world: 'closed', handler: () => 'x' }),
     );
     await client.ping();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => count >= 2);
     expect(count).toBe(2);
     wire.assertClean();
   });
@@ -393,11 +394,3 @@ describe('prompts and completion', () => {
     wire.assertClean();
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

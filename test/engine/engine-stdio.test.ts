@@ -87,11 +87,11 @@ describe('SDK v1 client over stdio', () => {
     expect((await client.callTool({ name: 'stray_rejection', arguments: {} })).content).toEqual([
       { type: 'text', text: 'started' },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The rejection is logged; only then is the server asked again.
+    await expect.poll(() => stderr, { timeout: 10_000 }).toContain('unhandled promise rejection');
     expect(await client.callTool({ name: 'echo', arguments: { text: 'still alive' } })).toMatchObject({
       content: [{ text: 'still alive' }],
     });
-    expect(stderr).toContain('unhandled promise rejection');
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The 2026-07-28 era over Streamable HTTP with the official SDK v2 client
- *, pinned to the new era and in 'auto' mode, against one candor
+ * The 2026-07-28 era over Streamable HTTP with the official SDK v2 client,
+ * pinned to the new era and in 'auto' mode, against one candor
  * server whose single /mcp endpoint also keeps serving 2025-era clients (SDK
  * v1 and v2 in legacy mode) in the same run. Every message the server sends
  * to a modern client is checked against the 2026-07-28 rules.
@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../../src/transports/http/create-http-handler.js';
 import { buildModernServer, type Observed } from '../support/modern-fixture.js';
 import { createModernWireCheck, type ModernWireCheck } from '../support/modern-wire-check.js';
+import { waitFor } from '../support/until.js';
 
 const V = '2026-07-28';
 let http: Server;
@@ -160,11 +161,11 @@ describe.each(['pin', 'auto'] as const)('SDK v2 client in %s mode over HTTP', (m
       { name: 'wait', arguments: { tag } },
       { signal: controller.signal, onprogress: ({ progress: p }) => void progress.push(p) },
     );
-    await until(() => observed.started.includes(tag));
+    await waitFor(() => observed.started.includes(tag));
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => observed.aborted.includes(tag));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The handler tried its progress(99) after the abort and returned; none of it reached the client.
+    await waitFor(() => observed.settled.includes(tag));
     expect(progress).toEqual([]);
     await client.close();
     wire.assertClean();
@@ -433,8 +434,3 @@ describe('refusals over HTTP, with the status and code the spec gives', () => {
     expect(right.body.result.content).toEqual([{ type: 'text', text: 'ran in eu-west' }]);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition not reached');
-}

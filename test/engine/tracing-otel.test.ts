@@ -53,8 +53,9 @@ describe('tracing', () => {
     const server = createServer({ name: 'traced', version: '1.0.0', tools, logger: silentLogger, lintOnStart: false });
     const listener = await server.listen({ port: 0, handleSignals: false });
     closers.push(() => server.close());
-    // The API loads asynchronously at createServer; give it a moment before the first call.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The API loads by dynamic import at createServer; this test imported it already, so the
+    // import settles in microtasks, all of which run before the next turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
     const client = new Client({ name: 'tracing-test', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(listener.url));
     await client.connect(transport);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type GatewayOptions, loadGatewayConfig } from '../../src/gateway/index.js';
 import { pinTools, writeLockfile } from '../../src/host/index.js';
 import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { until } from '../support/until.js';
 
 const server = path.join(REPO, 'test/fixtures/sandbox/door-server.mjs');
 const dir = mkdtempSync(path.join(tmpdir(), 'candor-gateway-door-'));
@@ -53,15 +54,6 @@ async function serve(options: GatewayOptions) {
       }>;
     };
   return { gateway, client, names, status, lines, changed: () => changed };
-}
-
-async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('quarantine with --lock', () => {

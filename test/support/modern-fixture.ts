@@ -17,10 +17,12 @@ export interface Observed {
   effects: string[];
   aborted: string[];
   started: string[];
+  /** Tags of `wait` calls whose handler returned (after its progress(99) was attempted). */
+  settled: string[];
 }
 
 export function buildModernServer(): { server: CandorServer; observed: Observed } {
-  const observed: Observed = { effects: [], aborted: [], started: [] };
+  const observed: Observed = { effects: [], aborted: [], started: [], settled: [] };
   let server!: CandorServer;
   const tools = [
     defineTool({
@@ -63,7 +65,11 @@ export function buildModernServer(): { server: CandorServer; observed: Observed 
         observed.started.push(tag);
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
         observed.aborted.push(tag);
-        await ctx.progress(99); // must not reach the client: the request is cancelled
+        try {
+          await ctx.progress(99); // must not reach the client: the request is cancelled
+        } finally {
+          observed.settled.push(tag);
+        }
         return 'too late';
       },
     }),

@@ -64,14 +64,28 @@ describe('run_command as a task', () => {
   });
 
   test('cancelling the task kills the command', async () => {
+    const { existsSync, readFileSync } = await import('node:fs');
     const client = await connect();
+    const started = path.join(root, 'started');
     const marker = path.join(root, 'still-running');
-    const script = `setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 1500)`;
+    // The command says it runs (its pid), then would write the marker much later.
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(started)}, String(process.pid)); setTimeout(() => require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 60000)`;
     const taskId = await startTask(client, [process.execPath, '-e', script]);
-    await new Promise((r) => setTimeout(r, 200));
+    await expect
+      .poll(() => existsSync(started) && readFileSync(started, 'utf8') !== '', { timeout: 10_000 })
+      .toBe(true);
+    const pid = Number(readFileSync(started, 'utf8'));
     expect(await client.experimental.tasks.cancelTask(taskId)).toMatchObject({ status: 'cancelled' });
-    await new Promise((r) => setTimeout(r, 1800));
-    const { existsSync } = await import('node:fs');
+    // The process is gone (signal 0 finds no such process), and it never got to write the marker.
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false);
     expect(existsSync(marker)).toBe(false);
   });
 });

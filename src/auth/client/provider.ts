@@ -11,6 +11,7 @@
  * `candor auth login …` instead. Only `signIn()` (sign-in.ts) builds interactive ones, so a
  * connection never opens a browser behind anyone's back.
  */
+
 import { randomBytes } from 'node:crypto';
 import {
   auth,
@@ -21,6 +22,7 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { CandorError } from '../../errors.js';
 import { canonicalResource, type StoredSignIn, type StoredTokens } from './credentials-store.js';
 import type { AuthorizationResponse, LoopbackRedirect } from './loopback-redirect.js';
 import { assertSecureAuthUrl, secureAuthFetch } from './secure-fetch.js';
@@ -287,7 +289,8 @@ export class CandorOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.#codeVerifier === undefined) throw new Error('No PKCE code verifier was saved for this sign-in.');
+    if (this.#codeVerifier === undefined)
+      throw new CandorError('No PKCE code verifier was saved for this sign-in.', { code: 'auth_failed' });
     return this.#codeVerifier;
   }
 

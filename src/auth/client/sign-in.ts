@@ -11,7 +11,7 @@ import {
   discoverAuthorizationServerMetadata,
   extractWWWAuthenticateParams,
 } from '@modelcontextprotocol/client';
-import { CandorError } from '../../errors.js';
+import { CandorError, type CandorErrorCode } from '../../errors.js';
 import type { CredentialsStore, StoredSignIn } from './credentials-store.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { CandorOAuthProvider } from './provider.js';
@@ -146,7 +146,9 @@ async function revoke(entry: StoredSignIn, client: OAuthClientSettings): Promise
     });
     if (!response.ok) {
       const text = redactTokens((await response.text().catch(() => '')).slice(0, 200));
-      throw new Error(`the revocation endpoint answered ${response.status}${text ? `: ${text}` : ''}`);
+      throw new CandorError(`the revocation endpoint answered ${response.status}${text ? `: ${text}` : ''}`, {
+        code: 'auth_failed',
+      });
     }
     await response.body?.cancel().catch(() => {});
   }
@@ -237,7 +239,7 @@ export function describeSignInFailure(error: unknown, label: string, serverUrl: 
   const message = raw.length > 300 ? `${raw.slice(0, 300)}…` : raw;
   if (name === 'CandorError' || name === 'CliError') return error as Error;
   const origin = new URL(serverUrl).origin;
-  const fail = (text: string, errorCode: string) =>
+  const fail = (text: string, errorCode: CandorErrorCode) =>
     new CandorError(`${label}: ${text}`, { code: errorCode, cause: error });
   if (
     name === 'OAuthClientRegistrationError' ||

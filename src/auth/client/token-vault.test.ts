@@ -112,11 +112,11 @@ describe('TokenVault', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       const short = await vault.savePending({ server: 'notes', principal: 'bob', codeVerifier: 'v' }, 1_000);
-      vi.setSystemTime(Date.now() + 999);
-      const kept = await vault.savePending({ server: 'notes', principal: 'bob', codeVerifier: 'v' }, 1_000);
-      vi.setSystemTime(Date.now() + 1);
+      vi.advanceTimersByTime(999);
+      const kept = await vault.savePending({ server: 'notes', principal: 'carol', codeVerifier: 'v' }, 1_000);
+      vi.advanceTimersByTime(1);
       expect(await vault.takePending(short)).toBeUndefined();
-      expect((await vault.takePending(kept))?.principal).toBe('bob');
+      expect((await vault.takePending(kept))?.principal).toBe('carol');
     } finally {
       vi.useRealTimers();
     }

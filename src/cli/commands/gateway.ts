@@ -20,6 +20,7 @@ import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
 import { POLICY_PRESETS } from '../../host/policy.js';
 import type { PolicyPreset } from '../../host/types.js';
 import { parseTargets } from '../../targets/parse.js';
+import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { splitAtDashDash } from '../operands.js';
@@ -109,6 +110,11 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.prefix !== undefined) options.prefix = opts.prefix;
   if (opts.rules !== undefined) options.rules = path.resolve(opts.rules);
   if (opts.authGroupsClaim !== undefined) options.groupsClaim = opts.authGroupsClaim;
+  // Settings from the environment enter here, at the edge, as options.
+  if (options.tokenKey === undefined && process.env.CANDOR_TOKEN_KEY !== undefined)
+    options.tokenKey = process.env.CANDOR_TOKEN_KEY;
+  if (process.env.CANDOR_LEAN_CALLS === '0') options.leanCalls = false;
+  options.logger ??= stderrLogger({ name: 'candor gateway', ...logSettingsFrom(process.env) });
   return options;
 }
 

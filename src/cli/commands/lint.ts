@@ -19,7 +19,7 @@ import { exitCode, summarise } from '../../lint/reporters/summary.js';
 import type { LintConfig, ProfileName } from '../../lint/types.js';
 import { type LintProgress, lintTargets } from '../../targets/lint-targets.js';
 import { parseTargets, type TargetInput } from '../../targets/parse.js';
-import { stderrLogger } from '../../util/logger.js';
+import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 
@@ -83,7 +83,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
   // A config entry that says "sandbox" runs in it, as the gateway runs it; where that is
   // impossible it is reported failed with the gateway's line, never run unsandboxed.
   const confined = await confineTargets(targets, {
-    logger: { ...stderrLogger({ name: 'candor lint' }), error() {} },
+    logger: { ...stderrLogger({ name: 'candor lint', ...logSettingsFrom(process.env) }), error() {} },
   }).catch((error: Error) => {
     throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
   });

@@ -15,7 +15,7 @@ import { loadModuleTarget } from '../../targets/module.js';
 import { parseTargets } from '../../targets/parse.js';
 import type { Target } from '../../targets/types.js';
 import type { WireToolLike } from '../../tool/annotations.js';
-import { stderrLogger } from '../../util/logger.js';
+import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { signInWhenAsked } from '../sign-in.js';
@@ -78,7 +78,7 @@ export async function listTargetTools(
     });
   }
   // Each stdio server runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so.
-  const logger = { ...stderrLogger({ name: who }), error() {} };
+  const logger = { ...stderrLogger({ name: who, ...logSettingsFrom(process.env) }), error() {} };
   const confined = await confineTargets(targets, { ...(options.sandbox ? { sandbox: true } : {}), logger });
   try {
     // The gateway's own line, before anything starts: never listed unsandboxed instead.

@@ -15,7 +15,7 @@ import type { PolicyConfig, PolicyPreset, ServerConfig } from '../../host/types.
 import type { CandorServer } from '../../server/create-server.js';
 import { parseTargets } from '../../targets/parse.js';
 import type { StdioTarget } from '../../targets/types.js';
-import { stderrLogger } from '../../util/logger.js';
+import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { loadServerModule } from '../load-server.js';
 import { openBrowser } from '../open-browser.js';
@@ -167,7 +167,7 @@ async function uiServers(
     }
   }
   // A server started for review runs as the gateway would run it: sandboxed when its entry, its file or --sandbox says so.
-  const logger = stderrLogger({ name: 'candor ui' });
+  const logger = stderrLogger({ name: 'candor ui', ...logSettingsFrom(process.env) });
   const sandboxed = await sandboxTargets(stdio, { ...(opts.sandbox ? { sandbox: true } : {}), logger });
   for (const [name] of stdio) {
     const config = sandboxed.servers[name];

@@ -1,4 +1,5 @@
 /** `initialize`, `ping`, `logging/setLevel`, and the lifecycle notifications. */
+import { CandorError } from '../../errors.js';
 import type { MethodHandler, NotificationHandler, Result } from '../engine.js';
 import { negotiateVersion } from '../era.js';
 import { isLogLevel, LOG_LEVELS } from '../log-levels.js';
@@ -49,6 +50,9 @@ export const cancelled: NotificationHandler = (params, { peer }) => {
 };
 
 /** The abort reason a handler sees when the client cancelled its call. */
-export class CancelledError extends Error {
+export class CancelledError extends CandorError {
   override readonly name = 'CancelledError';
+  constructor(message: string) {
+    super(message, { code: 'cancelled' });
+  }
 }

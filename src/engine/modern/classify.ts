@@ -12,6 +12,7 @@
  * envelope differs still learns what to retry with), the rest of the envelope
  * (-32602), then the required headers and `Mcp-Name` (-32020).
  */
+import { isRecord } from '../../util/is-record.js';
 import type { JsonRpcErrorResponse, JsonRpcId } from '../channel.js';
 import { INVALID_PARAMS, INVALID_REQUEST, isId } from '../jsonrpc.js';
 import { type Envelope, hasEnvelopeClaim, metaOf, readEnvelope } from './envelope.js';
@@ -74,7 +75,7 @@ export function classifyEra(message: unknown, options: { headers?: HeaderMap } =
   if (Array.isArray(message)) {
     // Batches do not exist in the modern era; a batch smuggling a modern request is refused whole.
     for (const element of message) {
-      if (isObject(element) && hasEnvelopeClaim(element.params)) {
+      if (isRecord(element) && hasEnvelopeClaim(element.params)) {
         return {
           era: 'refused',
           response: refusal(
@@ -88,9 +89,9 @@ export function classifyEra(message: unknown, options: { headers?: HeaderMap } =
     }
     return LEGACY;
   }
-  if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') return LEGACY;
+  if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') return LEGACY;
   const params = message.params;
-  if (params !== undefined && !isObject(params)) return LEGACY; // the legacy path answers -32602
+  if (params !== undefined && !isRecord(params)) return LEGACY; // the legacy path answers -32602
   const method = message.method;
   const headerVersion = headers ? headerValue(headers, 'mcp-protocol-version') : undefined;
   const headerIsModern = headerVersion !== undefined && isModernVersion(headerVersion);
@@ -222,8 +223,4 @@ function mismatch(id: JsonRpcId | null, detail: string): EraRoute {
 
 function refused(id: JsonRpcId | null, status: number, code: number, message: string, data?: unknown): EraRoute {
   return { era: 'refused', response: refusal(id, status, code, message, data) };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

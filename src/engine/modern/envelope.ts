@@ -4,7 +4,9 @@
  * and client capabilities, optionally the client's identity and a log level.
  * A request missing a required field is malformed: -32602, and HTTP 400.
  */
+
 import type { LogLevel } from '../../tool/types.js';
+import { isRecord } from '../../util/is-record.js';
 import { isLogLevel } from '../log-levels.js';
 import type { ClientCapabilities, ClientInfo } from '../peer.js';
 import { META } from './protocol.js';
@@ -69,14 +71,14 @@ export function readEnvelope(meta: Record<string, unknown>): Envelope | { issue:
   if (typeof version !== 'string' || version.length === 0) {
     return { issue: { key: META.protocolVersion, problem: 'must be a protocol version string such as "2026-07-28"' } };
   }
-  if (!isObject(capabilities)) return { issue: { key: META.clientCapabilities, problem: 'must be an object' } };
+  if (!isRecord(capabilities)) return { issue: { key: META.clientCapabilities, problem: 'must be an object' } };
   for (const [name, value] of Object.entries(capabilities)) {
-    if (value !== undefined && !isObject(value)) {
+    if (value !== undefined && !isRecord(value)) {
       return { issue: { key: META.clientCapabilities, problem: `"${name}" must be an object` } };
     }
   }
   if (info !== undefined) {
-    if (!isObject(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
+    if (!isRecord(info) || typeof info.name !== 'string' || typeof info.version !== 'string') {
       return { issue: { key: META.clientInfo, problem: 'must be an object with string "name" and "version"' } };
     }
   }
@@ -89,8 +91,4 @@ export function readEnvelope(meta: Record<string, unknown>): Envelope | { issue:
     clientInfo: info as ClientInfo | undefined,
     logLevel: level as LogLevel | undefined,
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/core';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
+import { waitFor } from '../../../test/support/until.js';
 import { createToolPipeline } from '../../pipeline/pipeline.js';
 import { ToolRegistry } from '../../registry/registry.js';
 import { defineResource } from '../../resources/define.js';
@@ -28,7 +29,7 @@ const CAPS = { elicitation: { form: {} }, sampling: {} };
 
 function setup(options: ModernOptions = {}) {
   const effects: string[] = [];
-  const seen: { signal?: AbortSignal; finished?: boolean } = {};
+  const seen: { signal?: AbortSignal; lateProgressSent?: boolean } = {};
   const registry = new ToolRegistry();
   registry.add(
     defineTool({
@@ -66,14 +67,13 @@ function setup(options: ModernOptions = {}) {
         await ctx.progress(1, 2, 'half');
         await ctx.log('info', 'working');
         await ctx.log('debug', 'noise');
-        await new Promise<void>((resolve) => {
-          if (ctx.signal.aborted) resolve();
-          else ctx.signal.addEventListener('abort', () => resolve());
-        });
+        await new Promise((resolve) =>
+          ctx.signal.aborted ? resolve(undefined) : ctx.signal.addEventListener('abort', resolve),
+        );
         try {
           await ctx.progress(2, 2);
         } finally {
-          seen.finished = true;
+          seen.lateProgressSent = true;
         }
         return 'late';
       },
@@ -347,7 +347,7 @@ describe('the modern engine', () => {
         ctx: { info: { signal: controller.signal } },
       },
     );
-    await until(() => seen.signal !== undefined && sent.length >= 2);
+    await waitFor(() => seen.signal !== undefined && sent.length >= 2);
     expect(sent).toEqual([
       {
         jsonrpc: '2.0',
@@ -368,13 +368,14 @@ describe('the modern engine', () => {
       { name: 'slow', arguments: {} },
       { meta: { progressToken: 7 }, ctx: { info: { signal: controller.signal } } },
     );
-    await until(() => seen.signal !== undefined && sent.length === 1);
+    await waitFor(() => seen.signal !== undefined && sent.length === 1);
     controller.abort();
     const { answer } = await pending;
     expect(answer).toBeUndefined();
     expect(seen.signal!.aborted).toBe(true);
-    await until(() => seen.finished === true); // the handler has sent (or tried to send) progress(2)
-    expect(sent).toHaveLength(1); // the handler's progress(2) after the abort was dropped
+    // Once the handler has sent its progress(2) after the abort, nothing more went out.
+    await waitFor(() => seen.lateProgressSent === true);
+    expect(sent).toHaveLength(1);
   });
 
   test('a mirrored Mcp-Param header that differs from the argument is refused with 400 and -32020', async () => {
@@ -423,7 +424,7 @@ describe('the modern engine', () => {
       },
       { ctx: { info: { signal: controller.signal } } },
     );
-    await until(() => sent.length >= 1);
+    await waitFor(() => sent.length >= 1);
     const id = 1;
     expect(SubscriptionsAcknowledgedNotificationSchema.parse(sent[0])).toBeTruthy();
     // No prompts on this server: promptsListChanged is not honoured.
@@ -434,7 +435,7 @@ describe('the modern engine', () => {
     registry.disable({ names: ['echo'] });
     resources.notifyUpdated('file:///readme.txt');
     resources.notifyUpdated('file:///other.txt');
-    await until(() => sent.includes(':keepalive'));
+    await waitFor(() => sent.includes(':keepalive'));
     const notes = sent.filter((m) => m !== ':keepalive').slice(1);
     expect(notes).toEqual([
       {
@@ -460,7 +461,7 @@ describe('the modern engine', () => {
   test('the subscription limit refuses one more listen; shutdown ends the open ones gracefully', async () => {
     const { request, modern } = setup({ subscriptions: { maxSubscriptions: 1 } });
     const first = request('subscriptions/listen', { notifications: { toolsListChanged: true } });
-    await until(() => modern.subscriptions === 1);
+    await waitFor(() => modern.subscriptions === 1);
     const refused = await request('subscriptions/listen', { notifications: { toolsListChanged: true } });
     expect(refused.answer!.error.message).toContain('Subscription limit');
     modern.close();
@@ -477,8 +478,3 @@ describe('the modern engine', () => {
     expect(answer!.error.code).toBe(-32602);
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  if (!condition()) throw new Error('condition not reached');
-}

@@ -8,7 +8,7 @@
  * Era-neutral: the 2025 methods (src/engine/methods/tasks.ts) and the
  * 2026-07-28 extension (src/engine/modern/tasks.ts) both drive it.
  */
-import { isProtocolError, ProtocolError } from '../../errors.js';
+import { CandorError, isProtocolError, ProtocolError } from '../../errors.js';
 import type { CallToolResult } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
 import { INTERNAL_ERROR } from '../jsonrpc.js';
@@ -80,8 +80,11 @@ interface LocalTask {
 }
 
 /** Aborts a task handler whose task was cancelled (the reason its `ctx.signal` carries). */
-export class TaskCancelledError extends Error {
+export class TaskCancelledError extends CandorError {
   override readonly name = 'TaskCancelledError';
+  constructor(message: string) {
+    super(message, { code: 'task_cancelled' });
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { CandorError } from '../../errors.js';
 /**
  * The task store seam (MCP tasks): where task state, results and
  * time-to-live live. One process uses the in-memory default
@@ -123,8 +124,11 @@ export interface TaskStore {
 }
 
 /** The error a store throws for a cursor it did not make (the engine answers -32602). */
-export class InvalidTaskCursorError extends Error {
+export class InvalidTaskCursorError extends CandorError {
   override readonly name = 'InvalidTaskCursorError';
+  constructor(message: string) {
+    super(message, { code: 'invalid_cursor' });
+  }
 }
 
 /** `cursor` ⇄ the (createdAt, taskId) position after which a page starts (opaque to clients). */

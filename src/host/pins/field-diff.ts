@@ -3,7 +3,7 @@
  * person reads them in CI: `readOnlyHint true → false`,
  * `inputSchema.properties.path.type "string" → "number"`.
  */
-import { isRecord } from '../../tool/annotations.js';
+import { isRecord } from '../../util/is-record.js';
 import { canonicalJson } from './canonical-json.js';
 import type { PinnedDefinition } from './pin-hash.js';
 

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { CandorError } from '../../errors.js';
-import { isRecord, type WireToolLike } from '../../tool/annotations.js';
+import type { WireToolLike } from '../../tool/annotations.js';
+import { isRecord } from '../../util/is-record.js';
 import { hashDefinition, type PinnedDefinition, pinnedDefinition } from './pin-hash.js';
 
 /** The default lockfile name. */

@@ -6,7 +6,8 @@
  * (other `_meta` keys, icons and execution hints may change freely).
  */
 import { createHash } from 'node:crypto';
-import { isRecord, type WireToolLike } from '../../tool/annotations.js';
+import type { WireToolLike } from '../../tool/annotations.js';
+import { isRecord } from '../../util/is-record.js';
 import { canonicalJson } from './canonical-json.js';
 
 /** The part of a tool definition that a pin covers, exactly as the server sent it. */

@@ -1,5 +1,7 @@
 /** Rules about what a model reads to choose and call a tool: descriptions. */
-import { isRecord, toolLabel } from '../manifest.js';
+
+import { isRecord } from '../../util/is-record.js';
+import { toolLabel } from '../manifest.js';
 import type { LintRule } from '../types.js';
 
 export const descriptionMissing: LintRule = {

@@ -6,7 +6,8 @@
  */
 import { type EffectExplanation, explainEffects } from '../../tool/infer.js';
 import type { Effect } from '../../tool/types.js';
-import { declaredHint, isRecord, toolLabel } from '../manifest.js';
+import { isRecord } from '../../util/is-record.js';
+import { declaredHint, toolLabel } from '../manifest.js';
 import type { LintRule, LintTool } from '../types.js';
 
 /** Argument names that select what a multi-action tool does. */

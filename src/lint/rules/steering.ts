@@ -3,7 +3,9 @@
  * override phrases, `<IMPORTANT>` blocks, concealment from the user, instructions aimed
  * at other tools, and characters a person reviewing the tool cannot see.
  */
-import { isRecord, toolLabel } from '../manifest.js';
+
+import { isRecord } from '../../util/is-record.js';
+import { toolLabel } from '../manifest.js';
 import type { LintRule, LintTool } from '../types.js';
 
 /** Every human-language string of a tool a model reads, with where it is. */

@@ -6,9 +6,10 @@
  * The store is pluggable: pass `store` to build any `RateLimiterAbstract`
  * (Redis, Postgres, …) for a tool's limit; the default keeps counts in memory.
  */
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
+import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 
@@ -58,7 +59,12 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
-  const { store = (spec) => new RateLimiterMemory(spec), key = (ctx) => ctx.tool.name, logger, limitOf } = options;
+  const {
+    store = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec),
+    key = (ctx) => ctx.tool.name,
+    logger,
+    limitOf,
+  } = options;
   const limiters = new Map<string, { limit: RateLimit; limiter: RateLimiterAbstract }>();
   const limiterFor = (name: string, limit: RateLimit) => {
     let entry = limiters.get(name);
@@ -83,7 +89,7 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
     try {
       await limiterFor(name, limit).consume(key(ctx));
     } catch (error) {
-      if (error instanceof RateLimiterRes || isRes(error)) {
+      if (isRes(error)) {
         const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         return toolErrorResult(
           `Rate limit reached for ${name === ctx.tool.name ? `tool "${name}"` : name}: at most ${limit.max} call${limit.max === 1 ? '' : 's'} per ${window(limit.windowMs)}. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,

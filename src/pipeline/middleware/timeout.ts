@@ -4,18 +4,19 @@
  * naming the limit. Deadlines share one timer per limit (deadlines.ts) and are
  * cleared as soon as the call settles.
  */
+import { CandorError } from '../../errors.js';
 import type { CallToolResult } from '../../tool/types.js';
 import { Deadlines } from '../deadlines.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 
 /** The abort reason a timed-out handler sees on `ctx.signal.reason`. */
-export class ToolTimeoutError extends Error {
+export class ToolTimeoutError extends CandorError {
   override readonly name = 'ToolTimeoutError';
   readonly timeoutMs: number;
 
   constructor(tool: string, timeoutMs: number) {
-    super(`tool "${tool}" timed out after ${timeoutMs} ms`);
+    super(`tool "${tool}" timed out after ${timeoutMs} ms`, { code: 'tool_timeout' });
     this.timeoutMs = timeoutMs;
   }
 }

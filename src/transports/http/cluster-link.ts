@@ -1,6 +1,6 @@
 /**
- * What the HTTP transport needs to serve one session from several processes
- *. The transport keeps a live `Session` per process as a cache;
+ * What the HTTP transport needs to serve one session from several processes.
+ * The transport keeps a live `Session` per process as a cache;
  * the link holds the record every instance can rebuild it from, and carries
  * the few messages that must reach the instance that owns something:
  *

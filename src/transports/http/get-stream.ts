@@ -90,3 +90,35 @@ export async function resumeStream(options: {
   });
   live.finishReplay(replayed);
 }
+
+/**
+ * A GET on a session: resume from `Last-Event-ID` when the client sends one and
+ * events are kept (503 when they live in a shared store that is unreachable),
+ * otherwise open the session's standalone stream.
+ */
+export async function serveGetStream(
+  exchange: Exchange,
+  session: Session,
+  options: { store: EventStore | undefined; logger: ServerLogger },
+): Promise<void> {
+  const { store, logger } = options;
+  const lastEventId = exchange.header('last-event-id');
+  if (lastEventId === undefined || store === undefined) {
+    openStandalone(exchange, session);
+    return;
+  }
+  try {
+    await resumeStream({ exchange, session, lastEventId, store, logger });
+  } catch (error) {
+    if (exchange.responded) throw error;
+    // The missed events live in the shared store: say so rather than open a stream without them.
+    logger.warn('a stream could not be resumed (the event store is unreachable)', { session: session.id, error });
+    refuse(
+      exchange,
+      503,
+      TRANSPORT_ERROR,
+      'Service unavailable: the events of this stream are in the shared store (Redis), which is unreachable, so the stream cannot be resumed now; try again shortly.',
+      ['retry-after', '5'],
+    );
+  }
+}

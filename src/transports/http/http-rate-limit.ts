@@ -4,10 +4,11 @@
  * is done by rate-limiter-flexible, so the store is pluggable (Redis, …) and
  * several instances can share one budget.
  */
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { DefinitionError } from '../../errors.js';
 import type { HttpInfo } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
+import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
 
 /** What a store factory gets, in rate-limiter-flexible's terms. */
 export interface HttpRateLimiterSpec {
@@ -61,7 +62,7 @@ export function createHttpRateLimiter(options: {
   /** The store when the option names none. Default: in memory. */
   defaultStore?: HttpRateLimitOptions['store'];
 }): HttpRateLimiter | undefined {
-  const { option, env, logger, defaultStore = (spec) => new RateLimiterMemory(spec) } = options;
+  const { option, env, logger, defaultStore = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec) } = options;
   if (option === false) return undefined;
   const resolved = option ?? fromEnv(env);
   if (resolved === undefined) return undefined;
@@ -86,7 +87,7 @@ export function createHttpRateLimiter(options: {
         await limiter.consume(key === undefined ? 'endpoint' : key(http));
         return undefined;
       } catch (error) {
-        if (error instanceof RateLimiterRes || isRes(error)) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        if (isRes(error)) return Math.max(1, Math.ceil(error.msBeforeNext / 1000));
         // A broken counter should not take the endpoint down: let the request through, loudly.
         logger.warn('the HTTP rate limit store failed; the request was let through', { error });
         return undefined;

@@ -12,39 +12,34 @@
  * session (400 missing / 404 unknown), MCP-Protocol-Version (400).
  */
 import type { Dispatcher } from '../../engine/dispatcher.js';
-import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../engine/era.js';
-import { INVALID_REQUEST, PARSE_ERROR, serializeMessage } from '../../engine/jsonrpc.js';
+import { isSupportedVersion } from '../../engine/era.js';
+import { serializeMessage } from '../../engine/jsonrpc.js';
 import { classifyEra, type EraRoute } from '../../engine/modern/classify.js';
 import type { HeaderMap } from '../../engine/modern/header-value.js';
 import { httpStatusOf } from '../../engine/modern/protocol.js';
 import type { ClientCapabilities, Peer } from '../../engine/peer.js';
 import type { ServerLogger } from '../../util/logger.js';
 import { type HttpAuthorizer, isRefusal, principalKey } from './authorizer.js';
-import type { ClusterLink, ClusterMessage, SessionRecord } from './cluster-link.js';
+import { ClusterSessions } from './cluster-sessions.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { type EventStore, InMemoryEventStore } from './event-store.js';
-import { ABORTED, type Exchange, TOO_LARGE } from './exchange.js';
-import { openStandalone, resumeStream } from './get-stream.js';
+import type { Exchange } from './exchange.js';
+import { serveGetStream } from './get-stream.js';
 import { GoneSignal } from './gone-signal.js';
 import type { HttpCloseOptions, HttpHandlerOptions } from './handler-options.js';
 import { createHttpRateLimiter, type HttpRateLimiter } from './http-rate-limit.js';
-import { acceptable, isJsonContentType } from './media-types.js';
-import { carriesRequest, isInitialize } from './message-kinds.js';
+import { acceptable } from './media-types.js';
+import { isInitialize } from './message-kinds.js';
+import { REFUSED, readPostMessage } from './post-body.js';
 import { PostChannel, type PostChannelConfig } from './post-channel.js';
 import { RequestGuard } from './request-guard.js';
-import { JSON_HEADERS, quoteHeader, refuse, refuseClosing, SESSION_NOT_FOUND, TRANSPORT_ERROR } from './responses.js';
+import { allowedMethods, JSON_HEADERS, quoteHeader, refuse, refuseClosing, TRANSPORT_ERROR } from './responses.js';
+import { badProtocolVersion, SessionLookup } from './session-lookup.js';
 import { Session, SessionStore, StreamChannel } from './sessions.js';
 import { SseStream } from './sse-stream.js';
 
-const ALLOW_STATEFUL = 'GET, POST, DELETE, OPTIONS';
-const ALLOW_WITHOUT_GET = 'POST, DELETE, OPTIONS';
-const ALLOW_STATELESS = 'POST, OPTIONS';
 /** Why a stateless peer closes; made once (an Error per request would cost a stack trace each time). */
 const REQUEST_ENDED = new Error('The request ended.');
-const MISSING_SESSION = 'Bad request: the Mcp-Session-Id header is required (send initialize first to get one).';
-const UNKNOWN_SESSION = 'Session not found: it ended or never existed; initialize a new one.';
-/** The channel a forwarded client answer is handled with (answers produce no output). */
-const CLOSED_CHANNEL = Object.freeze({ open: false, send() {} });
 
 /** Assumed for stateless clients (see `statelessClientCapabilities`). */
 const STATELESS_CAPABILITIES: ClientCapabilities = Object.freeze({
@@ -69,36 +64,29 @@ export class HttpTransport {
   readonly #getStream: boolean;
   readonly #guard: RequestGuard;
   readonly #limiter: HttpRateLimiter | undefined;
-  readonly #bodyLimit: number;
-  readonly #maxBatch: number | undefined;
   readonly #store: EventStore | undefined;
   readonly #channels: PostChannelConfig;
   readonly #sessions: SessionStore;
   readonly #statelessCapabilities: ClientCapabilities;
   readonly #authorizer: HttpAuthorizer | undefined;
   /**
-   * With an authorizer: who opened each session. A session is used only by
-   * the principal that opened it (MCP security best practices: bind session
-   * ids to the user), so a leaked id is useless with another user's token.
+   * With an authorizer: who opened each session. Only that principal may use it (MCP security
+   * best practices: bind session ids to the user), so a leaked id is useless to another user.
    */
   readonly #owners = new WeakMap<Session, string>();
   /** Shared sessions, events and messages when several instances serve this endpoint. */
-  readonly #cluster: ClusterLink | undefined;
-  readonly #stopCluster: (() => void) | undefined;
-  readonly #stopRestored: (() => void) | undefined;
-  /**
-   * Sessions whose shared record could not be written (the store was down):
-   * served here, and written when the store answers again.
-   */
-  readonly #unsaved = new Set<string>();
-  /** How often a session's shared record is kept alive, at most (ms). */
-  readonly #touchEveryMs: number;
+  readonly #shared: ClusterSessions | undefined;
+  /** Prefixes the ids of this instance's streams, so any instance can tell whose a stream is. */
+  readonly #idPrefix: string;
+  readonly #lookup: SessionLookup;
   /** The peer modern requests are handed with (the dispatcher uses their headers and signal, not a peer). */
   readonly #modernPeer: Peer;
   /** Modern requests in flight (ended on close). */
   readonly #modernRequests = new Set<GoneSignal>();
   #active = 0;
   #closing = false;
+  /** Read by every POST; `closing` follows `#closing`. */
+  readonly #limits: { bodyLimit: number; maxBatch: number | undefined; closing: boolean };
   #idle: (() => void) | undefined;
 
   constructor(options: HttpHandlerOptions) {
@@ -114,13 +102,13 @@ export class HttpTransport {
       logger: this.#logger,
       defaultStore: options.rateLimitStore,
     });
-    this.#bodyLimit = bodyLimit;
-    this.#maxBatch = options.maxBatch;
-    this.#cluster = options.cluster;
+    this.#limits = { bodyLimit, maxBatch: options.maxBatch, closing: false };
+    const cluster = options.cluster;
+    this.#idPrefix = cluster === undefined ? '' : `${cluster.instanceId}-`;
     this.#store =
       options.eventStore === false
         ? undefined
-        : (options.eventStore ?? this.#cluster?.eventStore ?? new InMemoryEventStore());
+        : (options.eventStore ?? cluster?.eventStore ?? new InMemoryEventStore());
     const streams = {
       keepAliveMs: options.keepAliveMs ?? 15_000,
       retryMs: options.retryMs ?? 1000,
@@ -131,7 +119,6 @@ export class HttpTransport {
       plainStreams: { ...streams, store: undefined },
     };
     const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-    this.#touchEveryMs = idleMs > 0 ? Math.min(60_000, idleMs / 10) : 60_000;
     this.#sessions = new SessionStore({
       maxSessions: options.maxSessions ?? 10_000,
       idleMs,
@@ -140,8 +127,25 @@ export class HttpTransport {
     this.#statelessCapabilities = options.statelessClientCapabilities ?? STATELESS_CAPABILITIES;
     this.#authorizer = options.authorizer;
     this.#modernPeer = dispatcher.createPeer({ stateless: true });
-    this.#stopCluster = this.#cluster?.onMessage((message) => this.#onClusterMessage(message));
-    this.#stopRestored = this.#cluster?.onStoreRestored?.(() => void this.#writeBack());
+    this.#shared =
+      cluster === undefined
+        ? undefined
+        : new ClusterSessions({
+            cluster,
+            sessions: this.#sessions,
+            owners: this.#owners,
+            dispatcher,
+            logger: this.#logger,
+            channels: this.#channels,
+            touchEveryMs: idleMs > 0 ? Math.min(60_000, idleMs / 10) : 60_000,
+            newSession: (id) => this.#newSession(id),
+          });
+    this.#lookup = new SessionLookup({
+      sessions: this.#sessions,
+      owners: this.#owners,
+      authorizer: this.#authorizer,
+      shared: this.#shared,
+    });
   }
 
   /** Live sessions (stateful mode). */
@@ -207,6 +211,7 @@ export class HttpTransport {
   async close(options: HttpCloseOptions = {}): Promise<void> {
     const { timeoutMs = 10_000 } = options;
     this.#closing = true;
+    this.#limits.closing = true;
     if (this.#active > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await new Promise<void>((resolve) => {
@@ -216,8 +221,7 @@ export class HttpTransport {
       });
       clearTimeout(timer);
     }
-    this.#stopCluster?.();
-    this.#stopRestored?.();
+    this.#shared?.close();
     // Only this process's copies end: the shared records stay for the other instances.
     this.#sessions.closeAll(new Error('The server is shutting down.'));
     // Modern requests still open (listen streams of a dispatcher that was not drained) end too.
@@ -226,57 +230,9 @@ export class HttpTransport {
 
   async #post(exchange: Exchange): Promise<void> {
     const accepts = acceptable(exchange.header('accept'));
-    if (!accepts.json && !accepts.sse) {
-      refuse(
-        exchange,
-        406,
-        TRANSPORT_ERROR,
-        'Not acceptable: the Accept header must allow application/json and text/event-stream.',
-      );
-      return;
-    }
-    if (!isJsonContentType(exchange.header('content-type'))) {
-      refuse(
-        exchange,
-        415,
-        TRANSPORT_ERROR,
-        `Unsupported media type ${quoteHeader(exchange.header('content-type'))}: send JSON-RPC as application/json.`,
-      );
-      return;
-    }
-    const body = await exchange.readBody(this.#bodyLimit);
-    if (body === ABORTED) return;
-    if (body === TOO_LARGE) {
-      refuse(exchange, 413, TRANSPORT_ERROR, `Payload too large: the limit is ${this.#bodyLimit} bytes.`, [
-        'connection',
-        'close',
-      ]);
-      return;
-    }
-    let message: unknown;
-    if (typeof body === 'string') {
-      try {
-        message = JSON.parse(body);
-      } catch {
-        refuse(exchange, 400, PARSE_ERROR, 'Parse error: the body is not valid JSON.');
-        return;
-      }
-    } else {
-      message = body.value;
-    }
-    if (this.#closing && carriesRequest(message)) {
-      refuseClosing(exchange);
-      return;
-    }
-    if (this.#maxBatch !== undefined && Array.isArray(message) && message.length > this.#maxBatch) {
-      refuse(
-        exchange,
-        400,
-        INVALID_REQUEST,
-        `Invalid request: the batch has ${message.length} messages; the limit is ${this.#maxBatch}.`,
-      );
-      return;
-    }
+    const message = await readPostMessage(exchange, accepts, this.#limits);
+    if (message === REFUSED) return;
+    const canStream = accepts.sse;
     if (this.#authorizer !== undefined && exchange.auth !== undefined) {
       const refused = this.#authorizer.permit(message, exchange.auth);
       if (refused !== undefined) {
@@ -291,10 +247,10 @@ export class HttpTransport {
       exchange.reply(httpStatusOf(route.response), JSON_HEADERS, serializeMessage(route.response));
       return;
     }
-    if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, accepts.sse);
+    if (route.era === 'modern') return this.#postModern(exchange, message, route, headers, canStream);
     // The route goes along, so the dispatcher does not walk the message again.
-    if (this.#stateful) await this.#postInSession(exchange, message, route, accepts.sse);
-    else await this.#postStateless(exchange, message, route, accepts.sse);
+    if (this.#stateful) await this.#postInSession(exchange, message, route, canStream);
+    else await this.#postStateless(exchange, message, route, canStream);
   }
 
   /**
@@ -345,7 +301,7 @@ export class HttpTransport {
       if (answer.value !== undefined && 'result' in answer.value) {
         const principal = this.#authorizer === undefined ? undefined : principalKey(exchange.auth);
         if (principal !== undefined) this.#owners.set(session, principal);
-        if (this.#cluster !== undefined && !(await this.#share(session, principal, { quiet: true }))) {
+        if (this.#shared !== undefined && !(await this.#shared.share(session, principal, { quiet: true }))) {
           // Degraded: the session is served here, and shared once the store answers again.
           this.#logger.info('a new session is kept on this instance until Redis returns (then it is shared)', {
             session: session.id,
@@ -360,9 +316,9 @@ export class HttpTransport {
       return;
     }
     // One process (no cluster): the session is in memory, found without a promise.
-    const session = this.#cluster === undefined ? this.#localSession(exchange) : await this.#session(exchange);
-    if (session === undefined || this.#badVersion(exchange)) return;
-    if (this.#cluster !== undefined) this.#forwardAnswers(session, message);
+    const session = this.#shared === undefined ? this.#lookup.local(exchange) : await this.#lookup.find(exchange);
+    if (session === undefined || badProtocolVersion(exchange)) return;
+    this.#shared?.forwardAnswers(session, message);
     const level = session.peer.logLevel;
     const channel = new PostChannel(this.#channels, exchange, session, canStream);
     exchange.closer = channel;
@@ -379,13 +335,13 @@ export class HttpTransport {
       if (--this.#active === 0 && this.#idle !== undefined) this.#idle();
     }
     // logging/setLevel holds for the session wherever its next request lands.
-    if (this.#cluster !== undefined && session.peer.logLevel !== level)
-      void this.#share(session, this.#owners.get(session));
+    if (this.#shared !== undefined && session.peer.logLevel !== level)
+      void this.#shared.share(session, this.#owners.get(session));
     channel.finish(value);
   }
 
   async #postStateless(exchange: Exchange, message: unknown, route: EraRoute, canStream: boolean): Promise<void> {
-    if (this.#badVersion(exchange)) return;
+    if (badProtocolVersion(exchange)) return;
     const version = exchange.header('mcp-protocol-version');
     const peer = this.#dispatcher.createPeer({
       stateless: true,
@@ -452,59 +408,25 @@ export class HttpTransport {
       refuse(exchange, 406, TRANSPORT_ERROR, 'Not acceptable: a GET stream needs Accept: text/event-stream.');
       return;
     }
-    const session = await this.#session(exchange);
-    if (session === undefined || this.#badVersion(exchange)) return;
+    const session = await this.#lookup.find(exchange);
+    if (session === undefined || badProtocolVersion(exchange)) return;
     // Other instances stop writing this session's standalone events: the client listens here now.
-    this.#cluster?.publish({ type: 'stream-claimed', session: session.id, from: this.#cluster.instanceId });
-    const lastEventId = exchange.header('last-event-id');
-    if (lastEventId !== undefined && this.#store !== undefined) {
-      try {
-        await resumeStream({ exchange, session, lastEventId, store: this.#store, logger: this.#logger });
-      } catch (error) {
-        if (exchange.responded) throw error;
-        // The missed events live in the shared store: say so rather than open a stream without them.
-        this.#logger.warn('a stream could not be resumed (the event store is unreachable)', {
-          session: session.id,
-          error,
-        });
-        refuse(
-          exchange,
-          503,
-          TRANSPORT_ERROR,
-          'Service unavailable: the events of this stream are in the shared store (Redis), which is unreachable, so the stream cannot be resumed now; try again shortly.',
-          ['retry-after', '5'],
-        );
-      }
-      return;
-    }
-    openStandalone(exchange, session);
+    this.#shared?.claimStream(session);
+    await serveGetStream(exchange, session, { store: this.#store, logger: this.#logger });
   }
 
   async #delete(exchange: Exchange): Promise<void> {
     if (!this.#stateful) {
       refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server is stateless and has no sessions.', [
         'allow',
-        ALLOW_STATELESS,
+        allowedMethods({ stateful: false, getStream: false }),
       ]);
       return;
     }
-    const session = await this.#session(exchange);
-    if (session === undefined || this.#badVersion(exchange)) return;
+    const session = await this.#lookup.find(exchange);
+    if (session === undefined || badProtocolVersion(exchange)) return;
     this.#sessions.delete(session.id, new Error('The client ended the session.'));
-    this.#unsaved.delete(session.id);
-    const cluster = this.#cluster;
-    if (cluster !== undefined) {
-      try {
-        await cluster.removeSession(session.id);
-      } catch (error) {
-        // Ended here; elsewhere it ends with the message below, and its record expires with the idle time.
-        this.#logger.warn('the shared session record could not be removed (Redis unreachable)', {
-          session: session.id,
-          error,
-        });
-      }
-      cluster.publish({ type: 'session-ended', session: session.id, from: cluster.instanceId });
-    }
+    await this.#shared?.ended(session);
     exchange.reply(200, [], undefined);
   }
 
@@ -513,222 +435,13 @@ export class HttpTransport {
   }
 
   #allow(): string {
-    if (!this.#stateful) return ALLOW_STATELESS;
-    return this.#getStream ? ALLOW_STATEFUL : ALLOW_WITHOUT_GET;
-  }
-
-  /** {@link #session} for one process (no cluster): the session is in memory or unknown. */
-  #localSession(exchange: Exchange): Session | undefined {
-    const id = exchange.header('mcp-session-id');
-    if (id === undefined) {
-      refuse(exchange, 400, TRANSPORT_ERROR, MISSING_SESSION);
-      return undefined;
-    }
-    const session = this.#sessions.get(id);
-    // Another principal's session answers as an unknown one: nothing about it is revealed.
-    if (
-      session === undefined ||
-      (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
-    ) {
-      refuse(exchange, 404, SESSION_NOT_FOUND, UNKNOWN_SESSION);
-      return undefined;
-    }
-    session.lastSeen = Date.now();
-    return session;
-  }
-
-  /** The session named by `Mcp-Session-Id`, or undefined after answering 400 / 404 (503: shared store down). */
-  async #session(exchange: Exchange): Promise<Session | undefined> {
-    const id = exchange.header('mcp-session-id');
-    if (id === undefined) {
-      refuse(exchange, 400, TRANSPORT_ERROR, MISSING_SESSION);
-      return undefined;
-    }
-    let session = this.#sessions.get(id);
-    if (session === undefined && this.#cluster !== undefined) {
-      const restored = await this.#restore(exchange, id);
-      if (restored === false) return undefined;
-      session = restored;
-    }
-    // Another principal's session answers as an unknown one: nothing about it is revealed.
-    if (
-      session === undefined ||
-      (this.#authorizer !== undefined && this.#owners.get(session) !== principalKey(exchange.auth))
-    ) {
-      refuse(exchange, 404, SESSION_NOT_FOUND, UNKNOWN_SESSION);
-      return undefined;
-    }
-    const now = Date.now();
-    session.lastSeen = now;
-    if (this.#cluster !== undefined && now - session.touchedAt > this.#touchEveryMs) {
-      session.touchedAt = now;
-      this.#cluster.touchSession(session.id).catch((error: unknown) => {
-        this.#logger.warn('the shared session record could not be kept alive (Redis unreachable)', {
-          session: session.id,
-          error,
-        });
-      });
-    }
-    return session;
-  }
-
-  /**
-   * A session another instance opened: rebuild it here from its shared
-   * record. Undefined when there is no such session; false once refused
-   * (503, the shared store is unreachable).
-   */
-  async #restore(exchange: Exchange, id: string): Promise<Session | undefined | false> {
-    let record: SessionRecord | undefined;
-    try {
-      record = await this.#cluster!.loadSession(id);
-    } catch (error) {
-      this.#logger.warn('a session could not be looked up (Redis unreachable)', { session: id, error });
-      refuse(
-        exchange,
-        503,
-        TRANSPORT_ERROR,
-        'Service unavailable: the shared session store (Redis) is unreachable, so this session cannot be served here; try again shortly.',
-        ['retry-after', '5'],
-      );
-      return false;
-    }
-    if (record === undefined || record.id !== id) return undefined;
-    // Another request of the same session may have restored it meanwhile.
-    const raced = this.#sessions.get(id);
-    if (raced !== undefined) return raced;
-    if (this.#sessions.full) {
-      refuse(exchange, 503, TRANSPORT_ERROR, 'Service unavailable: too many open sessions; try again later.', [
-        'retry-after',
-        '30',
-      ]);
-      return false;
-    }
-    const session = this.#newSession(id);
-    const peer = session.peer;
-    peer.protocolVersion = isSupportedVersion(record.protocolVersion) ? record.protocolVersion : peer.protocolVersion;
-    peer.negotiated = true;
-    peer.initialized = true;
-    peer.clientInfo = record.clientInfo;
-    peer.clientCapabilities = record.clientCapabilities ?? {};
-    peer.logLevel = record.logLevel;
-    if (record.principal !== undefined) this.#owners.set(session, record.principal);
-    this.#sessions.add(session);
-    return session;
-  }
-
-  /** Write the session's shared record; false when the store is unreachable (then it is written on its return). */
-  async #share(
-    session: Session,
-    principal: string | undefined,
-    options: { onlyIfAbsent?: boolean; quiet?: boolean } = {},
-  ): Promise<boolean> {
-    const peer = session.peer;
-    const record: SessionRecord = {
-      id: session.id,
-      protocolVersion: peer.protocolVersion,
-      clientCapabilities: peer.clientCapabilities,
-    };
-    if (peer.clientInfo !== undefined) record.clientInfo = peer.clientInfo;
-    if (peer.logLevel !== undefined) record.logLevel = peer.logLevel;
-    if (principal !== undefined) record.principal = principal;
-    try {
-      await this.#cluster!.saveSession(record, options.onlyIfAbsent ? { onlyIfAbsent: true } : undefined);
-      session.touchedAt = Date.now();
-      this.#unsaved.delete(session.id);
-      return true;
-    } catch (error) {
-      this.#unsaved.add(session.id);
-      if (!options.quiet) {
-        this.#logger.warn('the shared session record could not be written (Redis unreachable)', {
-          session: session.id,
-          error,
-        });
-      }
-      return false;
-    }
-  }
-
-  /**
-   * The store answers again: write the records of sessions opened
-   * or changed meanwhile, and put back those of the other live sessions if
-   * the store came back without them (a Redis restarted empty), so any
-   * instance can serve them again. A record already there is left alone.
-   */
-  async #writeBack(): Promise<void> {
-    const sessions = this.#sessions.list();
-    const live = new Set(sessions.map((s) => s.id));
-    for (const id of [...this.#unsaved]) if (!live.has(id)) this.#unsaved.delete(id);
-    const pending = this.#unsaved.size;
-    const results = await Promise.all(
-      sessions.map((session) =>
-        this.#share(session, this.#owners.get(session), { onlyIfAbsent: !this.#unsaved.has(session.id), quiet: true }),
-      ),
-    );
-    const failed = results.filter((ok) => !ok).length;
-    this.#logger.info('session records written back to the shared store', {
-      sessions: sessions.length,
-      opened: pending,
-      ...(failed > 0 ? { failed } : {}),
-    });
-  }
-
-  /**
-   * Answers to server→client requests this process did not make (the call
-   * waiting for them runs on another instance): send them there.
-   */
-  #forwardAnswers(session: Session, message: unknown): void {
-    const cluster = this.#cluster!;
-    for (const item of Array.isArray(message) ? message : [message]) {
-      if (typeof item !== 'object' || item === null || 'method' in item || !('id' in item)) continue;
-      const id = (item as { id: unknown }).id;
-      if (typeof id === 'string' && session.peer.pending.has(id)) continue;
-      cluster.publish({ type: 'response', session: session.id, body: item, from: cluster.instanceId });
-    }
-  }
-
-  #onClusterMessage(message: ClusterMessage): void {
-    const session = this.#sessions.get(message.session);
-    if (session === undefined) return;
-    switch (message.type) {
-      case 'response': {
-        const body = message.body as { id?: unknown };
-        // Only the instance whose call asked settles it; the others have nothing pending under that id.
-        if (typeof body?.id !== 'string' || !session.peer.pending.has(body.id)) return;
-        const channel = session.peer.channel ?? CLOSED_CHANNEL;
-        void this.#dispatcher.handle(body, { peer: session.peer, channel });
-        return;
-      }
-      case 'session-ended':
-        this.#sessions.delete(session.id, new Error('The client ended the session.'));
-        return;
-      case 'stream-claimed': {
-        const fresh = new SseStream(`${session.id}.0`, this.#channels.sessionStreams);
-        session.releaseStandalone(fresh, new StreamChannel(fresh));
-        return;
-      }
-    }
-  }
-
-  /**
-   * `MCP-Protocol-Version` (2025-06-18+): an unsupported value is refused with
-   * 400; a missing one means 2025-03-26 and is fine.
-   */
-  #badVersion(exchange: Exchange): boolean {
-    const version = exchange.header('mcp-protocol-version');
-    if (version === undefined || isSupportedVersion(version)) return false;
-    refuse(
-      exchange,
-      400,
-      TRANSPORT_ERROR,
-      `Bad request: unsupported MCP-Protocol-Version ${quoteHeader(version)}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-    );
-    return true;
+    return allowedMethods({ stateful: this.#stateful, getStream: this.#getStream });
   }
 
   // crypto.randomUUID: cryptographically random and visible ASCII, as the spec asks of session ids.
   #newSession(id: string = crypto.randomUUID()): Session {
     const standalone = new SseStream(`${id}.0`, this.#channels.sessionStreams);
     const peer = this.#dispatcher.createPeer({ sessionId: id, channel: new StreamChannel(standalone) });
-    return new Session(id, peer, standalone, this.#cluster === undefined ? '' : `${this.#cluster.instanceId}-`);
+    return new Session(id, peer, standalone, this.#idPrefix);
   }
 }

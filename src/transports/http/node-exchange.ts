@@ -164,8 +164,8 @@ export class NodeExchange implements Exchange {
 
   header(name: string): string | undefined {
     // node:http builds req.headers for every HTTP/1.1 request anyway (its Host check reads it,
-    // requireHostHeader), so a lookup there is the cheapest read; scanning rawHeaders was extra work
-    //. Repeated headers come joined with ", " as node joins them.
+    // requireHostHeader), so a lookup there is the cheapest read; scanning rawHeaders was extra work.
+    // Repeated headers come joined with ", " as node joins them.
     const value = this.req.headers[name];
     return typeof value === 'string' || value === undefined ? value : value.join(', ');
   }

@@ -79,3 +79,9 @@ export function quoteHeader(value: string | undefined): string {
   const printable = value.replace(/[^\x20-\x7e]/g, '?');
   return JSON.stringify(printable.length > 100 ? `${printable.slice(0, 100)}…` : printable);
 }
+
+/** The `Allow` header of an endpoint: GET only with a standalone stream, DELETE only with sessions. */
+export function allowedMethods(endpoint: { stateful: boolean; getStream: boolean }): string {
+  if (!endpoint.stateful) return 'POST, OPTIONS';
+  return endpoint.getStream ? 'GET, POST, DELETE, OPTIONS' : 'POST, DELETE, OPTIONS';
+}

@@ -92,7 +92,7 @@ describe('SseStream', () => {
     for (const n of [1, 2, 3]) stream.send(String(n));
     stream.end();
     expect(connection.ended).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => connection.ended).toBe(true);
     expect(connection.written).toEqual(['id: e1\ndata: 1\n\n', 'id: e2\ndata: 2\n\n', 'id: e3\ndata: 3\n\n']);
     expect(connection.ended).toBe(true);
   });

@@ -1,3 +1,5 @@
+import { CandorError } from '../../errors.js';
+
 /** Talking to the console's Node side: the token from the URL fragment on every request. */
 
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
@@ -8,11 +10,11 @@ export function apiToken(): string {
 }
 
 /** A refusal or failure the API reported. */
-export class ApiFailure extends Error {
+export class ApiFailure extends CandorError {
   override readonly name = 'ApiFailure';
   readonly status: number;
   constructor(status: number, message: string) {
-    super(message);
+    super(message, { code: 'console_request_failed' });
     this.status = status;
   }
 }

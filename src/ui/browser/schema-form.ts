@@ -3,6 +3,7 @@
  * numbers, integers, booleans, enums at the top level); everything else is
  * edited in the JSON box, which always holds the arguments that will be sent.
  */
+import { CandorError } from '../../errors.js';
 import { h } from './dom.js';
 
 interface PropertySchema {
@@ -93,10 +94,10 @@ export function argsEditor(schema: { properties?: Record<string, PropertySchema>
       try {
         value = JSON.parse(box.value || '{}');
       } catch (error) {
-        throw new Error(`The arguments are not JSON: ${(error as Error).message}`);
+        throw new CandorError(`The arguments are not JSON: ${(error as Error).message}`, { code: 'invalid_arguments' });
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value))
-        throw new Error('The arguments must be a JSON object.');
+        throw new CandorError('The arguments must be a JSON object.', { code: 'invalid_arguments' });
       return value as Record<string, unknown>;
     },
   };

@@ -7,8 +7,10 @@
  * `ui/message` and model-context updates are shown in the console and logged,
  * never sent to a model.
  */
+
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { CandorError } from '../../errors.js';
 import type { CallOutcome } from '../../host/types.js';
 import type { ViewResource } from '../server/view-gate.js';
 import { postJson } from './api.js';
@@ -100,7 +102,7 @@ export async function openView(options: {
         args: params.arguments ?? {},
       });
       if (outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) return outcome.result as never;
-      throw new Error(outcome.message ?? `the call ended ${outcome.status}`);
+      throw new CandorError(outcome.message ?? `the call ended ${outcome.status}`, { code: 'console_request_failed' });
     } catch (error) {
       note(`tools/call ${params.name} refused: ${(error as Error).message}`);
       throw error;

@@ -2,8 +2,10 @@
  * The console's JSON API, behind the checks of security.ts. Every handler
  * returns a value (sent as JSON) or throws `ApiError` (sent as `{ error }`).
  */
+
 import type { IncomingMessage } from 'node:http';
-import type { Host } from '../../host/host.js';
+import { CandorError } from '../../errors.js';
+import type { Host } from '../../host/host-api.js';
 import type { ConfirmBroker } from './confirm-broker.js';
 import { callScope } from './confirm-broker.js';
 import type { EventHub } from './event-stream.js';
@@ -13,11 +15,11 @@ import type { RowQuery, ToolTable } from './tool-rows.js';
 import { LOG_META, ViewCallRefused, type ViewGate } from './view-gate.js';
 
 /** An API failure with its HTTP status. */
-export class ApiError extends Error {
+export class ApiError extends CandorError {
   override readonly name = 'ApiError';
   readonly status: number;
   constructor(status: number, message: string) {
-    super(message);
+    super(message, { code: 'console_request_failed' });
     this.status = status;
   }
 }

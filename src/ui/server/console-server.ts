@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHost, type Host, type HostOptions } from '../../host/host.js';
+import { createHost } from '../../host/host.js';
+import type { Host, HostOptions } from '../../host/host-api.js';
 import { Policy } from '../../host/policy.js';
 import { type ApiDeps, ApiError, getRoutes, postRoutes, readJson } from './api.js';
 import { type Asset, assetsDir, loadAssets } from './assets.js';

@@ -7,7 +7,7 @@
  */
 
 import { type DoorFinding, scanAtTheDoor } from '../../host/door-scan.js';
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import { formatChange } from '../../host/pins/field-diff.js';
 import { type PinReview, pinReviewed } from '../../host/pins/pin-review.js';
 import type { CatalogTool } from '../../host/types.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotesServer } from '../../../examples/notes-app/index.js';
-import { createHost, type Host } from '../../host/host.js';
+import { createHost } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import { ToolTable } from './tool-rows.js';
 
 let host: Host;

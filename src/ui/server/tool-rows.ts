@@ -4,7 +4,7 @@
  * (`SearchIndex`: every text word must match name, title or description;
  * hint filters are exact), lint findings per server, pin state and diff.
  */
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import { formatChange } from '../../host/pins/field-diff.js';
 import type { CatalogTool } from '../../host/types.js';
 import { lint } from '../../lint/lint.js';

@@ -10,9 +10,11 @@
  *   the iframe) even when the policy would let it run;
  * - then the host's own policy, pins and `callFromApp` check apply as for any call.
  */
+
 import { randomUUID } from 'node:crypto';
+import { CandorError } from '../../errors.js';
 import { DEFAULT_SEPARATOR } from '../../host/catalog.js';
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/host-api.js';
 import type { Policy } from '../../host/policy.js';
 import type { CallOutcome, CatalogTool } from '../../host/types.js';
 import { type DeclaredCsp, viewCsp } from '../shared/view-csp.js';
@@ -50,8 +52,11 @@ export interface ViewResource {
 }
 
 /** A refusal the View receives as a JSON-RPC error. */
-export class ViewCallRefused extends Error {
+export class ViewCallRefused extends CandorError {
   override readonly name = 'ViewCallRefused';
+  constructor(message: string) {
+    super(message, { code: 'view_call_refused' });
+  }
 }
 
 /**

@@ -1,0 +1,148 @@
+/**
+ * `candor setup [client]`: put the gateway in front of the servers a client already
+ * uses (and take it out again with --undo). Without a client, lists the client
+ * config files found on this machine. The environment is read here only.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Command, Option } from 'commander';
+import { CLIENTS, clientById } from '../../setup/clients/index.js';
+import { findClients } from '../../setup/found.js';
+import { runSetup } from '../../setup/setup.js';
+import { setupFolder, undoSetup } from '../../setup/state.js';
+import type { ClientSpec, Place, Scope } from '../../setup/types.js';
+import { CliError, EXIT } from '../cli-error.js';
+import { askYesNo, canAsk } from '../confirm.js';
+
+interface SetupFlags {
+  scope?: Scope;
+  dryRun?: boolean;
+  undo?: boolean;
+  yes?: boolean;
+  http?: string;
+  timeout?: string;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Where clients and candor keep their files, from this process's environment. */
+function placeHere(): Place {
+  const env = process.env;
+  return {
+    home: homedir(),
+    cwd: process.cwd(),
+    platform: process.platform,
+    ...(env.APPDATA ? { appData: env.APPDATA } : {}),
+    ...(env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? { configHome: env.XDG_CONFIG_HOME } : {}),
+  };
+}
+
+function stateDir(place: Place): string {
+  if (place.platform === 'win32' && place.appData) return path.join(place.appData, 'candor');
+  return path.join(place.configHome ?? path.join(place.home, '.config'), 'candor');
+}
+
+/** The scope asked for, else project when the project has a file for this client, else user. */
+function scopeOf(client: ClientSpec, place: Place, asked: Scope | undefined): Scope {
+  if (asked) {
+    if (!client.files[asked]) throw new CliError(`${client.title} has no ${asked} scope.`, { exitCode: EXIT.usage });
+    return asked;
+  }
+  const project = client.files.project?.(place);
+  return project && existsSync(project) ? 'project' : 'user';
+}
+
+async function listFound(place: Place): Promise<void> {
+  const found = await findClients(place, stateDir(place));
+  if (found.length === 0) {
+    out(`No client config found. candor setup knows ${CLIENTS.map((c) => c.id).join(', ')}.`);
+    return;
+  }
+  out('Client configs on this machine:');
+  for (const f of found) {
+    const what =
+      typeof f.servers === 'string'
+        ? `cannot be read: ${f.servers}`
+        : f.setUp
+          ? 'the candor gateway is in front'
+          : `${f.servers.length} server(s): ${f.servers.join(', ') || '-'}`;
+    out(`  ${`${f.client} --scope ${f.scope}`.padEnd(30)} ${f.file}  (${what})`);
+  }
+  out('Put the gateway in front of one: candor setup <client> [--scope user|project] [--dry-run]');
+}
+
+/** Register `candor setup`. */
+export function registerSetup(program: Command): Command {
+  return program
+    .command('setup')
+    .description("Put the candor gateway in front of a client's MCP servers (and take it out with --undo).")
+    .argument('[client]', `one of ${CLIENTS.map((c) => c.id).join(', ')}; without it, lists the clients found`)
+    .addOption(new Option('--scope <scope>', "the client's user or project settings").choices(['user', 'project']))
+    .option('--dry-run', 'print the diff of each file it would change, and change nothing')
+    .option('--undo', 'put back every file setup changed, byte for byte')
+    .option('-y, --yes', 'pin every server the scan at the door passes, without asking')
+    .option('--http <url>', 'point the client at a running gateway at this URL instead of starting one (stdio)')
+    .option('--timeout <ms>', 'how long to wait for each server to start and list its tools', '30000')
+    .addHelpText(
+      'after',
+      `
+The client's servers move into a gateway config in candor's folder ($XDG_CONFIG_HOME/candor/setup/, else
+~/.config/candor/setup/), with env values and headers written as \${NAME} references: the values stay in the
+client's own file, in the env of its one "candor" entry. Each server is started, linted and scanned at the door;
+pinned servers are offered, the others stay quarantined until you pin them. Every changed file is backed up.
+
+Examples:
+  candor setup                          # which clients have a config here
+  candor setup cursor --dry-run         # what would change
+  candor setup claude-code --scope project --yes
+  candor setup claude-code --scope project --undo`,
+    )
+    .action(async (id: string | undefined, flags: SetupFlags) => {
+      const place = placeHere();
+      if (id === undefined) return listFound(place);
+      const client = clientById(id);
+      if (!client)
+        throw new CliError(`Unknown client ${JSON.stringify(id)}; use one of ${CLIENTS.map((c) => c.id).join(', ')}.`, {
+          exitCode: EXIT.usage,
+        });
+      const scope = scopeOf(client, place, flags.scope);
+      if (flags.undo) {
+        const restored = await undoSetup(setupFolder(stateDir(place), client, scope, place));
+        if (restored.length === 0)
+          out(`candor setup has not changed ${client.title}'s ${scope} settings; nothing to undo.`);
+        for (const file of restored) out(`Restored ${file}`);
+        return;
+      }
+      const timeoutMs = Number(flags.timeout);
+      if (!(timeoutMs > 0))
+        throw new CliError(`--timeout must be a positive number of milliseconds; got ${flags.timeout}.`, {
+          exitCode: EXIT.usage,
+        });
+      if (flags.http !== undefined && !/^https?:\/\//i.test(flags.http))
+        throw new CliError(`--http takes the gateway's URL, e.g. http://127.0.0.1:8080/mcp; got ${flags.http}.`, {
+          exitCode: EXIT.usage,
+        });
+      const io = { stdin: process.stdin, stderr: process.stderr };
+      await runSetup({
+        client,
+        scope,
+        place,
+        stateDir: stateDir(place),
+        gateway:
+          flags.http !== undefined
+            ? { kind: 'http', url: flags.http }
+            : {
+                kind: 'stdio',
+                command: process.execPath,
+                args: [fileURLToPath(new URL('../main.js', import.meta.url))],
+              },
+        timeoutMs,
+        out,
+        ...(flags.dryRun ? { dryRun: true } : {}),
+        ...(flags.yes ? { yes: true } : {}),
+        ...(canAsk(io) ? { ask: (question: string) => askYesNo(question, io) } : {}),
+      });
+    });
+}

@@ -1,0 +1,117 @@
+/**
+ * Reading and editing a client's config file with jsonc-parser, so comments,
+ * key order and indentation survive (VS Code and Gemini CLI files carry comments;
+ * ~/.claude.json carries much more than servers). A file that cannot be read as
+ * the client reads it is named with its JSON path and reason, and left alone.
+ */
+import { readFile } from 'node:fs/promises';
+import {
+  applyEdits,
+  type FormattingOptions,
+  getLocation,
+  modify,
+  type ParseError,
+  parse,
+  printParseErrorCode,
+} from 'jsonc-parser';
+import { CandorError } from '../errors.js';
+import { isRecord } from '../util/is-record.js';
+
+/** A client config file as read: its bytes and its server map. */
+export interface ClientFile {
+  file: string;
+  /** The file's text; undefined when it does not exist yet. */
+  text: string | undefined;
+  /** The raw server entries by name, in file order. */
+  servers: Record<string, unknown>;
+}
+
+/** A JSON path as people write it: `mcpServers.github.args[0]`. */
+function pathText(parts: ReadonlyArray<string | number>): string {
+  return parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || '(top level)';
+}
+
+function malformed(file: string, where: string, reason: string): CandorError {
+  return new CandorError(`${file} at ${where}: ${reason} The file was left as it is.`, {
+    code: 'invalid_server_config',
+  });
+}
+
+/** Line and column (1-based) of an offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
+
+/**
+ * Read a client's file and its server map at `mapPath`.
+ *
+ * @example
+ * ```ts
+ * const read = await readClientFile('/home/me/.cursor/mcp.json', ['mcpServers']);
+ * Object.keys(read.servers); // ['github', 'memory']
+ * ```
+ */
+export async function readClientFile(file: string, mapPath: readonly string[]): Promise<ClientFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, text: undefined, servers: {} };
+    throw new CandorError(`Cannot read ${file}: ${(error as Error).message}.`, { code: 'invalid_server_config' });
+  }
+  const errors: ParseError[] = [];
+  const parsed: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const where = pathText(getLocation(text, first.offset).path);
+    throw malformed(file, where, `${printParseErrorCode(first.error)} (${lineColumn(text, first.offset)}).`);
+  }
+  if (text.trim() === '') return { file, text, servers: {} };
+  if (!isRecord(parsed)) throw malformed(file, '(top level)', 'expected a JSON object.');
+  let node: unknown = parsed;
+  for (const [index, key] of mapPath.entries()) {
+    if (!isRecord(node)) throw malformed(file, pathText(mapPath.slice(0, index)), 'expected an object.');
+    node = node[key];
+    if (node === undefined) return { file, text, servers: {} };
+  }
+  if (!isRecord(node)) throw malformed(file, pathText(mapPath), 'expected an object of servers by name.');
+  return { file, text, servers: node };
+}
+
+/** How a file is indented, guessed from its first indented line (two spaces when unknown). */
+function formatting(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+}
+
+/**
+ * The file's text with the server map replaced by `servers`; everything else (comments
+ * included) kept.
+ *
+ * @example
+ * ```ts
+ * editServers('{ // mine\n "servers": {} }', ['servers'], { candor: { command: 'candor' } });
+ * ```
+ */
+export function editServers(
+  text: string | undefined,
+  mapPath: readonly string[],
+  servers: Record<string, unknown>,
+  existing: readonly string[],
+): string {
+  let out = text === undefined || text.trim() === '' ? '{}\n' : text;
+  const options = { formattingOptions: formatting(out) };
+  // Entries go one by one so the comments between the ones that stay are kept.
+  for (const name of existing) {
+    if (!(name in servers)) out = applyEdits(out, modify(out, [...mapPath, name], undefined, options));
+  }
+  for (const [name, value] of Object.entries(servers)) {
+    out = applyEdits(out, modify(out, [...mapPath, name], value, options));
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+/**
+ * Claude Code: user scope in ~/.claude.json (`mcpServers` beside the app's other
+ * state), project scope in `.mcp.json` at the project root. Entries carry `type`
+ * ("stdio" or "http").
+ */
+import path from 'node:path';
+import type { ClientSpec } from '../types.js';
+import { readCommonEntry } from './entries.js';
+
+/** Claude Code's config files and entries. */
+export const claudeCode: ClientSpec = {
+  id: 'claude-code',
+  title: 'Claude Code',
+  files: {
+    user: (place) => path.join(place.home, '.claude.json'),
+    project: (place) => path.join(place.cwd, '.mcp.json'),
+  },
+  mapPath: ['mcpServers'],
+  comments: false,
+  readEntry: (raw) => readCommonEntry(raw),
+  gatewayEntry: (entry) =>
+    entry.kind === 'http'
+      ? { type: 'http', url: entry.url }
+      : { type: 'stdio', command: entry.command, args: entry.args, env: entry.env },
+};

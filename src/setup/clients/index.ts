@@ -1,0 +1,15 @@
+/** The clients `candor setup` knows, by id. */
+import type { ClientSpec } from '../types.js';
+import { claudeCode } from './claude-code.js';
+import { claudeDesktop } from './claude-desktop.js';
+import { cursor } from './cursor.js';
+import { gemini } from './gemini.js';
+import { vscode } from './vscode.js';
+
+/** Every client, in the order `candor setup` lists them. */
+export const CLIENTS: readonly ClientSpec[] = [claudeCode, claudeDesktop, cursor, vscode, gemini];
+
+/** The client with this id, or undefined. */
+export function clientById(id: string): ClientSpec | undefined {
+  return CLIENTS.find((client) => client.id === id);
+}

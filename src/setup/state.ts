@@ -1,0 +1,82 @@
+/**
+ * What setup keeps for each client file it changed, in candor's own folder
+ * (`<state>/setup/<client>-<scope>[-<project hash>]/`): the gateway config, its
+ * lockfile, the backups and a record. `--undo` writes each backup back byte for byte
+ * and removes the folder.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CandorError } from '../errors.js';
+import type { ClientSpec, Place, Scope, SetupRecord } from './types.js';
+
+/** The folder setup keeps a client file's gateway in. */
+export function setupFolder(stateDir: string, client: ClientSpec, scope: Scope, place: Place): string {
+  const project = scope === 'project' ? `-${createHash('sha256').update(place.cwd).digest('hex').slice(0, 10)}` : '';
+  return path.join(stateDir, 'setup', `${client.id}-${scope}${project}`);
+}
+
+const RECORD = 'setup.json';
+
+/** The record of an earlier setup in `folder`, if any. */
+export async function readRecord(folder: string): Promise<SetupRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(folder, RECORD), 'utf8')) as SetupRecord;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CandorError(`Cannot read ${path.join(folder, RECORD)}: ${(error as Error).message}.`, {
+      code: 'invalid_server_config',
+    });
+  }
+}
+
+/** Save the record (readable by its owner only: it names files, never secret values). */
+export async function writeRecord(folder: string, record: SetupRecord): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(folder, RECORD), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Keep a copy of `file` as it is now, unless the record has one already (the first
+ * backup is what `--undo` goes back to).
+ */
+export async function backUp(folder: string, record: SetupRecord, file: string): Promise<void> {
+  if (record.backups.some((b) => b.file === file)) return;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (bytes === undefined) {
+    record.backups.push({ file, backup: null });
+    return;
+  }
+  const backups = path.join(folder, 'backups');
+  await mkdir(backups, { recursive: true, mode: 0o700 });
+  const copy = path.join(backups, `${record.backups.length}-${path.basename(file)}`);
+  // The client's file may hold secrets: the copy is its owner's only.
+  await writeFile(copy, bytes, { mode: 0o600 });
+  record.backups.push({ file, backup: copy });
+}
+
+/**
+ * Put every backed-up file back as it was before the first setup, and remove the folder.
+ *
+ * @example
+ * ```ts
+ * const restored = await undoSetup(folder); // ['/home/me/.cursor/mcp.json']
+ * ```
+ */
+export async function undoSetup(folder: string): Promise<string[]> {
+  const record = await readRecord(folder);
+  if (!record) return [];
+  const restored: string[] = [];
+  for (const { file, backup } of record.backups) {
+    if (backup === null) await rm(file, { force: true });
+    else await writeFile(file, await readFile(backup));
+    restored.push(file);
+  }
+  await rm(folder, { recursive: true, force: true });
+  return restored;
+}

