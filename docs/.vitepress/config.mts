@@ -16,6 +16,7 @@ export default defineConfig({
   title: 'candor',
   description: 'MCP tools whose annotations tell the truth.',
   cleanUrls: true,
+  head: [['link', { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]],
   srcExclude: EXCLUDED,
   // Links to repository files (examples/, src/) are written as code, not links; the rest must resolve.
   ignoreDeadLinks: false,
