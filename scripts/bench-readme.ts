@@ -84,7 +84,7 @@ const h = engine?.headline ?? {};
 const g = gw?.headline ?? {};
 const summary = `## Benchmarks
 
-Measured with wrk on a shared 2-core machine, every contender in the same run, by server CPU per request; each peer at its best: the cheapest in the run of its fastest documented configurations (SDK v2 \`createMcpHandler\` with \`responseMode: 'json'\`, its stateless \`enableJsonResponse\` transport for 2025 traffic; SDK v1 with \`enableJsonResponse\`; the bridges' stateful modes) and its defaults:
+Measured with wrk on a shared 2-core machine, every contender in the same run, by server CPU per request; each peer at its best: the cheapest in the run of its fastest documented configurations (SDK v2 \`createMcpHandler\` with \`responseMode: 'json'\`, its stateless \`enableJsonResponse\` transport for 2025 traffic; SDK v1 with \`enableJsonResponse\`; the bridges' fast flags, stateful and stateless) and its defaults:
 
 - tools/call over Streamable HTTP: **${times(h.v2Best2025)}** SDK v2 at its best (2025 era), **${times(h.v2Best2026)}** (2026-07-28), **${times(h.v1Best)}** SDK v1 at its best; ${pct(h.bare2025)} (2025) and ${pct(h.bare2026)} (2026-07-28) of a bare node:http echo.
 - \`candor gateway\`: **${times(g.callsRatio)}** the calls/s of the better stdio→HTTP bridge (mcp-proxy, supergateway), ${times(g.cpuRatio)} less CPU per call; its CPU per proxied call is ${times(g.overEngine)} the engine's per request.
