@@ -11,8 +11,9 @@
  * 2. Throughput over Streamable HTTP with 16 calls in flight, load from wrk
  *    (bench/wrk/mcp-session.lua opens a session and gives every call its own id):
  *    `candor gateway --http` against the stdio→HTTP bridges people use today,
- *    `mcp-proxy` (its fastest flags and its defaults) and `supergateway`
- *    (`--stateful`: its default stateless mode starts the server for every POST),
+ *    `mcp-proxy` (its fast flags, stateful and stateless, and its defaults) and
+ *    `supergateway` (`--stateful`: its default stateless mode starts the stdio
+ *    server for every POST),
  *    each in front of the same upstream, and candor's engine serving one tool
  *    without a gateway (the goal compares the gateway's CPU per call with it).
  *    Calls per second, and each contender's own process CPU per call
@@ -40,8 +41,8 @@ const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(repo, 'dist', 'src', 'cli', 'main.js');
 const upstream = join(repo, 'test', 'fixtures', 'gateway', 'upstream.mjs');
 const peers = join(repo, '.cache', 'bench-peers');
-const rounds = Number(process.argv[2] ?? 3);
-const seconds = Number(process.argv[3] ?? 3);
+const rounds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv[3] ?? 4);
 const IN_FLIGHT = 16;
 const PROTOCOL = '2025-11-25';
 
@@ -191,7 +192,7 @@ const bridges: Bridge[] = [
   },
   {
     name: 'mcp-proxy',
-    config: '`mcp-proxy --server stream --no-eventStore` (stateful; its --stateless starts the server per session)',
+    config: '`mcp-proxy --server stream --no-eventStore` (stateful)',
     kind: 'best',
     tool: 'read_notes',
     start: (port) => ({
@@ -206,6 +207,33 @@ const bridges: Bridge[] = [
           '--server',
           'stream',
           '--no-eventStore',
+          '--',
+          process.execPath,
+          upstream,
+        ],
+        { stdio: 'ignore', detached: true },
+      ),
+    }),
+  },
+  {
+    name: 'mcp-proxy',
+    // Stateless: a proxy server object per request, all over the one stdio client it started.
+    config: '`mcp-proxy --server stream --no-eventStore --stateless`',
+    kind: 'best',
+    tool: 'read_notes',
+    start: (port) => ({
+      url: `http://127.0.0.1:${port}/mcp`,
+      child: spawn(
+        join(peers, 'node_modules', '.bin', 'mcp-proxy'),
+        [
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--server',
+          'stream',
+          '--no-eventStore',
+          '--stateless',
           '--',
           process.execPath,
           upstream,

@@ -17,6 +17,7 @@ import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired, type SignInRequiredError } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
+import { httpFailure } from './http-failure.js';
 import { loadModuleServer } from './module.js';
 import type { HttpTarget, ModuleTarget, StdioTarget, Target } from './types.js';
 
@@ -319,8 +320,9 @@ function describeFailure(
       { code: 'target_exited', cause: error },
     );
   }
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ECONNRESET' || code === 'EHOSTUNREACH') {
-    return new CandorError(`${target.label}: cannot reach ${target.url} (${code}). Is the server running?`, {
+  const reason = httpFailure(target.url, error);
+  if (reason) {
+    return new CandorError(`${target.label}: cannot connect to ${target.url}: ${reason}`, {
       code: 'target_unreachable',
       cause: error,
     });

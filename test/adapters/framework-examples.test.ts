@@ -1,6 +1,6 @@
 /**
- * The README's framework examples (examples/frameworks/*.ts) are the code the
- * README shows, and they run: each framework's own mock model asks the memory
+ * The framework examples (examples/frameworks/*.ts) are the code the agent frameworks
+ * page (docs/host/agent-frameworks.md) shows, and they run: each framework's own mock model asks the memory
  * server (@modelcontextprotocol/server-memory, over stdio) to create an entity,
  * candor asks the person, and the entity lands in the memory file.
  */
@@ -56,15 +56,15 @@ const examples = {
 } as const;
 
 describe.each(Object.keys(examples) as Array<keyof typeof examples>)('the %s example', (name) => {
-  it('is the code the README shows', () => {
+  it('is the code the agent frameworks page shows', () => {
     const file = readFileSync(join(root, 'examples/frameworks', `${name}.ts`), 'utf8')
       .replaceAll(/'\.\.\/\.\.\/src\/adapters\/([a-z-]+)\.js'/g, "'candor/$1'")
       .replaceAll("'../../src/host/index.js'", "'candor/host'");
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs', 'host', 'agent-frameworks.md'), 'utf8');
     const block = new RegExp(`<!-- example: examples/frameworks/${name}.ts -->\\n\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(
       readme,
     );
-    expect(block, `README has the ${name} example`).not.toBeNull();
+    expect(block, `docs/host/agent-frameworks.md has the ${name} example`).not.toBeNull();
     expect(block![1]).toBe(file);
   });
 

@@ -52,7 +52,9 @@ describe('failures that name the problem', () => {
     const { code, stderr } = await runCli(['inspect', `http://127.0.0.1:${port}/mcp`]);
     expect(code).toBe(1);
     expect(stderr).toMatch(
-      new RegExp(`cannot reach http://127\\.0\\.0\\.1:${port}/mcp \\(ECONNREFUSED\\)\\. Is the server running\\?`),
+      new RegExp(
+        `cannot connect to http://127\\.0\\.0\\.1:${port}/mcp: nothing is listening at 127\\.0\\.0\\.1:${port} \\(connection refused\\)\\. Start the server, or check the port in the URL\\.`,
+      ),
     );
     expect(stderr).not.toMatch(STACK);
   });

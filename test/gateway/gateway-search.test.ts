@@ -151,8 +151,11 @@ describe('search mode', () => {
     expect(JSON.stringify(ran.content)).toContain('db.delete_row ran with');
     // The same search again adds nothing and sends no second notification.
     await client.callTool({ name: 'find_tools', arguments: { query: 'delete a row in a database table' } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(changes()).toBe(1);
+    // A search that finds new tools sends the next list_changed, in order after any the repeat could have sent.
+    const fresh = QUERIES.find((q) => !listed.some((t) => t.name === q.expect))!;
+    await client.callTool({ name: 'find_tools', arguments: { query: fresh.query } });
+    await waitFor(() => changes() >= 2, 'the next list_changed');
+    expect(changes()).toBe(2);
   });
 
   test('an SDK v2 client: list_changed arrives, and a found tool is not listed in another session', async () => {

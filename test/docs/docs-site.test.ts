@@ -1,0 +1,131 @@
+/**
+ * The documentation site as a reader gets it: `npm run docs` builds it, every page
+ * listed in llms.txt opens in Chromium (playwright-core, Debian's chromium) without a
+ * console error, each page's Markdown copy is served beside it, and the site's search
+ * finds a tool by name.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../support/cli-harness.js';
+import { launchChromium } from '../support/ui-support.js';
+
+const DIST = path.join(REPO, 'docs', '.vitepress', 'dist');
+let server: Server;
+let base: string;
+let browser: Browser;
+
+/** The built site over loopback HTTP, with VitePress's clean URLs (/serve/oauth → serve/oauth.html). */
+function serveDist(): Promise<Server> {
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+    '.md': 'text/markdown',
+    '.txt': 'text/plain',
+    '.json': 'application/json',
+    '.png': 'image/png',
+    '.svg': 'image/svg+xml',
+    '.woff2': 'font/woff2',
+  };
+  const found = (url: string): string | undefined => {
+    const clean = path.normalize(decodeURIComponent(url.split('?')[0]!)).replace(/^(\.\.[/\\])+/, '');
+    for (const candidate of [clean, `${clean}.html`, path.join(clean, 'index.html')]) {
+      const file = path.join(DIST, candidate);
+      if (file.startsWith(DIST) && existsSync(file) && !file.endsWith(path.sep) && path.extname(file)) return file;
+    }
+    return undefined;
+  };
+  return new Promise((resolve) => {
+    const http = createServer((request, response) => {
+      const file = found(request.url ?? '/');
+      if (!file) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      response.end(readFileSync(file));
+    });
+    http.listen(0, '127.0.0.1', () => resolve(http));
+  });
+}
+
+beforeAll(async () => {
+  execFileSync('npm', ['run', 'docs'], { cwd: REPO, stdio: 'pipe', timeout: 300_000 });
+  server = await serveDist();
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+}, 360_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** The pages llms.txt lists, as Markdown paths (/serve/oauth.md). */
+function listedPages(): string[] {
+  const llms = readFileSync(path.join(DIST, 'llms.txt'), 'utf8');
+  return [...llms.matchAll(/\]\((\/[^)]+\.md)\)/g)].map((m) => m[1]!);
+}
+
+describe('the documentation site', () => {
+  it('lists every page in llms.txt, with a Markdown copy of each', async () => {
+    const pages = listedPages();
+    expect(pages).toContain('/gateway/setup.md');
+    expect(pages).toContain('/check/lint.md');
+    for (const page of pages) {
+      const response = await fetch(`${base}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(await response.text(), page).toBe(readFileSync(path.join(REPO, 'docs', page), 'utf8'));
+    }
+  });
+
+  it('opens every page in Chromium without a console error', async () => {
+    const context = await browser.newContext();
+    try {
+      for (const page of ['/', ...listedPages().map((p) => p.replace(/(index)?\.md$/, ''))]) {
+        const tab = await context.newPage();
+        const errors: string[] = [];
+        tab.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        tab.on('pageerror', (error) => errors.push(error.message));
+        tab.on('response', (answer) => {
+          if (answer.status() >= 400) errors.push(`${answer.status()} ${answer.url()}`);
+        });
+        const response = await tab.goto(`${base}${page}`, { waitUntil: 'load' });
+        expect(response?.status(), page).toBe(200);
+        await tab.locator('.VPContent').waitFor();
+        expect(await tab.locator('h1').first().textContent(), page).toBeTruthy();
+        expect(errors, page).toEqual([]);
+        await tab.close();
+      }
+    } finally {
+      await context.close();
+    }
+  }, 240_000);
+
+  it("finds a tool by name with the site's search", async () => {
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${base}/`, { waitUntil: 'load' });
+      await tab.locator('.VPNavBarSearch button').first().click();
+      await tab.locator('#localsearch-input').fill('read_file');
+      const results = tab.locator('.VPLocalSearchBox .result');
+      await results.first().waitFor();
+      // Each result shows the section's title and the words around the match.
+      const links = await results.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('href') ?? ''));
+      // read_file is defined on the tools page and served by the workspace example.
+      expect(
+        links.some((link) => link.startsWith('/build/tools')),
+        links.join('\n'),
+      ).toBe(true);
+    } finally {
+      await tab.close();
+    }
+  }, 60_000);
+});
