@@ -14,7 +14,7 @@ const exec = promisify(execFile);
 const FILES: Record<string, string> = {
   'README.md': '# notes\n\nA small project the scan generated.\n',
   'notes.txt': 'first line\nsecond line\nthird line\n',
-  'src/index.js': 'export function greet(name) {\n  return `hello ${name}`;\n}\n',
+  'src/index.js': "export function greet(name) {\n  return 'hello ' + name;\n}\n",
   'data/items.json': '[{"id":1,"name":"apple"},{"id":2,"name":"pear"}]\n',
 };
 

@@ -66,7 +66,7 @@ describe('candor scan', () => {
       await page.goto(pathToFileURL(file).href);
       expect(await page.getAttribute('#verdict', 'data-verdict')).toBe('contradictions');
       const status = page.locator('tr', { hasText: 'get_status' });
-      expect(await status.locator('td').nth(3).innerText()).toBe('contradicts');
+      expect(await status.locator('td').nth(3).textContent()).toBe('contradicts');
       expect(await page.locator('tbody tr').count()).toBeGreaterThan(3);
     } finally {
       await browser.close();
