@@ -19,13 +19,18 @@ export interface EnvOptions {
  * @example
  * ```ts
  * addEnvOptions(program.command('inspect'));
+ * addEnvOptions(program.command('observe'), { sandboxed: true });
  * ```
  */
-export function addEnvOptions(command: Command): Command {
+export function addEnvOptions(command: Command, options: { sandboxed?: boolean } = {}): Command {
+  // A sandboxed server (candor observe) gets only these variables, not the caller's environment.
+  const reach = options.sandboxed
+    ? 'only these and --env-file reach the sandboxed server, with PATH and LANG'
+    : 'it also gets your environment';
   return command
     .option(
       '--env <KEY=VALUE>',
-      'set a variable for the server started with -- <command> (repeatable; it also gets your environment)',
+      `set a variable for the server started with -- <command> (repeatable; ${reach})`,
       collect,
       [],
     )

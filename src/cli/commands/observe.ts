@@ -145,92 +145,94 @@ export function registerObserve(program: Command): Command {
         '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
       ].join('\n'),
     );
-  return addEnvOptions(command).action(async (operands: string[], opts: Record<string, unknown>, command: Command) => {
-    const { before, command: cmd } = splitAtDashDash(command, operands);
-    const targets = await parseTargets({
-      targets: before,
-      command: cmd,
-      ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
-      ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
-    }).catch((error: Error) => {
-      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
-    });
-    if (targets.length !== 1 || targets[0]!.kind !== 'stdio') {
-      throw new CliError(
-        'candor observe takes one stdio server: -- <command> [args], or a config entry with a command.',
-        {
-          exitCode: EXIT.usage,
-        },
-      );
-    }
-    const target = targets[0] as Extract<(typeof targets)[number], { kind: 'stdio' }>;
-    let given: Record<string, Record<string, unknown> | Array<Record<string, unknown>>> | undefined;
-    if (typeof opts.args === 'string') {
-      try {
-        given = JSON.parse(await readFile(opts.args, 'utf8'));
-      } catch (error) {
-        throw new CliError(`--args ${opts.args}: ${(error as Error).message}`, { exitCode: EXIT.usage });
-      }
-    }
-    // Only what is asked for reaches the sandbox: --env pairs and files, never the caller's whole environment.
-    const extra = await commandEnv({
-      pairs: (opts.env as string[] | undefined) ?? [],
-      files: (opts.envFile as string[] | undefined) ?? [],
-      inherit: {},
-    }).catch((error: Error) => {
-      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
-    });
-    const env = { ...(target.env ?? {}), ...extra };
-    const report = await observe({
-      command: target.command,
-      args: target.args,
-      ...(Object.keys(env).length > 0 ? { env } : {}),
-      workdir: path.resolve(typeof opts.workdir === 'string' ? opts.workdir : (target.cwd ?? '.')),
-      exclude: opts.exclude as string[],
-      calls: opts.calls as number,
-      tools: opts.tools as string[],
-      skip: opts.skip as string[],
-      ...(given ? { arguments: given } : {}),
-      timeoutMs: opts.timeout as number,
-    }).catch((error: unknown) => {
-      // Could not observe at all: exit 2, with the server's own words when it said any.
-      if (error instanceof CandorError && error.code.startsWith('observe_')) {
+  return addEnvOptions(command, { sandboxed: true }).action(
+    async (operands: string[], opts: Record<string, unknown>, command: Command) => {
+      const { before, command: cmd } = splitAtDashDash(command, operands);
+      const targets = await parseTargets({
+        targets: before,
+        command: cmd,
+        ...(typeof opts.config === 'string' ? { config: opts.config } : {}),
+        ...(typeof opts.server === 'string' ? { server: opts.server } : {}),
+      }).catch((error: Error) => {
         throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+      });
+      if (targets.length !== 1 || targets[0]!.kind !== 'stdio') {
+        throw new CliError(
+          'candor observe takes one stdio server: -- <command> [args], or a config entry with a command.',
+          {
+            exitCode: EXIT.usage,
+          },
+        );
       }
-      throw error;
-    });
-    const format = opts.format as 'pretty' | 'json' | 'sarif';
-    if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else if (format === 'sarif') {
-      const findings = report.findings.map(({ evidence, ...finding }) => ({
-        ...finding,
-        message: `${finding.message} Evidence: ${evidence.join('; ')}`,
-      }));
-      process.stdout.write(
-        formatSarif(
-          [
-            {
-              label: target.label,
-              target,
-              status: 'ok',
-              durationMs: 0,
-              result: {
-                findings,
-                suppressed: [],
-                toolCount: report.tools.length,
-                errorCount: findings.filter((f) => f.severity === 'error').length,
-                warningCount: findings.filter((f) => f.severity === 'warning').length,
-                infoCount: findings.filter((f) => f.severity === 'info').length,
+      const target = targets[0] as Extract<(typeof targets)[number], { kind: 'stdio' }>;
+      let given: Record<string, Record<string, unknown> | Array<Record<string, unknown>>> | undefined;
+      if (typeof opts.args === 'string') {
+        try {
+          given = JSON.parse(await readFile(opts.args, 'utf8'));
+        } catch (error) {
+          throw new CliError(`--args ${opts.args}: ${(error as Error).message}`, { exitCode: EXIT.usage });
+        }
+      }
+      // Only what is asked for reaches the sandbox: --env pairs and files, never the caller's whole environment.
+      const extra = await commandEnv({
+        pairs: (opts.env as string[] | undefined) ?? [],
+        files: (opts.envFile as string[] | undefined) ?? [],
+        inherit: {},
+      }).catch((error: Error) => {
+        throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+      });
+      const env = { ...(target.env ?? {}), ...extra };
+      const report = await observe({
+        command: target.command,
+        args: target.args,
+        ...(Object.keys(env).length > 0 ? { env } : {}),
+        workdir: path.resolve(typeof opts.workdir === 'string' ? opts.workdir : (target.cwd ?? '.')),
+        exclude: opts.exclude as string[],
+        calls: opts.calls as number,
+        tools: opts.tools as string[],
+        skip: opts.skip as string[],
+        ...(given ? { arguments: given } : {}),
+        timeoutMs: opts.timeout as number,
+      }).catch((error: unknown) => {
+        // Could not observe at all: exit 2, with the server's own words when it said any.
+        if (error instanceof CandorError && error.code.startsWith('observe_')) {
+          throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+        }
+        throw error;
+      });
+      const format = opts.format as 'pretty' | 'json' | 'sarif';
+      if (format === 'json') process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else if (format === 'sarif') {
+        const findings = report.findings.map(({ evidence, ...finding }) => ({
+          ...finding,
+          message: `${finding.message} Evidence: ${evidence.join('; ')}`,
+        }));
+        process.stdout.write(
+          formatSarif(
+            [
+              {
+                label: target.label,
+                target,
+                status: 'ok',
+                durationMs: 0,
+                result: {
+                  findings,
+                  suppressed: [],
+                  toolCount: report.tools.length,
+                  errorCount: findings.filter((f) => f.severity === 'error').length,
+                  warningCount: findings.filter((f) => f.severity === 'warning').length,
+                  infoCount: findings.filter((f) => f.severity === 'info').length,
+                },
               },
-            },
-          ],
-          { version: packageInfo().version, rules: OBSERVE_RULES },
-        ),
-      );
-    } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));
-    if (report.findings.some((f) => f.severity !== 'info')) process.exitCode = EXIT.failure;
-    else if (report.failure) process.exitCode = EXIT.usage;
-    for (const warning of report.warnings)
-      if (format !== 'pretty') process.stderr.write(`candor: warning: ${warning}\n`);
-  });
+            ],
+            { version: packageInfo().version, rules: OBSERVE_RULES },
+          ),
+        );
+      } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));
+      if (report.findings.some((f) => f.severity !== 'info')) process.exitCode = EXIT.failure;
+      else if (report.failure) process.exitCode = EXIT.usage;
+      for (const warning of report.warnings)
+        if (format !== 'pretty') process.stderr.write(`candor: warning: ${warning}\n`);
+    },
+  );
 }
