@@ -21,6 +21,7 @@ const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Co
   ['lint', async () => (await import('./commands/lint.js')).registerLint],
   ['observe', async () => (await import('./commands/observe.js')).registerObserve],
   ['pin', async () => (await import('./commands/pin.js')).registerPin],
+  ['scan', async () => (await import('./commands/scan.js')).registerScan],
   ['setup', async () => (await import('./commands/setup.js')).registerSetup],
   ['verify', async () => (await import('./commands/verify.js')).registerVerify],
   ['ui', async () => (await import('./commands/ui.js')).registerUi],

@@ -86,6 +86,8 @@ export interface ObserveReport {
   failure?: ObserveFailure;
   /** Things the person asked for that were not done as asked (an --args list longer than --calls, say). */
   warnings: string[];
+  /** The raw tools/list answer, for checks of the definitions (lint, pins) on the same start. */
+  listed?: WireToolLike[];
 }
 
 class TraceReader {
@@ -241,6 +243,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
       tools?: WireToolLike[];
     };
+    report.listed = listed.tools ?? [];
     await client.ping();
     await sleep(quietMs);
     report.startup = {

@@ -1,0 +1,53 @@
+/**
+ * The shapes of a scan: what was installed, what each check said, the verdict.
+ * A leaf file: it imports nothing from its siblings.
+ */
+import type { Finding } from '../lint/types.js';
+import type { ObserveReport } from '../observe/observe.js';
+
+/** An npm package as installed for a scan. */
+export interface InstalledPackage {
+  name: string;
+  /** The version npm resolved the spec to. */
+  version: string;
+  /** The tarball's integrity hash from npm's lock file (`sha512-…`). */
+  integrity?: string;
+  /** The folder the package was installed into (its `node_modules` is inside). */
+  prefix: string;
+  /** The program to start: `node` and the package's bin file. */
+  command: string;
+  args: string[];
+}
+
+/** One tool's line in a scan report. */
+export interface ScanTool {
+  name: string;
+  /** The hints the tool declares (absent keys left out). */
+  declared: Record<string, boolean>;
+  /** Effects observe saw (writes, deletes, network…). */
+  effects: string[];
+  /** `consistent`, `contradicts`, or `not exercised`. */
+  verdict: 'consistent' | 'contradicts' | 'not exercised';
+  /** Why the tool was not exercised, when it was not. */
+  reason?: string;
+  /** The pin hash of the tool's definition. */
+  pin: string;
+}
+
+/** The whole report of one scanned server. */
+export interface ScanReport {
+  target: string;
+  package?: Omit<InstalledPackage, 'command' | 'args' | 'prefix'>;
+  tools: ScanTool[];
+  /** The scan at the door (steering and naming rules). */
+  door: Finding[];
+  /** Every lint finding (the door's rules included). */
+  lint: Finding[];
+  observe: Pick<ObserveReport, 'findings' | 'warnings' | 'failure'>;
+  /** `consistent` (exit 0) or `contradictions` (exit 1). */
+  verdict: 'consistent' | 'contradictions';
+  /** Seconds the scan took, install included. */
+  seconds: number;
+  candorVersion: string;
+  date: string;
+}
