@@ -93,6 +93,8 @@ export type CandorErrorCode =
   | 'target_not_found'
   /** A server did not finish the handshake in time. */
   | 'target_timeout'
+  /** The server does not speak the protocol era the client was held to (`--protocol`). */
+  | 'target_protocol'
   /** The HTTP server could not listen on the address. */
   | 'listen_failed'
   /** The shared store (Redis) is unreachable; the instance serves degraded. */

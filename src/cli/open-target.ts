@@ -5,7 +5,7 @@
  * as a client would see it).
  */
 import { Client } from '@modelcontextprotocol/client';
-import { connectTarget } from '../targets/connect.js';
+import { clientOptionsFor, connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
 import type { Target } from '../targets/types.js';
@@ -13,6 +13,7 @@ import { logSettingsFrom, stderrLogger } from '../util/logger.js';
 import { CliError, EXIT, isCliError } from './cli-error.js';
 import { loadServerModule } from './load-server.js';
 import { packageInfo } from './package-root.js';
+import type { ProtocolChoice } from './protocol-flag.js';
 import { describeRequestError } from './request-errors.js';
 import { signInWhenAsked } from './sign-in.js';
 import type { ListedTool } from './tool-summary.js';
@@ -35,7 +36,11 @@ export interface OpenTarget {
  * try { console.log(await target.client.listTools()); } finally { await target.close(); }
  * ```
  */
-export async function openTarget(input: TargetInput, options: { timeoutMs: number }): Promise<OpenTarget> {
+export async function openTarget(
+  input: TargetInput,
+  options: { timeoutMs: number; protocol?: ProtocolChoice },
+): Promise<OpenTarget> {
+  const era = options.protocol ?? 'auto';
   let targets: Target[];
   try {
     targets = await parseTargets(input);
@@ -54,7 +59,7 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
   if (target.kind === 'invalid') throw new CliError(`${target.label}: ${target.reason}`, { exitCode: EXIT.usage });
   if (target.kind === 'module') {
     const { server } = await loadServerModule(target.path);
-    const client = new Client(clientInfo);
+    const client = new Client(clientInfo, clientOptionsFor(era, options.timeoutMs));
     await client.connect(server.connectMemory() as never);
     return {
       client,
@@ -82,6 +87,7 @@ export async function openTarget(input: TargetInput, options: { timeoutMs: numbe
     const connection = await connectTarget(run, {
       timeoutMs: options.timeoutMs,
       clientInfo,
+      era,
       onSignInRequired: signInWhenAsked(),
     });
     return {
@@ -106,6 +112,8 @@ export interface TargetWords {
   server?: string;
   /** `--env` / `--env-file` for a `--` command. */
   commandEnv?: TargetInput['commandEnv'];
+  /** `--protocol`: the era to speak (default `auto`). */
+  protocol?: ProtocolChoice;
 }
 
 /**
@@ -121,7 +129,7 @@ export function openTargetWords(words: TargetWords, timeoutMs: number): Promise<
       ...(words.server !== undefined ? { server: words.server } : {}),
       ...(words.commandEnv !== undefined ? { commandEnv: words.commandEnv } : {}),
     },
-    { timeoutMs },
+    { timeoutMs, ...(words.protocol !== undefined ? { protocol: words.protocol } : {}) },
   );
 }
 

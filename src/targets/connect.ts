@@ -51,8 +51,8 @@ export interface ConnectOptions {
    */
   onSignInRequired?: (required: SignInRequiredError, target: HttpTarget) => Promise<boolean>;
   /**
-   * Which protocol era to speak: `legacy` (2025-11-25 `initialize`, the default), `modern`
-   * (2026-07-28 only) or `auto` (probe 2026-07-28, fall back to 2025).
+   * Which protocol era to speak: `auto` (the default: 2026-07-28 where the server offers
+   * it, else 2025-11-25), `legacy` (2025-11-25 `initialize` only) or `modern` (2026-07-28 only).
    */
   era?: 'legacy' | 'modern' | 'auto';
 }
@@ -104,14 +104,7 @@ async function connectOnce(
     Pick<ConnectOptions, 'credentials' | 'era'>,
 ): Promise<Connection> {
   const { timeoutMs, clientInfo, stderrLines } = options;
-  const client = new Client(
-    clientInfo,
-    options.era === 'modern'
-      ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
-      : options.era === 'auto'
-        ? { versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(timeoutMs, 5_000) } } }
-        : undefined,
-  );
+  const client = new Client(clientInfo, clientOptionsFor(options.era ?? 'auto', timeoutMs));
   const tail: string[] = [];
   let stopServer: (() => Promise<void>) | undefined;
   let transport: Transport;
@@ -170,11 +163,30 @@ async function connectOnce(
     if (target.kind === 'stdio') await new Promise((r) => setTimeout(r, 50));
     const required = findSignInRequired(error);
     if (required) throw required;
-    throw describeFailure(target, error, { timedOut, timeoutMs, tail });
+    throw describeFailure(target, error, { timedOut, timeoutMs, tail, era: options.era ?? 'auto' });
   } finally {
     clearTimeout(timer);
   }
   return { client, label: target.label, target, stderrTail: () => [...tail], close };
+}
+
+/**
+ * The SDK client's version negotiation for an era choice. `auto` probes with
+ * `server/discover` (2026-07-28) and falls back to `initialize`; the probe waits at most
+ * 5 s, because a silent stdio server is a 2025 one.
+ *
+ * @example
+ * ```ts
+ * new Client({ name: 'me', version: '1' }, clientOptionsFor('modern', 30_000));
+ * ```
+ */
+export function clientOptionsFor(
+  era: 'legacy' | 'modern' | 'auto',
+  timeoutMs: number,
+): ConstructorParameters<typeof Client>[1] {
+  if (era === 'modern') return { versionNegotiation: { mode: { pin: '2026-07-28' } } };
+  if (era === 'auto') return { versionNegotiation: { mode: 'auto', probe: { timeoutMs: Math.min(timeoutMs, 5_000) } } };
+  return undefined;
 }
 
 /**
@@ -285,11 +297,25 @@ function systemCode(error: unknown): string | undefined {
 function describeFailure(
   target: StdioTarget | HttpTarget | ModuleTarget,
   error: unknown,
-  { timedOut, timeoutMs, tail }: { timedOut: boolean; timeoutMs: number; tail: string[] },
+  {
+    timedOut,
+    timeoutMs,
+    tail,
+    era,
+  }: { timedOut: boolean; timeoutMs: number; tail: string[]; era: 'legacy' | 'modern' | 'auto' },
 ): CandorError {
   const message = error instanceof Error ? error.message : String(error);
   const code = systemCode(error);
   const stderr = tail.length > 0 ? `\nLast stderr lines:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
+  // A forced era the server does not speak (the SDK reports a failed negotiation): name both.
+  if (era !== 'auto' && /version negotiation|protocol version/i.test(message)) {
+    const asked = era === 'modern' ? '2026-07-28' : '2025-11-25';
+    const other = era === 'modern' ? '2025-11-25' : '2026-07-28';
+    return new CandorError(
+      `${target.label}: the server does not speak protocol ${asked}, which was asked for (it may speak only ${other}). Use --protocol ${other} or auto. (${message})`,
+      { code: 'target_protocol', cause: error },
+    );
+  }
   if (timedOut) {
     return new CandorError(
       `${target.label}: no answer to the MCP handshake within ${timeoutMs} ms.${target.kind === 'stdio' ? ' Is it an MCP server speaking stdio (does it need an argument such as "stdio")?' : ''}${stderr}`,

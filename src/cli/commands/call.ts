@@ -18,6 +18,7 @@ import { closestNames } from '../edit-distance.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { formatResult } from '../print-result.js';
+import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
 import { describeRequestError } from '../request-errors.js';
 import { isDestructive, summarizeTool } from '../tool-summary.js';
 import { parseTimeout } from './inspect.js';
@@ -40,6 +41,8 @@ export interface CallOptions {
   yes: boolean;
   asJson: boolean;
   timeoutMs: number;
+  /** `--protocol`: the era to speak (default `auto`). */
+  protocol?: ProtocolChoice;
 }
 
 /** Streams the command uses (real ones in the CLI). */
@@ -153,7 +156,7 @@ export function registerCall(program: Command): Command {
     .option('--config <file>', 'client config file with an mcpServers map')
     .option('--server <name>', 'the server of --config to use')
     .option('--timeout <ms>', 'handshake and call timeout in milliseconds', parseTimeout, 60_000);
-  return addEnvOptions(command)
+  return addEnvOptions(addProtocolOption(command))
     .addHelpText(
       'after',
       [
@@ -201,6 +204,7 @@ export function registerCall(program: Command): Command {
           yes: opts.yes === true,
           asJson: opts.json === true,
           timeoutMs: opts.timeout as number,
+          protocol: protocolOf(opts),
         },
         { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
       );

@@ -14,6 +14,7 @@ import type { TargetInput } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
+import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
 import { HINT_NAMES, type ListedTool, summarizeTool } from '../tool-summary.js';
 import { defaultsNote, toolTable } from '../tool-table.js';
 
@@ -28,12 +29,15 @@ export interface InspectOptions {
   asJson: boolean;
   timeoutMs: number;
   colour?: boolean;
+  /** `--protocol`: the era to speak (default `auto`). */
+  protocol?: ProtocolChoice;
 }
 
 /** The `--json` document. */
 export interface InspectReport {
   target: string;
   server?: { name: string; version: string; title?: string };
+  /** The protocol version spoken: `2026-07-28` or the 2025 version `initialize` agreed on. */
   protocolVersion?: string;
   tools: Array<
     ReturnType<typeof summarizeTool> & {
@@ -62,8 +66,10 @@ export async function inspectTarget(options: InspectOptions): Promise<{ report: 
   try {
     const tools = await listTargetTools(target, options.timeoutMs);
     const info = target.client.getServerVersion();
+    const protocolVersion = target.client.getNegotiatedProtocolVersion();
     const report: InspectReport = {
       target: target.label,
+      ...(protocolVersion ? { protocolVersion } : {}),
       ...(info
         ? { server: { name: info.name, version: info.version, ...(info.title ? { title: info.title } : {}) } }
         : {}),
@@ -98,7 +104,8 @@ export function renderInspect(
   options: { colour: boolean },
 ): string {
   const server = report.server ? `${report.server.name} ${report.server.version}` : 'unknown server';
-  const lines = [`${server} · ${tools.length} tool${tools.length === 1 ? '' : 's'} · ${report.target}`, ''];
+  const era = report.protocolVersion ? ` · protocol ${report.protocolVersion}` : '';
+  const lines = [`${server} · ${tools.length} tool${tools.length === 1 ? '' : 's'}${era} · ${report.target}`, ''];
   lines.push(tools.length > 0 ? toolTable(tools, { colour: options.colour }) : '(no tools)');
   const note = defaultsNote(tools);
   if (note) lines.push('', note);
@@ -130,7 +137,7 @@ export function registerInspect(program: Command): Command {
     .option('--config <file>', 'client config file with an mcpServers map')
     .option('--server <name>', 'the server of --config to inspect')
     .option('--timeout <ms>', 'handshake and request timeout in milliseconds', parseTimeout, 30_000);
-  return addEnvOptions(command)
+  return addEnvOptions(addProtocolOption(command))
     .addHelpText(
       'after',
       [
@@ -140,6 +147,7 @@ export function registerInspect(program: Command): Command {
         '  candor inspect ./my-tools.js',
         '  candor inspect --json -- npx -y @modelcontextprotocol/server-filesystem .',
         '  candor inspect ~/.cursor/mcp.json#github',
+        '  candor inspect --protocol 2025-11-25 http://127.0.0.1:3000/mcp',
         '  GITHUB_TOKEN=… candor inspect -- npx -y @modelcontextprotocol/server-github',
         '  candor inspect --env-file .env --env LOG_LEVEL=debug -- node server.js',
       ].join('\n'),
@@ -157,6 +165,7 @@ export function registerInspect(program: Command): Command {
         ...commandEnvOf(opts as EnvOptions),
         asJson: opts.json === true,
         timeoutMs: opts.timeout as number,
+        protocol: protocolOf(opts),
       });
       const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
       process.stdout.write(

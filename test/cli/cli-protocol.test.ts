@@ -1,0 +1,81 @@
+/**
+ * `--protocol` on the commands that connect: `auto` (the default) speaks 2026-07-28 to a
+ * server that offers it and 2025-11-25 to one that does not; a forced era the server does
+ * not speak fails with an error naming both. Peers: the SDK v1 server (2025 only) on stdio,
+ * and candor servers (both eras) on stdio and over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, type ServeProcess, startServe } from '../support/cli-harness.js';
+
+const SDK_V1 = ['--', process.execPath, 'test/fixtures/sdk-v1-stdio-server.mjs'];
+const DUAL = ['--', process.execPath, 'test/fixtures/one-tool-server.mjs', 'json'];
+
+let served: ServeProcess;
+
+beforeAll(async () => {
+  ensureBuilt();
+  served = await startServe(['--example', 'workspace', '--root', 'docs']);
+}, 120_000);
+
+afterAll(async () => {
+  await served?.stop();
+});
+
+async function inspectedVersion(args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await runCli(['inspect', '--json', ...args]);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return (JSON.parse(stdout) as { protocolVersion: string }).protocolVersion;
+}
+
+describe('candor inspect --protocol', () => {
+  it('speaks 2026-07-28 by default to a server that offers it, on stdio and over HTTP', async () => {
+    expect(await inspectedVersion(DUAL)).toBe('2026-07-28');
+    expect(await inspectedVersion([served.url])).toBe('2026-07-28');
+  });
+
+  it('falls back to 2025-11-25 by default for the SDK v1 server, and says so in the human report', async () => {
+    expect(await inspectedVersion(SDK_V1)).toBe('2025-11-25');
+    const { code, stdout } = await runCli(['inspect', ...SDK_V1]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toContain('· protocol 2025-11-25 ·');
+  });
+
+  it('holds a dual server to the era asked for', async () => {
+    expect(await inspectedVersion(['--protocol', '2025-11-25', ...DUAL])).toBe('2025-11-25');
+    expect(await inspectedVersion(['--protocol', '2025-11-25', served.url])).toBe('2025-11-25');
+    expect(await inspectedVersion(['--protocol', '2026-07-28', served.url])).toBe('2026-07-28');
+    expect(await inspectedVersion(['--protocol', 'auto', ...SDK_V1])).toBe('2025-11-25');
+  });
+
+  it('names both eras when the server does not speak the forced one', async () => {
+    const { code, stdout, stderr } = await runCli(['inspect', '--protocol', '2026-07-28', ...SDK_V1]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('does not speak protocol 2026-07-28');
+    expect(stderr).toContain('--protocol 2025-11-25 or auto');
+  });
+
+  it('refuses a version it does not know as a usage error', async () => {
+    const { code, stderr } = await runCli(['inspect', '--protocol', '2024-11-05', served.url]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('must be 2025-11-25, 2026-07-28 or auto');
+  });
+});
+
+describe('candor call --protocol', () => {
+  it('calls a tool in each era the server speaks', async () => {
+    for (const protocol of ['auto', '2025-11-25', '2026-07-28']) {
+      const { code, stdout } = await runCli(['call', '--protocol', protocol, 'echo', '--arg', 'text=hi', ...DUAL]);
+      expect({ protocol, code, stdout }).toEqual({ protocol, code: 0, stdout: 'hi\n' });
+    }
+    const v1 = await runCli(['call', 'echo', '--arg', 'text=hi', ...SDK_V1]);
+    expect(v1).toMatchObject({ code: 0, stdout: 'hi\n' });
+  });
+
+  it('fails clearly when the SDK v1 server is held to 2026-07-28', async () => {
+    const { code, stderr } = await runCli(['call', '--protocol', '2026-07-28', 'echo', '--arg', 'text=hi', ...SDK_V1]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('does not speak protocol 2026-07-28');
+  });
+});
