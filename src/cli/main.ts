@@ -47,7 +47,7 @@ function commandWord(argv: readonly string[]): string | undefined {
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('candor')
     .description(
-      'MCP tools whose annotations tell the truth: serve tools, check any MCP server (inspect, call, lint, observe, pin, verify), sign in to remote ones (auth), put a gateway in front of them (gateway, setup, audit) and look at them in a web console (ui).',
+      'MCP tools whose annotations tell the truth: serve tools, check any MCP server (inspect, call, lint, observe, scan, pin, verify), sign in to remote ones (auth), put a gateway in front of them (gateway, setup, audit) and look at them in a web console (ui).',
     )
     .version(packageInfo().version, '-v, --version')
     .option('--debug', 'print stack traces on errors')

@@ -11,16 +11,19 @@ import { writeFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { confineTargets } from '../../gateway/sandboxing.js';
 import { loadLintConfig } from '../../lint/config.js';
+import { explainRule } from '../../lint/explain.js';
 import { isProfileName, PROFILES } from '../../lint/profiles.js';
 import { formatJson } from '../../lint/reporters/json.js';
 import { formatPretty } from '../../lint/reporters/pretty.js';
 import { formatSarif } from '../../lint/reporters/sarif.js';
 import { exitCode, summarise } from '../../lint/reporters/summary.js';
+import { findRule, RULES } from '../../lint/rules/index.js';
 import type { LintConfig, ProfileName } from '../../lint/types.js';
 import { type LintProgress, lintTargets } from '../../targets/lint-targets.js';
 import { parseTargets, type TargetInput } from '../../targets/parse.js';
 import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { closestNames } from '../edit-distance.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
 
@@ -193,7 +196,8 @@ export function registerLint(program: Command): Command {
       '--lint-config <file>',
       'candor config with a "lint" section (default: candor.config.json or package.json "candor", found upwards)',
     )
-    .option('-o, --output <file>', 'write the report to a file');
+    .option('-o, --output <file>', 'write the report to a file')
+    .option('--explain <rule>', 'print what a rule checks and why, then exit');
   return addEnvOptions(addProtocolOption(command))
     .addHelpText(
       'after',
@@ -202,6 +206,10 @@ export function registerLint(program: Command): Command {
     .action(async function (this: Command, words: string[], opts: Record<string, unknown>) {
       // Everything after `--` is a command to run over stdio; commander hands it over as
       // operands, so split it off using the raw argv of the root program.
+      if (typeof opts.explain === 'string') {
+        process.stdout.write(explainCommand(opts.explain));
+        return;
+      }
       let root: Command = this;
       while (root.parent) root = root.parent;
       const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? [];
@@ -231,4 +239,18 @@ export function registerLint(program: Command): Command {
       );
       if (code !== 0) process.exitCode = code;
     });
+}
+
+/** The text of `candor lint --explain RULE`; an unknown rule gets the closest ids. */
+function explainCommand(id: string): string {
+  const rule = findRule(id);
+  if (rule) return explainRule(rule);
+  const close = closestNames(
+    id,
+    RULES.map((r) => r.id),
+  );
+  throw new CliError(
+    `No lint rule ${JSON.stringify(id)}.${close.length > 0 ? ` Did you mean ${close.join(', ')}?` : ''} The rules: ${RULES.map((r) => r.id).join(', ')}.`,
+    { exitCode: EXIT.usage },
+  );
 }
