@@ -28,6 +28,8 @@ export interface LintTargetsOptions {
   concurrency?: number;
   /** Handshake and per-request timeout in milliseconds (default 30 s). */
   timeoutMs?: number;
+  /** The protocol era to speak (default `auto`: 2026-07-28 where the server offers it). */
+  era?: 'legacy' | 'modern' | 'auto';
   onProgress?: (event: LintProgress) => void;
 }
 
@@ -82,6 +84,7 @@ async function lintOne(target: Target, options: LintTargetsOptions & { timeoutMs
     const conn = await connectTarget(target, {
       timeoutMs: options.timeoutMs,
       clientInfo: { name: 'candor-lint', version: '0' },
+      ...(options.era ? { era: options.era } : {}),
     });
     try {
       const tools = await listAllTools(conn.client, { timeoutMs: options.timeoutMs });

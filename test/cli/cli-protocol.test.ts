@@ -4,6 +4,9 @@
  * not speak fails with an error naming both. Peers: the SDK v1 server (2025 only) on stdio,
  * and candor servers (both eras) on stdio and over HTTP.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCli, type ServeProcess, startServe } from '../support/cli-harness.js';
 
@@ -77,5 +80,30 @@ describe('candor call --protocol', () => {
     const { code, stderr } = await runCli(['call', '--protocol', '2026-07-28', 'echo', '--arg', 'text=hi', ...SDK_V1]);
     expect(code).toBe(1);
     expect(stderr).toContain('does not speak protocol 2026-07-28');
+  });
+});
+
+describe('candor lint, pin and verify --protocol', () => {
+  it('lints the SDK v1 server by default and names both eras when it is held to 2026-07-28', async () => {
+    const ok = await runCli(['lint', '--format', 'json', ...SDK_V1]);
+    expect(ok.stderr).toBe('');
+    expect(JSON.parse(ok.stdout).servers[0].status).toBe('ok');
+    const held = await runCli(['lint', '--protocol', '2026-07-28', ...SDK_V1]);
+    expect(held.code).toBe(1);
+    expect(held.stdout + held.stderr).toContain('does not speak protocol 2026-07-28');
+  });
+
+  it('pins and verifies in each era the server speaks, and refuses the one it does not', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'candor-protocol-'));
+    const lock = ['--lock', path.join(dir, 'candor.lock.json')];
+    try {
+      expect((await runCli(['pin', ...lock, '--protocol', '2026-07-28', ...DUAL])).code).toBe(0);
+      expect((await runCli(['verify', ...lock, '--protocol', '2025-11-25', ...DUAL])).code).toBe(0);
+      const held = await runCli(['verify', ...lock, '--protocol', '2026-07-28', ...SDK_V1]);
+      expect(held.code).toBe(1);
+      expect(held.stderr).toContain('does not speak protocol 2026-07-28');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

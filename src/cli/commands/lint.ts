@@ -25,6 +25,7 @@ import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { closestNames } from '../edit-distance.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
+import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
 
 /** Parsed options of `candor lint`. */
 export interface LintCommandOptions {
@@ -40,6 +41,8 @@ export interface LintCommandOptions {
   maxWarnings?: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** `--protocol`: the era to speak (default `auto`). */
+  protocol?: ProtocolChoice;
   /** The candor config file with the `lint` section (default: found from the working directory). */
   lintConfig?: string;
   /** Write the report to this file instead of stdout. */
@@ -97,6 +100,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
       lint: lintConfig,
       concurrency: options.concurrency ?? 4,
       timeoutMs: options.timeoutMs ?? 30_000,
+      era: options.protocol ?? 'auto',
       ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
     });
   } finally {
@@ -194,7 +198,7 @@ export function registerLint(program: Command): Command {
     )
     .option('-o, --output <file>', 'write the report to a file')
     .option('--explain <rule>', 'print what a rule checks and why, then exit');
-  return addEnvOptions(command)
+  return addEnvOptions(addProtocolOption(command))
     .addHelpText(
       'after',
       '\nExamples:\n  candor lint -- npx -y @modelcontextprotocol/server-filesystem /tmp\n  GITHUB_TOKEN=… candor lint -- npx -y @modelcontextprotocol/server-github\n  candor lint http://127.0.0.1:3000/mcp --format sarif -o candor.sarif\n  candor lint ~/.cursor/mcp.json --profile openai --max-warnings 0',
@@ -227,6 +231,7 @@ export function registerLint(program: Command): Command {
           ...(typeof opts.maxWarnings === 'number' ? { maxWarnings: opts.maxWarnings } : {}),
           concurrency: opts.concurrency as number,
           timeoutMs: opts.timeout as number,
+          protocol: protocolOf(opts),
           ...(typeof opts.lintConfig === 'string' ? { lintConfig: opts.lintConfig } : {}),
           ...(typeof opts.output === 'string' ? { output: opts.output } : {}),
         },

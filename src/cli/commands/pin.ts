@@ -18,6 +18,7 @@ import type { WireToolLike } from '../../tool/annotations.js';
 import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
+import { addProtocolOption, type ProtocolChoice } from '../protocol-flag.js';
 import { signInWhenAsked } from '../sign-in.js';
 
 /** Options shared by `pin` and `verify`. */
@@ -32,6 +33,8 @@ export interface PinCommandOptions extends EnvOptions {
   accept?: string[];
   /** `--sandbox`: every stdio server not marked `"sandbox": false` in the default sandbox, as `candor gateway --sandbox`. */
   sandbox?: boolean;
+  /** `--protocol`: the era to speak (default `auto`). */
+  protocol?: ProtocolChoice;
 }
 
 /** Where output goes (tests pass their own). */
@@ -86,7 +89,11 @@ export async function listTargetTools(
     const listed: TargetTools[] = [];
     for (const [index, target] of targets.entries()) {
       const server = options.name ?? target.source?.name ?? target.label;
-      listed.push({ server, label: target.label, tools: await toolsOf(confined.targets[index]!, timeoutMs) });
+      listed.push({
+        server,
+        label: target.label,
+        tools: await toolsOf(confined.targets[index]!, timeoutMs, options.protocol ?? 'auto'),
+      });
     }
     return listed;
   } finally {
@@ -94,10 +101,11 @@ export async function listTargetTools(
   }
 }
 
-async function toolsOf(target: Target, timeoutMs: number | undefined): Promise<WireToolLike[]> {
+async function toolsOf(target: Target, timeoutMs: number | undefined, era: ProtocolChoice): Promise<WireToolLike[]> {
   if (target.kind === 'module') return (await loadModuleTarget(target)).tools as WireToolLike[];
   const connection = await connectTarget(target, {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    era,
     onSignInRequired: signInWhenAsked(),
   });
   try {
@@ -236,7 +244,9 @@ export function registerPin(program: Command, output: CommandOutput = defaultOut
       (v: string, p: string[]) => [...p, v],
       [],
     );
-  return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
-    await pinCommand(splitOperands(command, operands), options, output);
-  });
+  return addEnvOptions(addProtocolOption(command)).action(
+    async (operands: string[], options: PinCommandOptions, command: Command) => {
+      await pinCommand(splitOperands(command, operands), options, output);
+    },
+  );
 }

@@ -8,6 +8,7 @@ import { comparePins, formatReport, hasDrift, type PinReport } from '../../host/
 import { LOCKFILE_NAME, readLockfile } from '../../host/pins/lockfile.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions } from '../env-options.js';
+import { addProtocolOption } from '../protocol-flag.js';
 import { type CommandOutput, listTargetTools, type PinCommandOptions, splitOperands } from './pin.js';
 
 const defaultOutput: CommandOutput = { out: (line) => process.stdout.write(`${line}\n`) };
@@ -94,7 +95,9 @@ export function registerVerify(program: Command, output: CommandOutput = default
     .option('--timeout <ms>', 'connect and list timeout in milliseconds')
     .option('--json', 'print a JSON report')
     .option('--sandbox', 'start every stdio server not marked "sandbox": false in the default bubblewrap sandbox');
-  return addEnvOptions(command).action(async (operands: string[], options: PinCommandOptions, command: Command) => {
-    await verifyCommand(splitOperands(command, operands), options, output);
-  });
+  return addEnvOptions(addProtocolOption(command)).action(
+    async (operands: string[], options: PinCommandOptions, command: Command) => {
+      await verifyCommand(splitOperands(command, operands), options, output);
+    },
+  );
 }
