@@ -15,6 +15,7 @@ import type { RateLimit } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
+import { parseQuotas } from './quotas/parse-quotas.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
@@ -30,6 +31,7 @@ const KEYS = new Set([
   'approvalsFile',
   'commandTools',
   'rateLimits',
+  'quotas',
   'audit',
   'timeoutMs',
   'confirmTimeoutMs',
@@ -195,6 +197,8 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     options.rateLimits = limits;
   }
+  if (root.quotas !== undefined)
+    options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
   if (root.toolList !== undefined) {
     if (root.toolList !== 'all' && root.toolList !== 'search')
       fail(
