@@ -473,10 +473,10 @@ describe('sign-in links bound to the person', () => {
   test('a link opened by another person is refused with a clear page, connects nothing, and the asker is told; the right person then completes it', async () => {
     const gateway = await startGateway();
     const mallory = await person(gateway.url, 'mallory', 'mallory-upstream');
-    // Mallory's client does not open the link: it goes to Alice, who signs in as herself.
+    // Mallory's client does not open the link: it goes to Quinn, who signs in as herself.
     const forwarded: Array<{ code: number | null; page: string }> = [];
     mallory.client.setRequestHandler('elicitation/create', async (request) => {
-      forwarded.push(await browsePage((request.params as { url: string }).url, 'alice,alice-upstream'));
+      forwarded.push(await browsePage((request.params as { url: string }).url, 'quinn,quinn-upstream'));
       return { action: 'accept' };
     });
     const refused = await mallory.client.callTool({ name: 'notes__whoami', arguments: {} });
@@ -488,8 +488,8 @@ describe('sign-in links bound to the person', () => {
     expect(forwarded[0]!.page).toMatch(/^403\n/);
     expect(forwarded[0]!.page).toContain('This sign-in link is for someone else');
     expect(forwarded[0]!.page).toContain('your notes account was not connected to anyone');
-    // Alice never reached the upstream's sign-in, and no call ran as her.
-    expect(callers).not.toContain('alice-upstream');
+    // Quinn never reached the upstream's sign-in, and no call ran as her.
+    expect(callers).not.toContain('quinn-upstream');
     // Mallory's own browser completes his own sign-in.
     mallory.client.setRequestHandler('elicitation/create', async (request) => {
       forwarded.push(await browsePage((request.params as { url: string }).url, 'mallory,mallory-upstream'));
