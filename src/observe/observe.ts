@@ -3,7 +3,6 @@
  * attribute every traced effect and file change to the call that made it, and
  * judge each tool against its hints.
  */
-import { open, stat } from 'node:fs/promises';
 import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import picomatch from 'picomatch';
@@ -20,6 +19,7 @@ import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './sna
 import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
 import { StderrTail } from './stderr-tail.js';
 import { parseTrace, type TracedEffect } from './trace.js';
+import { TraceReader } from './trace-reader.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
@@ -50,6 +50,8 @@ export interface ObserveOptions {
   seed?: number;
   /** How long to wait after each call for late effects (default 150 ms). */
   quietMs?: number;
+  /** When to stop (`Date.now()` time): later tools are not exercised, "out of time". A running call finishes. */
+  deadline?: number;
 }
 
 /** What was seen of one tool. */
@@ -88,38 +90,6 @@ export interface ObserveReport {
   warnings: string[];
   /** The raw tools/list answer, for checks of the definitions (lint, pins) on the same start. */
   listed?: WireToolLike[];
-}
-
-class TraceReader {
-  #offset = 0;
-  #rest = '';
-  constructor(readonly file: string) {}
-
-  /** The lines strace wrote since the last read. */
-  async read(): Promise<string[]> {
-    let size: number;
-    try {
-      size = (await stat(this.file)).size;
-    } catch {
-      return [];
-    }
-    if (size <= this.#offset) return [];
-    const handle = await open(this.file, 'r');
-    try {
-      const buffer = Buffer.alloc(size - this.#offset);
-      await handle.read(buffer, 0, buffer.length, this.#offset);
-      this.#offset = size;
-      const text = this.#rest + buffer.toString('utf8');
-      const cut = text.lastIndexOf('\n');
-      this.#rest = text.slice(cut + 1);
-      return text
-        .slice(0, cut + 1)
-        .split('\n')
-        .filter(Boolean);
-    } finally {
-      await handle.close();
-    }
-  }
 }
 
 const LOOSE = z.looseObject({});
@@ -315,6 +285,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           report.failure.kind === 'hung'
             ? `the sandbox was killed after a call of ${report.failure.tool} hung`
             : `the server exited during a call of ${report.failure.tool}`;
+        continue;
+      }
+      if (options.deadline !== undefined && Date.now() >= options.deadline) {
+        observation.notExercised = 'out of time';
         continue;
       }
       if (appOnly(normalised.visibility) && !only) {
