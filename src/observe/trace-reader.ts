@@ -1,10 +1,11 @@
 /**
- * Reading strace's output file as it grows: each read returns the whole lines
- * written since the last one, so effects are cut at call boundaries.
+ * Reads the strace log of a sandboxed server in steps: each read returns the
+ * complete lines written since the last one (a line strace is still writing waits
+ * for the next read).
  */
 import { open, stat } from 'node:fs/promises';
 
-/** Follows one trace file. */
+/** The strace log read in steps; see the file comment. */
 export class TraceReader {
   #offset = 0;
   #rest = '';
