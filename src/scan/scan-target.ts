@@ -5,6 +5,7 @@
  * failure to scan is a {@link CandorError} whose message says why.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -183,7 +184,19 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
     }
     if (remote) return await scanRemote({ ...base, remote });
     const workdir = options.workdir ? path.resolve(options.workdir) : await generateWorkdir();
-    if (!options.workdir) cleanup.push(workdir);
+    if (!options.workdir) {
+      cleanup.push(workdir);
+      // The server runs in the generated workdir, so a relative path to its own files is taken from here.
+      stdio = {
+        ...stdio!,
+        args: stdio!.args.map((arg) =>
+          /^\.{1,2}\//.test(arg) ||
+          (arg.includes('/') && !path.isAbsolute(arg) && !arg.startsWith('-') && existsSync(arg))
+            ? path.resolve(arg)
+            : arg,
+        ),
+      };
+    }
     return await scanServer({
       ...base,
       command: stdio!.command,

@@ -7,6 +7,8 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isCandorError } from '../../errors.js';
+import { readTargetList, runBatch } from '../../scan/batch.js';
+import { formatIndex } from '../../scan/batch-index.js';
 import { formatScan, SCAN_FORMATS, type ScanFormat } from '../../scan/report.js';
 import { scanTarget } from '../../scan/scan-target.js';
 import { commandEnv } from '../../targets/command-env.js';
@@ -41,6 +43,7 @@ const HELP = [
   '  candor scan http://127.0.0.1:3000/mcp',
   '  candor scan .cursor/mcp.json#notes --format sarif > scan.sarif',
   '  candor scan -- node ./dist/server.js',
+  '  candor scan --list servers.txt --jobs 2 --out scan-out',
 ].join('\n');
 
 /**
@@ -64,6 +67,10 @@ export function registerScan(program: Command): Command {
     .option('--skip <glob>', 'leave out tools matching (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--allow-scripts', "run the package's install scripts (off: npm install --ignore-scripts)")
     .option('--timeout <ms>', 'per-call timeout; a hung call kills the sandbox', positiveInt, 10_000)
+    .option('--list <file>', 'scan every target of a list (one per line, or a JSON array); needs --out')
+    .option('--out <dir>', 'with --list: write one report per server (JSON, Markdown, HTML) and an index here')
+    .option('--jobs <n>', 'with --list: servers scanned at the same time', positiveInt, 1)
+    .option('--force', 'with --list: scan servers again that are finished in --out')
     .option(
       '--budget <seconds>',
       'seconds per server, install included; then the rest is "out of time"',
@@ -83,9 +90,7 @@ export function registerScan(program: Command): Command {
         throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
       });
       const label = argv.length > 0 ? argv.join(' ') : before.join(' ');
-      const report = await scanTarget({
-        words: before,
-        command: argv,
+      const scanOptions = {
         env,
         ...(typeof opts.workdir === 'string' ? { workdir: opts.workdir } : {}),
         cacheDir: path.join(homedir(), '.cache', 'candor'),
@@ -94,6 +99,36 @@ export function registerScan(program: Command): Command {
         timeoutMs: opts.timeout as number,
         budgetSeconds: opts.budget as number,
         candorVersion: packageInfo().version,
+      };
+      if (typeof opts.list === 'string') {
+        if (operands.length > 0)
+          throw new CliError('--list takes its targets from the file: name no other target.', { exitCode: EXIT.usage });
+        if (typeof opts.out !== 'string')
+          throw new CliError('--list needs --out <dir> for the reports and the index.', { exitCode: EXIT.usage });
+        const targets = await readTargetList(path.resolve(opts.list)).catch((error: Error) => {
+          throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+        });
+        const entries = await runBatch({
+          targets,
+          out: path.resolve(opts.out),
+          jobs: opts.jobs as number,
+          force: opts.force === true,
+          scan: (target, log) => scanTarget({ ...scanOptions, words: [target], progress: log }),
+          progress,
+        });
+        process.stdout.write(formatIndex(entries, 'markdown'));
+        const verdicts = new Set(entries.map((e) => e.verdict));
+        process.exitCode = verdicts.has('could not scan')
+          ? EXIT.usage
+          : verdicts.has('contradictions')
+            ? EXIT.failure
+            : 0;
+        return;
+      }
+      const report = await scanTarget({
+        ...scanOptions,
+        words: before,
+        command: argv,
         progress,
       }).catch((error: unknown) => {
         if (!isCandorError(error)) throw error;
