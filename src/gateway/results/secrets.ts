@@ -1,0 +1,111 @@
+/**
+ * Secrets in result text: secretlint's recommended rule preset (well-known credential
+ * formats: cloud keys, provider tokens, private key blocks, connection strings with
+ * passwords), plus long high-entropy values next to a secret-like name, which no
+ * fixed format list catches.
+ */
+import { lintSource } from '@secretlint/core';
+import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import type { ResultFinding } from './types.js';
+
+const CONFIG = { rules: [{ id: recommended.meta.id, rule: recommended }] };
+
+// A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
+// `=`, `:` or a JSON `":` and a quoted or bare value of 16+ token characters.
+const NAMED_VALUE =
+  /\b[\w.-]*(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})/gi;
+
+/** Shannon entropy in bits per character. */
+function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+// Random keys of 16+ characters from a 36+ symbol alphabet sit above 3.5 bits, random hex
+// (16 symbols, at most 4 bits) above 3; words, paths, version strings and placeholders
+// ("xxxxxxxx", "changeme") sit below.
+const MIN_BITS = 3.5;
+const MIN_HEX_BITS = 3;
+
+/** High-entropy values next to a secret-like name. */
+export function namedSecrets(text: string): ResultFinding[] {
+  const found: ResultFinding[] = [];
+  for (const m of text.matchAll(NAMED_VALUE)) {
+    const value = m[1] as string;
+    const floor = /^[0-9a-f]+$/i.test(value) ? MIN_HEX_BITS : MIN_BITS;
+    if (entropy(value) < floor || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
+    const start = (m.index ?? 0) + m[0].length - value.length;
+    found.push({ kind: 'secret', rule: 'named-high-entropy-value', range: [start, start + value.length] });
+  }
+  return found;
+}
+
+// A JSON Web Token (RFC 7519 §3): base64url header "eyJ…" (a JSON object), payload and signature.
+const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g;
+
+/** JSON Web Tokens whose header decodes to an object naming its `alg` (secretlint's preset has no JWT rule). */
+export function jsonWebTokens(text: string): ResultFinding[] {
+  const found: ResultFinding[] = [];
+  for (const m of text.matchAll(JWT)) {
+    try {
+      const header: unknown = JSON.parse(Buffer.from(m[0].slice(0, m[0].indexOf('.')), 'base64url').toString('utf8'));
+      if (typeof header !== 'object' || header === null || !('alg' in header)) continue;
+    } catch {
+      continue;
+    }
+    const start = m.index ?? 0;
+    found.push({ kind: 'secret', rule: 'json-web-token', range: [start, start + m[0].length] });
+  }
+  return found;
+}
+
+/**
+ * Every secret found in a text, with its range.
+ *
+ * @example
+ * ```ts
+ * await findSecrets('token ghp_…'); // [{ kind: 'secret', rule: '@secretlint/secretlint-rule-github', range: [6, 46] }]
+ * ```
+ */
+export async function findSecrets(text: string): Promise<ResultFinding[]> {
+  const linted = await lintSource({
+    source: { content: text, filePath: '/tool-result.txt', ext: '.txt', contentType: 'text' },
+    options: { config: CONFIG },
+  });
+  const found: ResultFinding[] = linted.messages.map((m) => ({
+    kind: 'secret',
+    rule: m.ruleId,
+    range: [m.range[0], m.range[1]] as const,
+  }));
+  for (const named of [...jsonWebTokens(text), ...namedSecrets(text)]) {
+    const [s, e] = named.range as readonly [number, number];
+    if (!found.some((f) => f.range && f.range[0] < e && s < f.range[1])) found.push(named);
+  }
+  return found;
+}
+
+/**
+ * The text with every found range replaced by `[redacted: secret]`.
+ *
+ * @example
+ * ```ts
+ * redact('key=abc', [{ kind: 'secret', rule: 'r', range: [4, 7] }]); // 'key=[redacted: secret]'
+ * ```
+ */
+export function redact(text: string, findings: readonly ResultFinding[]): string {
+  const ranges = findings.flatMap((f) => (f.range ? [f.range] : [])).sort((a, b) => b[0] - a[0]);
+  let out = text;
+  let floor = Number.POSITIVE_INFINITY;
+  for (const [start, end] of ranges) {
+    if (end > floor) continue; // overlaps one already replaced
+    out = `${out.slice(0, start)}[redacted: secret]${out.slice(end)}`;
+    floor = start;
+  }
+  return out;
+}
