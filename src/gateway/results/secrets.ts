@@ -65,6 +65,18 @@ export function jsonWebTokens(text: string): ResultFinding[] {
   return found;
 }
 
+// A PEM private key block (RFC 7468 §10/§11), whatever the algorithm; the preset's rule
+// skips short bodies such as an Ed25519 key's single line.
+const PEM_PRIVATE_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g;
+
+/** PEM private key blocks. */
+export function privateKeyBlocks(text: string): ResultFinding[] {
+  return [...text.matchAll(PEM_PRIVATE_KEY)].map((m) => {
+    const start = m.index ?? 0;
+    return { kind: 'secret' as const, rule: 'pem-private-key', range: [start, start + m[0].length] as const };
+  });
+}
+
 /**
  * Every secret found in a text, with its range.
  *
@@ -83,10 +95,11 @@ export async function findSecrets(text: string): Promise<ResultFinding[]> {
     rule: m.ruleId,
     range: [m.range[0], m.range[1]] as const,
   }));
-  for (const named of [...jsonWebTokens(text), ...namedSecrets(text)]) {
-    const [s, e] = named.range as readonly [number, number];
-    if (!found.some((f) => f.range && f.range[0] < e && s < f.range[1])) found.push(named);
-  }
+  // Kept even where a preset rule found the same secret: a preset range can start at the
+  // name and stop short of the value's end (secretlint's AWS rule does), and redaction
+  // covers the union of overlapping ranges.
+  found.push(...jsonWebTokens(text), ...namedSecrets(text));
+  if (!found.some((f) => f.rule.endsWith('privatekey'))) found.push(...privateKeyBlocks(text));
   return found;
 }
 
@@ -99,13 +112,15 @@ export async function findSecrets(text: string): Promise<ResultFinding[]> {
  * ```
  */
 export function redact(text: string, findings: readonly ResultFinding[]): string {
-  const ranges = findings.flatMap((f) => (f.range ? [f.range] : [])).sort((a, b) => b[0] - a[0]);
-  let out = text;
-  let floor = Number.POSITIVE_INFINITY;
-  for (const [start, end] of ranges) {
-    if (end > floor) continue; // overlaps one already replaced
-    out = `${out.slice(0, start)}[redacted: secret]${out.slice(end)}`;
-    floor = start;
+  const ranges = findings.flatMap((f) => (f.range ? [[f.range[0], f.range[1]]] : [])).sort((a, b) => a[0]! - b[0]!);
+  // Overlapping ranges become their union, so no part of a secret two rules disagree on stays.
+  const merged: number[][] = [];
+  for (const range of ranges) {
+    const last = merged.at(-1);
+    if (last && range[0]! <= last[1]!) last[1] = Math.max(last[1]!, range[1]!);
+    else merged.push(range);
   }
+  let out = text;
+  for (const [start, end] of merged.reverse()) out = `${out.slice(0, start)}[redacted: secret]${out.slice(end)}`;
   return out;
 }
