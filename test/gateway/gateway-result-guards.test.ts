@@ -193,6 +193,16 @@ describe.each(CLIENTS)('through the built gateway with %s', (_label, connect) =>
       { kind: 'secret', rule: '@secretlint/secretlint-rule-privatekey', action: 'redact' },
     ]);
     expect(entries.find((e) => e.tool === 'files__weather')?.results).toBeUndefined();
+    // `candor audit --finding` picks the calls whose result had a finding of that kind.
+    const query = await runCli(['audit', audit, '--finding', 'injection', '--json']);
+    expect(query.code).toBe(0);
+    const tools = new Set(
+      query.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { tool: string }).tool),
+    );
+    expect([...tools]).toEqual(['files__fetch_page']);
   });
 });
 
