@@ -149,6 +149,8 @@ export type CandorErrorCode =
   | 'sandbox_failed'
   /** `candor observe` cannot run on this machine (it needs Linux, bwrap and strace). */
   | 'observe_unsupported'
+  /** `candor scan` could not install the npm package (npm's own message is the error's). */
+  | 'install_failed'
   /** The observed server did not start. */
   | 'observe_start_failed'
   /** The workdir to copy into the sandbox is too large. */
@@ -261,6 +263,7 @@ const FAMILY = new Set([
   'SignInRequiredError',
   'PerUserRefusal',
   'CliError',
+  'InstallError',
   'ViewCallRefused',
   'ApiError',
   'ApiFailure',

@@ -5,9 +5,11 @@
  * off unless asked. The resolved version and the tarball's integrity come from
  * the lock file npm writes.
  */
+
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CandorError } from '../errors.js';
 import { prepareServerSandbox } from '../sandbox/server-sandbox.js';
 import type { InstalledPackage } from './types.js';
 
@@ -28,8 +30,11 @@ export interface InstallOptions {
 }
 
 /** An install npm refused: its own message is the error's. */
-export class InstallError extends Error {
+export class InstallError extends CandorError {
   override readonly name = 'InstallError';
+  constructor(message: string) {
+    super(message, { code: 'install_failed' });
+  }
 }
 
 /** The package name of a spec (`@scope/name@1.2.3` → `@scope/name`). */

@@ -27,7 +27,7 @@ describe('candor against @modelcontextprotocol/server-filesystem', () => {
   it('inspects it and marks the hints it leaves out as spec defaults', async () => {
     const { code, stdout, stderr } = await runCli(['inspect', ...server()]);
     expect(code, stderr).toBe(0);
-    expect(stdout).toMatch(/^secure-filesystem-server \S+ · \d+ tools · mcp-server-filesystem /);
+    expect(stdout).toMatch(/^secure-filesystem-server \S+ · \d+ tools · protocol 2025-11-25 · mcp-server-filesystem /);
     expect(stdout).toMatch(/\nread_text_file\s+Read Text File\s+yes\s+yes \(default\)\s+no \(default\)\s+no\s+—\s+—\n/);
     expect(stdout).toMatch(/\(default\): the server did not send this hint, so the spec's worst-case default applies/);
   });

@@ -239,12 +239,15 @@ describe.each([
     const words = ['read_file', '--arg', 'path=notes.md', '--arg', 'startLine=2', '--arg', 'endLine=2', '--json'];
     const { code, stdout } = await runCli(main[kind](words));
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({
+    // The whole result: its content, and nothing else but the protocol's own _meta of the era spoken.
+    const { _meta, ...result } = JSON.parse(stdout);
+    expect(result).toEqual({
       content: [
         { type: 'text', text: 'TODO: one' },
         { type: 'text', text: '[notes.md: lines 2-2 of 3]' },
       ],
     });
+    expect(Object.keys(_meta ?? {}).filter((key) => !key.startsWith('io.modelcontextprotocol/'))).toEqual([]);
   });
 
   it('keeps secrets out of run_command environments', async () => {
@@ -282,7 +285,7 @@ describe('targets from a client config file', () => {
     );
     const inspect = await runCli(['inspect', `${config}#workspace`]);
     expect(inspect.code, inspect.stderr).toBe(0);
-    expect(inspect.stdout).toMatch(/^workspace 0\.1\.0 · 14 tools · workspace/);
+    expect(inspect.stdout).toMatch(/^workspace 0\.1\.0 · 14 tools · protocol 2026-07-28 · workspace/);
     const call = await runCli([
       'call',
       '--config',
