@@ -20,6 +20,7 @@ import { CandorError } from '../errors.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
 import type { ServerLogger } from '../util/logger.js';
 import { BatchedRedisLimiter } from './batched-redis-limiter.js';
+import { joinChannels } from './channel-joiner.js';
 import { openRedis, type RedisConnection, type RedisInput } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
 import { redactRedisUrl } from './redis-url.js';
@@ -120,6 +121,10 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
   const channelListeners = new Map<string, Set<(payload: string) => void>>();
   const ttl = Math.max(1000, sessionTtlMs);
 
+  // Joined again after every reconnect.
+  const join = joinChannels(subscriber, (error) =>
+    logger?.warn('cannot re-subscribe to the cluster channels', { error }),
+  );
   subscriber.on('message', (channel: string, payload: string) => {
     for (const listener of channelListeners.get(channel) ?? []) {
       try {
@@ -136,8 +141,7 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     if (listeners === undefined) {
       listeners = new Set();
       channelListeners.set(full, listeners);
-      // ioredis re-subscribes on reconnect by itself.
-      await subscriber.subscribe(full);
+      await join(full);
     }
     listeners.add(listener);
     return () => {

@@ -24,6 +24,7 @@ function loadIoredis(): typeof import('ioredis') {
   return ioredis;
 }
 
+import { duplicateForJoining } from './channel-joiner.js';
 import { assertRedisUrl, isClusterUrl, parseClusterUrl } from './redis-url.js';
 
 /** A client of one Redis, or of a Redis Cluster. */
@@ -97,7 +98,7 @@ export function openRedis(
   const owned = typeof input === 'string';
   if (owned) assertRedisUrl(input);
   const defaults = clientOptions(options.timeoutMs ?? 500);
-  const { Cluster: ClusterClient, Redis: SingleClient } = loadIoredis();
+  const { Redis: SingleClient } = loadIoredis();
   const command = owned
     ? isClusterUrl(input)
       ? openCluster(input, defaults)
@@ -105,10 +106,7 @@ export function openRedis(
     : input;
   // The subscriber waits for messages, not answers: no command timeout, no retry limit.
   const listening = { ...defaults, commandTimeout: undefined, maxRetriesPerRequest: null };
-  const subscriber =
-    command instanceof ClusterClient
-      ? command.duplicate(undefined, { redisOptions: { ...command.options.redisOptions, ...listening } })
-      : command.duplicate(listening);
+  const subscriber = duplicateForJoining(command, listening);
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.
   let last = '';
   const report = (error: Error) => {

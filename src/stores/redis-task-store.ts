@@ -36,6 +36,7 @@ import {
   type TaskStatus,
   type TaskStore,
 } from '../engine/tasks/task-store.js';
+import { duplicateForJoining, joinChannels } from './channel-joiner.js';
 import { openCluster, type RedisClient } from './redis-connection.js';
 import { isClusterUrl } from './redis-url.js';
 
@@ -276,16 +277,16 @@ export class RedisTaskStore implements TaskStore {
   #subscribe(): void {
     if (this.#subscribed !== undefined) return;
     this.#subscribed = this.#client.then(async (client) => {
-      const subscriber = client.duplicate();
+      const subscriber = duplicateForJoining(client);
       subscriber.on('message', (_channel: string, message: string) => {
         const space = message.indexOf(' ');
         const taskId = message.slice(0, space);
         const status = message.slice(space + 1) as TaskStatus;
         for (const listener of [...this.#listeners]) listener(taskId, status);
       });
-      // ioredis reconnects and resubscribes by itself; waiters also poll, so nothing hangs meanwhile.
+      // ioredis reconnects by itself and the joiner subscribes again; waiters also poll, so nothing hangs meanwhile.
       subscriber.on('error', this.#onError);
-      await subscriber.subscribe(this.#channel).catch(() => undefined);
+      await joinChannels(subscriber, this.#onError)(this.#channel).catch(() => undefined);
       return subscriber;
     });
     this.#subscribed.catch(() => {});
