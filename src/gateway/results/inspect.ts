@@ -34,8 +34,30 @@ export function resultActions(tool: GuardedTool, settings: ResultGuardSettings =
   };
 }
 
+/** A string of the result, with a way to put a new one in its place. */
+interface TextSlot {
+  text: string;
+  set: (s: string) => void;
+}
+
+/** Every text block and every string of the structured content, in a fixed order. */
+function textSlots(result: CallToolResult): TextSlot[] {
+  const slots: TextSlot[] = [];
+  for (const block of result.content ?? []) {
+    if (block.type === 'text' && typeof block.text === 'string')
+      slots.push({
+        text: block.text,
+        set: (s) => {
+          block.text = s;
+        },
+      });
+  }
+  if (result.structuredContent !== undefined) strings(result.structuredContent, slots);
+  return slots;
+}
+
 /** Every string in a JSON value, with a way to put a new one in its place. */
-function strings(value: unknown, out: Array<{ text: string; set: (s: string) => void }>, depth = 0): void {
+function strings(value: unknown, out: TextSlot[], depth = 0): void {
   if (depth > 32 || value === null || typeof value !== 'object') return;
   const entries: Array<[string | number, unknown]> = Array.isArray(value)
     ? value.map((v, i) => [i, v])
@@ -67,29 +89,20 @@ export async function guardResult(
 ): Promise<GuardedResult<CallToolResult>> {
   const actions = resultActions(tool, settings);
   if (actions.secrets === 'off' && actions.injection === 'off') return { result: original, findings: [], actions: {} };
-  const result: CallToolResult = structuredClone(original);
-  const slots: Array<{ text: string; set: (s: string) => void }> = [];
-  for (const block of result.content ?? []) {
-    if (block.type === 'text' && typeof block.text === 'string')
-      slots.push({
-        text: block.text,
-        set: (s) => {
-          block.text = s;
-        },
-      });
-  }
-  if (result.structuredContent !== undefined) strings(result.structuredContent, slots);
+  // Read from the result as given; it is copied only when something is found, so an
+  // ordinary result costs the searches and nothing else.
+  const texts = textSlots(original).map((slot) => slot.text);
   const findings: ResultFinding[] = [];
-  const secretSlots: Array<{ slot: (typeof slots)[number]; found: ResultFinding[] }> = [];
-  for (const slot of slots) {
+  const secretSlots: Array<{ index: number; found: ResultFinding[] }> = [];
+  for (const [index, text] of texts.entries()) {
     if (actions.secrets !== 'off') {
-      const found = await findSecrets(slot.text);
+      const found = await findSecrets(text);
       if (found.length > 0) {
         findings.push(...found);
-        secretSlots.push({ slot, found });
+        secretSlots.push({ index, found });
       }
     }
-    if (actions.injection !== 'off') findings.push(...findInjection(slot.text));
+    if (actions.injection !== 'off') findings.push(...findInjection(text));
   }
   const kinds = [...new Set(findings.map((f) => f.kind))];
   const taken: Partial<Record<ResultFindingKind, ResultAction>> = {};
@@ -121,7 +134,13 @@ export async function guardResult(
       actions: taken,
     };
   }
-  if (taken.secret === 'redact') for (const { slot, found } of secretSlots) slot.set(redact(slot.text, found));
+  const result: CallToolResult = structuredClone(original);
+  const slots = textSlots(result);
+  if (taken.secret === 'redact')
+    for (const { index, found } of secretSlots) {
+      const slot = slots[index] as TextSlot;
+      slot.set(redact(slot.text, found));
+    }
   const annotated = kinds.filter((k) => taken[k] === 'annotate' || (k === 'secret' && taken[k] === 'redact'));
   if (taken.injection === 'annotate') {
     result.content = [

@@ -1,19 +1,20 @@
 /**
- * Secrets in result text: secretlint's recommended rule preset (well-known credential
- * formats: cloud keys, provider tokens, private key blocks, connection strings with
- * passwords), plus long high-entropy values next to a secret-like name, which no
- * fixed format list catches.
+ * Secrets in result text: secretlint's recommended rules (well-known credential formats:
+ * cloud keys, provider tokens, private key blocks, connection strings with passwords),
+ * plus JSON Web Tokens, PEM private keys of any algorithm and long high-entropy values
+ * next to a secret-like name, which no fixed format list catches. Every rule runs only on
+ * the spans around the literals its matches contain (see `spans.ts`), so a result with
+ * none of them costs a few native string searches.
  */
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
+import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
+import { type Anchor, spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
-const CONFIG = { rules: [{ id: recommended.meta.id, rule: recommended }] };
-
 // A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
-// `=`, `:` or a JSON `":` and a quoted or bare value of 16+ token characters.
+// `=`, `:` or a JSON `":` and a quoted or bare value of 16+ token characters. Only the
+// value is reported, so whatever precedes the word in the name is not matched.
 const NAMED_VALUE =
-  /\b[\w.-]*(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})/gi;
+  /(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})/gi;
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
@@ -77,6 +78,24 @@ export function privateKeyBlocks(text: string): ResultFinding[] {
   });
 }
 
+// The literals the guard's own rules need: a JWT's header starts `{"` (base64 `eyJ`), a PEM
+// block names PRIVATE KEY, and a secret-like name holds one of these words in the casings
+// names are written in (api_key, apiKey, ApiKey, API_KEY; token, accessToken, TOKEN...);
+// each is searched for from a rarer letter on, as a search costs what its first letter does.
+const OWN_ANCHORS: readonly Anchor[] = [
+  { literal: 'yJ', rules: ['json-web-token'] },
+  { literal: 'VATE KEY', rules: ['pem-private-key'], after: 16 * 1024 },
+  // secret, Secret, SECRET; token, Token, TOKEN; password, Password, passwd; key, Key, KEY
+  // (searched for from their rarer letters).
+  ...['cret', 'CRET', 'ken', 'KEN', 'wor', 'WOR', 'wd', 'WD', 'key', 'Key', 'KEY'].map((literal) => ({
+    literal,
+    rules: ['named-high-entropy-value'],
+    after: 128,
+  })),
+];
+
+const ANCHORS: readonly Anchor[] = [...PRESET_ANCHORS, ...OWN_ANCHORS];
+
 /**
  * Every secret found in a text, with its range.
  *
@@ -86,20 +105,23 @@ export function privateKeyBlocks(text: string): ResultFinding[] {
  * ```
  */
 export async function findSecrets(text: string): Promise<ResultFinding[]> {
-  const linted = await lintSource({
-    source: { content: text, filePath: '/tool-result.txt', ext: '.txt', contentType: 'text' },
-    options: { config: CONFIG },
-  });
-  const found: ResultFinding[] = linted.messages.map((m) => ({
-    kind: 'secret',
-    rule: m.ruleId,
-    range: [m.range[0], m.range[1]] as const,
-  }));
-  // Kept even where a preset rule found the same secret: a preset range can start at the
-  // name and stop short of the value's end (secretlint's AWS rule does), and redaction
-  // covers the union of overlapping ranges.
-  found.push(...jsonWebTokens(text), ...namedSecrets(text));
-  if (!found.some((f) => f.rule.endsWith('privatekey'))) found.push(...privateKeyBlocks(text));
+  const found: ResultFinding[] = [];
+  for (const span of spans(text, ANCHORS)) {
+    const part = text.slice(span.start, span.end);
+    const own: ResultFinding[] = [];
+    // Kept even where a preset rule found the same secret: a preset range can start at the
+    // name and stop short of the value's end (secretlint's AWS rule does), and redaction
+    // covers the union of overlapping ranges.
+    if (span.rules.has('json-web-token')) own.push(...jsonWebTokens(part));
+    if (span.rules.has('named-high-entropy-value')) own.push(...namedSecrets(part));
+    if (span.rules.has('pem-private-key')) own.push(...privateKeyBlocks(part));
+    const preset = await runPresetRules(text, span);
+    found.push(...preset);
+    for (const f of own) {
+      if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
+      found.push({ ...f, range: [span.start + f.range![0], span.start + f.range![1]] });
+    }
+  }
   return found;
 }
 
