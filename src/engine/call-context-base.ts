@@ -71,6 +71,7 @@ export abstract class BaseCallContext implements CallContext {
   #aborted = false;
   #state: Map<string, unknown> | undefined;
   #finished = false;
+  #abortListeners: Array<(reason: unknown) => void> | undefined;
 
   constructor(
     tool: ToolDefinition,
@@ -93,6 +94,19 @@ export abstract class BaseCallContext implements CallContext {
     return this.#controller.signal;
   }
 
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.#aborted) {
+      listener(this.#abortReason);
+      return () => {};
+    }
+    this.#abortListeners ??= [];
+    this.#abortListeners.push(listener);
+    return () => {
+      const at = this.#abortListeners?.indexOf(listener) ?? -1;
+      if (at >= 0) this.#abortListeners!.splice(at, 1);
+    };
+  }
+
   get state(): Map<string, unknown> {
     this.#state ??= new Map();
     return this.#state;
@@ -113,6 +127,9 @@ export abstract class BaseCallContext implements CallContext {
     this.#aborted = true;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
+    const listeners = this.#abortListeners;
+    this.#abortListeners = undefined;
+    for (const listener of listeners ?? []) listener(reason);
   }
 
   /** Called by the engine once the call is answered (or cancelled): later messages are dropped. */

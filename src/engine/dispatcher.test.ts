@@ -8,9 +8,31 @@ import { createDispatcher } from './dispatcher.js';
 
 function setup() {
   const signals: AbortSignal[] = [];
+  const hooked: Array<{ reason: unknown; late: unknown[]; unhooked: boolean }> = [];
   const registry = new ToolRegistry({
     env: {},
     tools: [
+      defineTool({
+        name: 'hooked',
+        description: 'Wait until aborted, listening through ctx.onAbort.',
+        effect: 'read',
+        world: 'closed',
+        handler: (_args, ctx) =>
+          new Promise((_, reject) => {
+            const entry = { reason: undefined as unknown, late: [] as unknown[], unhooked: false };
+            hooked.push(entry);
+            const stop = ctx.onAbort(() => {
+              entry.unhooked = true;
+            });
+            stop();
+            ctx.onAbort((reason) => {
+              entry.reason = reason;
+              // Listening after the abort hears it at once.
+              ctx.onAbort((again) => entry.late.push(again));
+              reject(reason);
+            });
+          }),
+      }),
       defineTool({
         name: 'wait',
         description: 'Wait until aborted.',
@@ -38,7 +60,7 @@ function setup() {
   });
   const sent: JsonRpcMessage[] = [];
   const channel: Channel = { open: true, send: (m) => void sent.push(m) };
-  return { dispatcher, registry, signals, sent, channel };
+  return { dispatcher, registry, signals, hooked, sent, channel };
 }
 
 const call = (id: number, name: string) => ({
@@ -63,6 +85,21 @@ describe('Dispatcher', () => {
     expect(signals[0]?.aborted).toBe(true);
     expect(await running).toMatchObject({ id: 1, result: { isError: true } });
     expect(dispatcher.inFlight).toBe(0);
+  });
+
+  test('ctx.onAbort hears a cancellation once, at once when listening late, and not after unhooking', async () => {
+    const { dispatcher, hooked, channel } = setup();
+    const peer = dispatcher.createPeer({ channel });
+    const running = dispatcher.handle(call(1, 'hooked'), { peer, channel });
+    await expect.poll(() => hooked.length).toBe(1);
+    await dispatcher.handle(
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'user stop' } },
+      { peer, channel },
+    );
+    await running;
+    expect(hooked[0]!.reason).toBeDefined();
+    expect(hooked[0]!.late).toEqual([hooked[0]!.reason]);
+    expect(hooked[0]!.unhooked).toBe(false);
   });
 
   test('a request id already in flight on the same peer is refused', async () => {

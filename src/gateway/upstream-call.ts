@@ -66,7 +66,8 @@ export function upstreamCall(options: UpstreamCallOptions) {
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
     const run: RoutedRunOptions = {
-      signal: ctx.signal,
+      // The hook, not ctx.signal: no AbortSignal is made per proxied call.
+      onAbort: (listener) => ctx.onAbort(listener),
       onProgress: progress,
       timeoutMs,
       meta: UPSTREAM_META,

@@ -7,6 +7,7 @@ import { backoffDelay, classifyFailure, type RetryOptions, sleep } from './call-
 import type { Catalog } from './catalog.js';
 import { checkCommand, type GateVerdict } from './command-gate/gate.js';
 import type { Confirmations } from './confirmations.js';
+import { HookedAbort } from './hooked-abort.js';
 import type { PinGuard } from './pins/pin-guard.js';
 import type { Policy } from './policy.js';
 import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
@@ -120,14 +121,16 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     parallel: boolean,
-    run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext'> = {},
+    run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext' | 'onAbort'> = {},
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
-    const denied = await this.#authorize(prepared, signal, outcome, run.confirmContext);
+    // A caller's abort hook stands in for a batch signal it did not give (see hooked-abort.ts).
+    const cancel = signal === NEVER_ABORTED && run.onAbort ? new HookedAbort(run.onAbort) : signal;
+    const denied = await this.#authorize(prepared, cancel, outcome, run.confirmContext);
     if (denied) return denied;
-    return this.#execute(prepared, prepared.tool, signal, outcome, run);
+    return this.#execute(prepared, prepared.tool, cancel, outcome, run);
   }
 
   #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
@@ -218,7 +221,7 @@ export class CallRunner {
   /** Returns a finished outcome when the call may not run, `undefined` when it may. */
   async #authorize(
     prepared: PreparedCall,
-    signal: AbortSignal,
+    cancel: Cancellation,
     outcome: CallOutcome,
     confirmContext: unknown,
   ): Promise<CallOutcome | undefined> {
@@ -260,7 +263,7 @@ export class CallRunner {
       pin: tool.pin,
     };
     if (prepared.command) request.command = { text: prepared.command.text, ...prepared.command.verdict };
-    const answer = await confirmations.ask(request, signal, confirmContext);
+    const answer = await confirmations.ask(request, signalOf(cancel), confirmContext);
     switch (answer) {
       case 'allow-once':
         return undefined;
@@ -286,7 +289,7 @@ export class CallRunner {
   async #execute(
     prepared: PreparedCall,
     tool: CatalogTool,
-    signal: AbortSignal,
+    signal: Cancellation,
     outcome: CallOutcome,
     run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection'>,
   ): Promise<CallOutcome> {
@@ -315,7 +318,7 @@ export class CallRunner {
           await connection.connect();
         } catch (error) {
           // Nothing was sent on this attempt.
-          if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signal))) continue;
+          if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signalOf(signal)))) continue;
           if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted.');
           return finish(outcome, 'error', `cannot reach ${tool.server}: ${(error as Error).message}`);
         }
@@ -324,7 +327,12 @@ export class CallRunner {
       try {
         // The SDK times the call out itself (and tells the server to cancel). A batch signal is passed
         // only when the caller gave one: the SDK's handling of a signal costs tens of microseconds a call.
-        const options: ConnectionCallOptions = signal === NEVER_ABORTED ? { timeoutMs } : { signal, timeoutMs };
+        const options: ConnectionCallOptions =
+          signal === NEVER_ABORTED
+            ? { timeoutMs }
+            : signal instanceof HookedAbort
+              ? { onAbort: signal.hook, timeoutMs }
+              : { signal, timeoutMs };
         if (onProgress) options.onProgress = (progress) => onProgress(prepared.index, progress);
         if (meta) options.meta = meta;
         const result = await connection.callTool(tool.toolName, prepared.args, options);
@@ -339,7 +347,7 @@ export class CallRunner {
           return finish(outcome, 'timeout', `no answer within ${timeoutMs} ms; the call was cancelled.`);
         }
         if (kind !== 'transport') return finish(outcome, 'error', message);
-        if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signal))) continue;
+        if (attempt < maxAttempts && (await pause(attempt, this.#deps.retry, signalOf(signal)))) continue;
         if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted.');
         if (retryable) return finish(outcome, 'error', `transport failure after ${attempt} attempts: ${message}`);
         return finish(
@@ -366,6 +374,13 @@ async function pause(attempt: number, retry: RetryOptions, signal: AbortSignal):
   } catch {
     return false;
   }
+}
+
+/** A call's cancellation: the batch's signal, or a caller's hook (read as `aborted`). */
+type Cancellation = AbortSignal | HookedAbort;
+
+function signalOf(cancel: Cancellation): AbortSignal {
+  return cancel instanceof HookedAbort ? cancel.signal : cancel;
 }
 
 function finish(outcome: CallOutcome, status: CallStatus, message: string): CallOutcome {

@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
+import type { AbortHook } from './types.js';
 
 /**
  * The lean path's request ids: far above the SDK client's counter (which starts at
@@ -40,6 +41,8 @@ export const FIRST_ID = 2 ** 40;
 /** What one call may be given (as `ServerConnection.callTool`). */
 export interface LeanCallOptions {
   signal?: AbortSignal;
+  /** Cancellation as a hook, used when `signal` is absent (see `AbortHook`). */
+  onAbort?: AbortHook;
   timeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   meta?: Record<string, unknown>;
@@ -64,6 +67,8 @@ interface Pending {
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Stops the `onAbort` hook's listener. */
+  unhook: (() => void) | undefined;
 }
 
 /**
@@ -126,6 +131,7 @@ export class LeanToolCalls {
         timeoutMs: options.timeoutMs,
         signal,
         onAbort: undefined,
+        unhook: undefined,
       };
       this.#pending.set(id, pending);
       if (signal) {
@@ -136,6 +142,11 @@ export class LeanToolCalls {
       this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error) => {
         if (this.#settle(id)) reject(error);
       });
+      // After the request went out: a hook of a call already cancelled runs at once, and the
+      // server must see the request before its notifications/cancelled.
+      if (!signal && options.onAbort && this.#pending.has(id)) {
+        pending.unhook = options.onAbort((reason) => this.#cancel(id, reason));
+      }
     });
   }
 
@@ -237,6 +248,7 @@ export class LeanToolCalls {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
+    pending.unhook?.();
     return pending;
   }
 

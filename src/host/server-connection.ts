@@ -284,6 +284,11 @@ export class ServerConnection implements HostConnection {
       request.resetTimeoutOnProgress = true;
     }
     if (options.signal) request.signal = options.signal;
+    else if (options.onAbort) {
+      const controller = new AbortController();
+      options.onAbort((reason) => controller.abort(reason));
+      request.signal = controller.signal;
+    }
     // The SDK's timeout rejects with RequestTimeout and cancels the request on the server.
     if (options.timeoutMs !== undefined) request.timeout = options.timeoutMs;
     const params = options.meta ? { name, arguments: args, _meta: options.meta } : { name, arguments: args };

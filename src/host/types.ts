@@ -280,9 +280,17 @@ export interface HostConnection {
   callTool(name: string, args: Record<string, unknown>, options: ConnectionCallOptions): Promise<CallToolResult>;
 }
 
+/**
+ * Listen for a call's cancellation without an AbortSignal: `listener` runs once with the
+ * reason (at once when already cancelled); the function returned stops listening.
+ */
+export type AbortHook = (listener: (reason: unknown) => void) => () => void;
+
 /** Options of one call through a {@link HostConnection}. */
 export interface ConnectionCallOptions {
   signal?: AbortSignal;
+  /** Cancellation as a hook (cheaper than `signal` per call); used when `signal` is absent. */
+  onAbort?: AbortHook;
   timeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** `_meta` for the request (e.g. the 2026-07-28 `io.modelcontextprotocol/logLevel`). */
@@ -307,6 +315,11 @@ export interface RoutedRunOptions extends RunOptions {
    * is authorised; what it throws is the call's error. Undefined: the host's.
    */
   connection?: (server: string) => HostConnection | undefined | Promise<HostConnection | undefined>;
+  /**
+   * The call's cancellation as a hook, for a single call without a `signal` (the gateway
+   * passes its downstream call's `ctx.onAbort`: no AbortSignal is made per proxied call).
+   */
+  onAbort?: AbortHook;
 }
 
 /** The gateway's way into a host: `call` and `callFromApp` taking {@link RoutedRunOptions}. */

@@ -7,8 +7,9 @@
  * rejection. A subscriber made with {@link OWN_RESUBSCRIBE} joins its channels again
  * on every `ready` through this joiner instead, and a failure goes to `onError`.
  */
-import type { RedisOptions } from 'ioredis';
-import type { RedisClient } from './redis-connection.js';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
+
+type RedisClient = Redis | Cluster;
 
 /** Options for a single-node subscriber whose channels a {@link joinChannels} joiner re-joins. */
 export const OWN_RESUBSCRIBE = { autoResubscribe: false } as const satisfies RedisOptions;
@@ -45,8 +46,8 @@ export function joinChannels(
 /** A subscriber connection next to `client`: its channels re-joined by {@link joinChannels}, not by ioredis. */
 export function duplicateForJoining(client: RedisClient, overrides: RedisOptions = {}): RedisClient {
   if (client.isCluster) {
-    const cluster = client as import('ioredis').Cluster;
+    const cluster = client as Cluster;
     return cluster.duplicate(undefined, { redisOptions: { ...cluster.options.redisOptions, ...overrides } });
   }
-  return (client as import('ioredis').Redis).duplicate({ ...overrides, ...OWN_RESUBSCRIBE });
+  return (client as Redis).duplicate({ ...overrides, ...OWN_RESUBSCRIBE });
 }

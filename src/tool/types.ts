@@ -202,6 +202,12 @@ export interface ToolContext<Args = unknown> {
   args: Args;
   /** Aborted on cancellation, timeout, disconnect (2026 era) or shutdown. */
   readonly signal: AbortSignal;
+  /**
+   * The same event as `signal` for one listener, without building an AbortSignal (a proxy
+   * that passes cancellation on saves that on every call): `listener` runs once with the
+   * reason (at once if the call is already aborted); the function returned stops listening.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void;
   /** The JSON-RPC id of the `tools/call` request. */
   readonly requestId: string | number;
   /** Which protocol era this call arrived in. */

@@ -20,6 +20,12 @@ export function makeCallContext(
     state: new Map(),
     clientCapabilities: {},
     abort: (reason?: unknown) => controller.abort(reason),
+    onAbort: (listener) => {
+      const heard = () => listener(controller.signal.reason);
+      if (controller.signal.aborted) heard();
+      else controller.signal.addEventListener('abort', heard, { once: true });
+      return () => controller.signal.removeEventListener('abort', heard);
+    },
     progress: async () => {},
     log: async () => {},
     elicit: async () => ({ action: 'cancel' }),
