@@ -118,7 +118,10 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       upstream.trust = record.trust;
     }
     if (record.timeoutMs !== undefined) upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
-    if (record.era !== undefined) {
+    // "protocol": the same key and values as in a client config entry (read with the entry).
+    if (target.protocol !== undefined) upstream.era = target.protocol;
+    else if (record.era !== undefined) {
+      // The older spelling, kept: "legacy" is 2025-11-25, "modern" is 2026-07-28.
       if (record.era !== 'auto' && record.era !== 'legacy' && record.era !== 'modern')
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
