@@ -15,6 +15,9 @@ import type { RateLimit } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
+import { parseQuotas } from './quotas/parse-quotas.js';
+import { resultSettings } from './results/settings.js';
+import type { ResultGuardSettings } from './results/types.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
@@ -22,6 +25,7 @@ import type { GatewayOptions, UpstreamConfig } from './types.js';
 export const GATEWAY_CONFIG_FILES = ['candor.gateway.json', 'candor.config.json'] as const;
 
 const KEYS = new Set([
+  'results',
   'servers',
   'mcpServers',
   'policy',
@@ -30,6 +34,7 @@ const KEYS = new Set([
   'approvalsFile',
   'commandTools',
   'rateLimits',
+  'quotas',
   'audit',
   'timeoutMs',
   'confirmTimeoutMs',
@@ -113,11 +118,15 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       upstream.trust = record.trust;
     }
     if (record.timeoutMs !== undefined) upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
-    if (record.era !== undefined) {
+    // "protocol": the same key and values as in a client config entry (read with the entry).
+    if (target.protocol !== undefined) upstream.era = target.protocol;
+    else if (record.era !== undefined) {
+      // The older spelling, kept: "legacy" is 2025-11-25, "modern" is 2026-07-28.
       if (record.era !== 'auto' && record.era !== 'legacy' && record.era !== 'modern')
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
     }
+    if (record.results !== undefined) upstream.results = resultsOf(file, `${where}.results`, record.results);
     const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
     if (sandbox !== undefined) upstream.sandbox = sandbox;
     servers[name] = upstream;
@@ -127,6 +136,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
 
   const byDefault = rootSandbox(file, prefix, root);
   if (byDefault !== undefined) options.sandbox = byDefault;
+  if (root.results !== undefined) options.results = resultsOf(file, `${prefix}results`, root.results);
   if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
   if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
   if (root.approvalsFile !== undefined)
@@ -195,6 +205,8 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     options.rateLimits = limits;
   }
+  if (root.quotas !== undefined)
+    options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
   if (root.toolList !== undefined) {
     if (root.toolList !== 'all' && root.toolList !== 'search')
       fail(
@@ -360,4 +372,11 @@ function positive(file: string, where: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
     fail(file, where, 'must be a positive number.');
   return value;
+}
+
+/** A `results` value, or a config error naming where it is. */
+function resultsOf(file: string, where: string, value: unknown): ResultGuardSettings {
+  const settings = resultSettings(value);
+  if (typeof settings === 'string') fail(file, where, settings);
+  return settings;
 }

@@ -14,6 +14,8 @@ import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
 import type { ProfileConfig } from './profiles.js';
+import type { Quota } from './quotas/types.js';
+import type { ResultGuardSettings } from './results/types.js';
 import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
@@ -39,12 +41,16 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * (the gateway knows who calls) and a token key (`tokenKey`; `candor gateway` reads `CANDOR_TOKEN_KEY`).
    */
   perUser?: boolean;
+  /** What the gateway does with secrets and injected instructions in this server's results (over the gateway's `results`). */
+  results?: ResultGuardSettings;
 };
 
 /** Everything `createGateway` accepts. */
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
+  /** What the gateway does with secrets and injected instructions in results; unset kinds follow each tool's hints. */
+  results?: ResultGuardSettings;
   /** Where upstream OAuth sign-ins are read and refreshed (default the user's credentials file). */
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */
@@ -63,6 +69,12 @@ export interface GatewayOptions {
   commandTools?: Record<string, CommandToolConfig>;
   /** Rate limits per upstream server (all its tools share one) and per namespaced tool. */
   rateLimits?: { servers?: Record<string, RateLimit>; tools?: Record<string, RateLimit> };
+  /**
+   * Quotas per person, tool glob, server and effect class (e.g. 20 destructive calls per
+   * hour for each person), counted on the shared store when there is one. A refused call
+   * gets a tool error that says how long to wait.
+   */
+  quotas?: Quota[];
   /** Audit log: a file path (JSON lines, appended), `-` for stderr, or a function. */
   audit?: string | ((entry: AuditEntry) => void);
   /** Per-call timeout for upstream calls, in milliseconds (default 60 000). */

@@ -1,9 +1,21 @@
 /**
  * The long text behind a finding: `candor lint --explain RULE` prints it, and the
- * rule reference page of the docs is generated from the same rules.
+ * rule reference page of the docs is generated from the same rules. A finding's own
+ * message stays one short sentence; the why lives here.
  */
 import { RULES } from './rules/index.js';
 import type { LintRule } from './types.js';
+
+/** What explaining a rule needs: lint's rules and observe's have these in common. */
+export type ExplainedRule = Pick<LintRule, 'id' | 'severity' | 'summary' | 'explanation'>;
+
+/** Options of {@link ruleReference}. */
+export interface RuleReferenceOptions {
+  /** The lint rules (default: all of them). */
+  rules?: readonly ExplainedRule[];
+  /** Rules of `candor observe`, listed in their own section (lint does not import observe). */
+  observeRules?: readonly ExplainedRule[];
+}
 
 /**
  * One rule explained in plain text: id, default severity, what it checks and why.
@@ -13,8 +25,35 @@ import type { LintRule } from './types.js';
  * explainRule(findRule('hints-missing')!);
  * ```
  */
-export function explainRule(rule: LintRule): string {
+export function explainRule(rule: ExplainedRule): string {
   return `${rule.id} (default: ${rule.severity})\n\n${rule.summary}\n\n${rule.explanation}\n`;
+}
+
+// Prose, not HTML: a literal "<IMPORTANT>" in an explanation must not become a tag on the page.
+const text = (value: string) => value.replaceAll('<', '&lt;').replaceAll('{{', '&#123;&#123;');
+const anchor = (id: string) => id.replace(/[^a-z0-9-]+/g, '-');
+
+function table(rules: readonly ExplainedRule[]): string[] {
+  return [
+    '| Rule | Default | Checks |',
+    '|---|---|---|',
+    ...rules.map(
+      (rule) =>
+        `| [\`${rule.id}\`](#${anchor(rule.id)}) | ${rule.severity} | ${text(rule.summary).replace(/\|/g, '\\|')} |`,
+    ),
+    '',
+  ];
+}
+
+function sections(rules: readonly ExplainedRule[], level: string): string[] {
+  return rules.flatMap((rule) => [
+    `${level} ${rule.id}${anchor(rule.id) === rule.id ? '' : ` {#${anchor(rule.id)}}`}`,
+    '',
+    `Default severity: **${rule.severity}**. ${text(rule.summary)}`,
+    '',
+    text(rule.explanation),
+    '',
+  ]);
 }
 
 /**
@@ -22,34 +61,28 @@ export function explainRule(rule: LintRule): string {
  *
  * @example
  * ```ts
- * writeFileSync('docs/reference/lint-rules.md', ruleReference());
+ * writeFileSync('docs/reference/lint-rules.md', ruleReference({ observeRules: OBSERVE_RULES }));
  * ```
  */
-export function ruleReference(rules: readonly LintRule[] = RULES): string {
-  // Prose, not HTML: a literal "<IMPORTANT>" in an explanation must not become a tag on the page.
-  const text = (value: string) => value.replaceAll('<', '&lt;').replaceAll('{{', '&#123;&#123;');
+export function ruleReference({ rules = RULES, observeRules = [] }: RuleReferenceOptions = {}): string {
   const lines = [
     '# Lint rules',
     '',
-    '<!-- Generated from src/lint/rules by scripts/lint-rules-doc.ts (npm run docs); do not edit. -->',
+    '<!-- Generated from src/lint/rules and src/observe/verdicts.ts by scripts/lint-rules-doc.ts (npm run docs); do not edit. -->',
     '',
-    `${rules.length} rules. Each finding's message is one line; \`candor lint --explain RULE\` prints the text below.`,
+    `${rules.length} rules. Each finding's message is one short sentence; \`candor lint --explain RULE\` prints the text below.`,
     '',
-    '| Rule | Default | Checks |',
-    '|---|---|---|',
-    ...rules.map(
-      (rule) => `| [\`${rule.id}\`](#${rule.id}) | ${rule.severity} | ${text(rule.summary).replace(/\|/g, '\\|')} |`,
-    ),
-    '',
+    ...table(rules),
+    ...sections(rules, '##'),
   ];
-  for (const rule of rules) {
+  if (observeRules.length > 0) {
     lines.push(
-      `## ${rule.id}`,
+      '## Observe rules',
       '',
-      `Default severity: **${rule.severity}**. ${text(rule.summary)}`,
+      `\`candor observe\` holds what a tool did against its hints with ${observeRules.length} rules; \`candor lint --explain RULE\` explains these too.`,
       '',
-      text(rule.explanation),
-      '',
+      ...table(observeRules),
+      ...sections(observeRules, '###'),
     );
   }
   return lines.join('\n');

@@ -189,8 +189,7 @@ function idempotencyBreak(
     const differs = answersDiffer(first.answer, again.answer);
     if (differs) {
       return {
-        message:
-          'claims idempotentHint: true, but the same call answered differently the second time (state the server keeps changed).',
+        message: 'claims idempotentHint: true, but the same call answered differently the second time.',
         evidence: [`first answer: ${differs.first}`, `repeat answer: ${differs.again}`],
       };
     }
@@ -253,9 +252,9 @@ export function judgeServer(
   const base = finding(
     'observe/server-wide-effect',
     undefined,
-    `The server does this on the calls of ${hit.length} of ${exercised.length} exercised tools, whatever the tool${
-      contradicted.length > 0 ? `; it contradicts ${contradicted.join(' and ')}` : ' (no tool’s hints are contradicted)'
-    }.`,
+    `A server-wide effect contradicts ${contradicted.length > 0 ? contradicted.join(' and ') : 'no tool’s hints'} (${
+      hit.length
+    }/${exercised.length} tools).`,
     [...lines].sort(),
   );
   return { findings: [contradicted.length > 0 ? base : { ...base, severity: 'info' }], lines };

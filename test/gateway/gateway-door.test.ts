@@ -91,7 +91,9 @@ describe('quarantine with --lock', () => {
     expect(refused.stdout).toMatch(
       /weather: error hidden-unicode: weather: description contains 5 invisible characters/,
     );
-    expect(refused.stdout).toMatch(/read_file: error name-shadows-tool: read_file has the name of a tool of notes/);
+    expect(refused.stdout).toMatch(
+      /read_file: error name-shadows-tool: read_file has the same name as a tool of notes\./,
+    );
     expect(refused.stderr).toContain(
       'Not pinned: shady (description-steering, hidden-unicode, name-shadows-tool). Read the findings; if the tools are what you want, pin with --accept description-steering --accept hidden-unicode --accept name-shadows-tool.',
     );

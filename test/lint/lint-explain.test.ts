@@ -7,6 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ruleReference } from '../../src/lint/explain.js';
 import { findRule, RULES } from '../../src/lint/rules/index.js';
+import { OBSERVE_RULES } from '../../src/observe/verdicts.js';
 import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -20,6 +21,14 @@ describe('candor lint --explain', () => {
     expect(stdout).toContain(rule.explanation);
   });
 
+  it("explains an observe rule too, since observe's findings are as short", async () => {
+    const { code, stdout } = await runCli(['lint', '--explain', 'observe/server-wide-effect']);
+    expect(code).toBe(0);
+    const rule = OBSERVE_RULES.find((r) => r.id === 'observe/server-wide-effect')!;
+    expect(stdout).toContain(`observe/server-wide-effect (default: ${rule.severity})`);
+    expect(stdout).toContain(rule.explanation);
+  });
+
   it('suggests the closest rule ids for an unknown one, with exit code 2', async () => {
     const { code, stderr } = await runCli(['lint', '--explain', 'hint-missing']);
     expect(code).toBe(2);
@@ -28,7 +37,8 @@ describe('candor lint --explain', () => {
 
   it('has every rule on the generated reference page, which is up to date', () => {
     const page = readFileSync(path.join(REPO, 'docs', 'reference', 'lint-rules.md'), 'utf8');
-    expect(page, 'run npx tsx scripts/lint-rules-doc.ts').toBe(ruleReference());
+    expect(page, 'run npx tsx scripts/lint-rules-doc.ts').toBe(ruleReference({ observeRules: OBSERVE_RULES }));
     for (const rule of RULES) expect(page).toContain(`## ${rule.id}\n`);
+    for (const rule of OBSERVE_RULES) expect(page).toContain(`### ${rule.id} {#${rule.id.replace('/', '-')}}\n`);
   });
 });

@@ -19,6 +19,7 @@ import { formatSarif } from '../../lint/reporters/sarif.js';
 import { exitCode, summarise } from '../../lint/reporters/summary.js';
 import { findRule, RULES } from '../../lint/rules/index.js';
 import type { LintConfig, ProfileName } from '../../lint/types.js';
+import { OBSERVE_RULES } from '../../observe/verdicts.js';
 import { type LintProgress, lintTargets } from '../../targets/lint-targets.js';
 import { parseTargets, type TargetInput } from '../../targets/parse.js';
 import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
@@ -100,7 +101,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
       lint: lintConfig,
       concurrency: options.concurrency ?? 4,
       timeoutMs: options.timeoutMs ?? 30_000,
-      era: options.protocol ?? 'auto',
+      ...(options.protocol ? { era: options.protocol } : {}),
       ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
     });
   } finally {
@@ -197,7 +198,7 @@ export function registerLint(program: Command): Command {
       'candor config with a "lint" section (default: candor.config.json or package.json "candor", found upwards)',
     )
     .option('-o, --output <file>', 'write the report to a file')
-    .option('--explain <rule>', 'print what a rule checks and why, then exit');
+    .option('--explain <rule>', 'print what a lint or observe rule checks and why, then exit');
   return addEnvOptions(addProtocolOption(command))
     .addHelpText(
       'after',
@@ -243,14 +244,12 @@ export function registerLint(program: Command): Command {
 
 /** The text of `candor lint --explain RULE`; an unknown rule gets the closest ids. */
 function explainCommand(id: string): string {
-  const rule = findRule(id);
+  const rule = findRule(id) ?? OBSERVE_RULES.find((r) => r.id === id);
   if (rule) return explainRule(rule);
-  const close = closestNames(
-    id,
-    RULES.map((r) => r.id),
-  );
+  const ids = [...RULES, ...OBSERVE_RULES].map((r) => r.id);
+  const close = closestNames(id, ids);
   throw new CliError(
-    `No lint rule ${JSON.stringify(id)}.${close.length > 0 ? ` Did you mean ${close.join(', ')}?` : ''} The rules: ${RULES.map((r) => r.id).join(', ')}.`,
+    `No lint rule ${JSON.stringify(id)}.${close.length > 0 ? ` Did you mean ${close.join(', ')}?` : ''} The rules: ${ids.join(', ')}.`,
     { exitCode: EXIT.usage },
   );
 }

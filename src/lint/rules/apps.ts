@@ -42,7 +42,7 @@ export const uiMetaInvalid: LintRule = {
       if (visibility !== undefined && !ok) {
         yield {
           tool: toolLabel(tool),
-          message: `${toolLabel(tool)}: _meta.ui.visibility is ${JSON.stringify(visibility)}; it must be an array of "model" and/or "app".`,
+          message: `${toolLabel(tool)}: _meta.ui.visibility is ${JSON.stringify(visibility)}, not a list of "model" and "app".`,
           fix: 'Use ["model", "app"] (the default), ["model"] or ["app"].',
         };
       }
@@ -88,7 +88,7 @@ export const appOnlyWriteUnannotated: LintRule = {
       const destructive = e.effect === 'destructive';
       yield {
         tool: toolLabel(tool),
-        message: `${toolLabel(tool)} is app-only and ${e.confidence === 'low' ? 'may write' : 'writes'} (${e.effect}, from its name), but declares no readOnlyHint or destructiveHint.`,
+        message: `${toolLabel(tool)} is app-only and ${e.confidence === 'low' ? 'may write' : 'writes'} (${e.effect}, by its name) but sets no readOnlyHint or destructiveHint.`,
         fix: `Add "annotations": { "readOnlyHint": false, "destructiveHint": ${destructive}, "openWorldHint": ${e.world === 'open'} } (check the values).`,
         patch: { readOnlyHint: false, destructiveHint: destructive, openWorldHint: e.world === 'open' },
       };

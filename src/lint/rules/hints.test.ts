@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lint } from '../lint.js';
+import { hintsMissing } from './hints.js';
 
 const schema = { type: 'object' };
 const ids = (tools: unknown[], ruleId: string, options = {}) =>
@@ -9,8 +10,11 @@ describe('hints-missing', () => {
   it('fires on a tool with no annotations and suggests the worst case for an unknown verb', () => {
     const [f] = ids([{ name: 'run_command', inputSchema: schema }], 'hints-missing');
     expect(f?.severity).toBe('warning');
-    expect(f?.message).toContain('has no annotations at all');
-    expect(f?.message).toContain('spec default true');
+    expect(f?.message).toBe('run_command has no annotations, so hosts must assume the worst.');
+    // What each absent hint means is explained once, behind `candor lint --explain hints-missing`.
+    expect(hintsMissing.explanation).toContain(
+      'destructiveHint means every host must treat it as destructive (spec default true)',
+    );
     expect(f?.patch).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
     expect(f?.fix).toContain('"destructiveHint": true');
   });
@@ -62,7 +66,9 @@ describe('hints-missing', () => {
       },
     ];
     const [f] = ids(tools, 'hints-missing');
-    expect(f?.message).toContain('filled in by candor from the spec defaults');
+    expect(f?.message).toBe(
+      'thing leaves readOnlyHint, destructiveHint, openWorldHint to the spec defaults candor filled in.',
+    );
   });
 
   it('is an error in the openai and anthropic profiles', () => {

@@ -12,15 +12,6 @@ import type { LintRule, LintTool } from '../types.js';
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 type Hint = (typeof HINTS)[number];
 
-/** What an absent hint means to a host (the spec's defaults: 2025-11-25 server/tools, ToolAnnotations). */
-const ABSENT_MEANS: Record<Hint, string> = {
-  readOnlyHint: 'hosts must assume it modifies its environment (spec default false), so no read-only fast path',
-  destructiveHint:
-    'every host must treat it as destructive (spec default true); hosts that read absent as false treat it as harmless',
-  idempotentHint: 'hosts must assume repeating it has additional effects (spec default false)',
-  openWorldHint: 'hosts must assume it reaches an open world (spec default true)',
-};
-
 /** `"readOnlyHint": true, "openWorldHint": false` — the JSON a fix should add. */
 export function annotationJson(patch: Partial<ToolAnnotations>): string {
   return Object.entries(patch)
@@ -55,7 +46,7 @@ export const hintsMissing: LintRule = {
   severity: 'warning',
   summary: 'Every tool states readOnlyHint, openWorldHint and (unless read-only) destructiveHint.',
   explanation:
-    'The spec gives absent hints their worst-case values (readOnlyHint false, destructiveHint true, openWorldHint true), but only in prose: the JSON Schema has no defaults, and hosts differ. VS Code and Codex skip confirmation only on an explicit readOnlyHint, Claude Code runs only read-only tools in parallel and in plan mode, ChatGPT app review rejects tools without explicit hints, and some libraries read an absent hint as false. Absent is not false: say what the tool does.',
+    'The spec gives absent hints their worst-case values, but only in prose: the JSON Schema has no defaults, and hosts differ. An absent readOnlyHint means the tool may modify its environment (spec default false), so there is no read-only fast path; an absent destructiveHint means every host must treat it as destructive (spec default true), while hosts that read absent as false treat it as harmless; an absent idempotentHint means repeating it may have additional effects (spec default false); an absent openWorldHint means it may reach an open world (spec default true). A candor server sends all four hints and fills the ones a tool did not declare from those defaults, marking them in _meta; lint counts those as missing. VS Code and Codex skip confirmation only on an explicit readOnlyHint, Claude Code runs only read-only tools in parallel and in plan mode, ChatGPT app review rejects tools without explicit hints, and some libraries read an absent hint as false. Absent is not false: say what the tool does.',
   *check({ tools }) {
     for (const tool of tools) {
       const missing = applicableHints(tool).filter((h) => declaredHint(tool, h) === undefined);
@@ -65,12 +56,14 @@ export const hintsMissing: LintRule = {
       for (const h of missing) patch[h] = hints[h];
       if (hints.readOnlyHint && missing.includes('readOnlyHint')) delete patch.destructiveHint;
       const candorDefault = missing.filter((h) => tool.defaulted.has(h));
-      const what = !tool.hasAnnotations ? 'has no annotations at all' : `does not set ${missing.join(', ')}`;
-      const byCandor =
-        candorDefault.length > 0 ? ` (${candorDefault.join(', ')} filled in by candor from the spec defaults)` : '';
+      const what = !tool.hasAnnotations
+        ? 'has no annotations, so hosts must assume the worst'
+        : candorDefault.length === missing.length
+          ? `leaves ${missing.join(', ')} to the spec defaults candor filled in`
+          : `does not set ${missing.join(', ')}`;
       yield {
         tool: toolLabel(tool),
-        message: `${toolLabel(tool)} ${what}${byCandor}: ${missing.map((h) => ABSENT_MEANS[h]).join('; ')}.`,
+        message: `${toolLabel(tool)} ${what}.`,
         fix:
           `Add "annotations": { ${annotationJson(patch)} }` +
           (inferred.confidence === 'low'
@@ -176,7 +169,7 @@ export const hintsReadOnlyExtras: LintRule = {
       if (tool.annotations.readOnlyHint !== true || tool.annotations.idempotentHint !== false) continue;
       yield {
         tool: toolLabel(tool),
-        message: `${toolLabel(tool)} is read-only but sets idempotentHint: false; a read has no effect to repeat.`,
+        message: `${toolLabel(tool)} is read-only but sets idempotentHint: false.`,
         fix: 'Remove idempotentHint (or set "idempotentHint": true); if the tool does change something, set "readOnlyHint": false.',
         patch: { idempotentHint: true },
       };

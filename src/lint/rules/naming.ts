@@ -23,14 +23,17 @@ export const namePattern: LintRule = {
       const why =
         tool.name.length > 128
           ? `is ${tool.name.length} characters long`
-          : `contains ${bad.map((c) => (c === ' ' ? 'a space' : JSON.stringify(c))).join(', ')}`;
+          : `contains ${bad
+              .map((c) => (c === ' ' ? 'a space' : JSON.stringify(c)))
+              .join(', ')
+              .replace(/, ([^,]*)$/, ' and $1')}`;
       const suggestion = tool.name
         .replace(/[^A-Za-z0-9._-]+/g, '_')
         .replace(/^_+|_+$/g, '')
         .slice(0, 64);
       yield {
         tool: toolLabel(tool),
-        message: `${JSON.stringify(tool.name)} ${why}; names must match ^[A-Za-z0-9._-]{1,128}$.`,
+        message: `The tool name ${JSON.stringify(tool.name)} ${why}, which the spec's name pattern does not allow.`,
         fix: `Rename it, e.g. ${JSON.stringify(suggestion || 'tool')}.`,
       };
     }
@@ -109,7 +112,7 @@ export const nameShadowsTool: LintRule = {
       if (owners.length === 0) continue;
       yield {
         tool: toolLabel(tool),
-        message: `${toolLabel(tool)} has the name of a tool of ${owners.join(', ')}; a model asked to use that tool may call this one.`,
+        message: `${toolLabel(tool)} has the same name as a tool of ${owners.join(', ')}.`,
         fix: 'Rename the tool, or accept the finding for this tool if both servers are yours.',
       };
     }

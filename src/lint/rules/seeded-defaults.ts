@@ -33,7 +33,7 @@ export const hintsSeededDefaults: LintRule = {
     if (reads.length === 0) return;
     const named = reads.slice(0, 5).map(toolLabel);
     yield {
-      message: `All ${tools.length} tools send readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true — the defaults a library seeds — including ${reads.length} whose names say they only read (${named.join(', ')}${reads.length > named.length ? ', …' : ''}).`,
+      message: `All ${tools.length} tools send the worst-case hints a library seeds, even ${reads.length === 1 ? 'a read' : `${reads.length} reads`} (${named.join(', ')}${reads.length > named.length ? ', …' : ''}).`,
       fix: 'Declare each tool\'s hints: "readOnlyHint": true on the reads, "destructiveHint": false on the additive writes, "openWorldHint": false on tools that touch only local files.',
     };
   },

@@ -47,7 +47,8 @@ describe('description-steering', () => {
 describe('hidden-unicode', () => {
   it('fires on a zero-width space', () => {
     const [f] = ids([tool('Adds\u200B numbers.')], 'hidden-unicode');
-    expect(f?.message).toContain('U+200B');
+    expect(f?.message).toBe('add_numbers: description contains 1 invisible character (zero-width).');
+    expect(f?.fix).toContain('U+200B');
   });
 
   it('fires on bidi controls', () => {

@@ -114,7 +114,7 @@ function describeInvisible(ch: string): string {
     cp === 0x061c
   )
     return 'bidirectional controls';
-  return 'zero-width or invisible characters';
+  return 'zero-width';
 }
 
 /** The ASCII text smuggled in Unicode tag characters (U+E0020…U+E007E), if any. */
@@ -146,9 +146,9 @@ export const hiddenUnicode: LintRule = {
         yield {
           tool: toolLabel(tool),
           message:
-            `${toolLabel(tool)}: ${where} contains ${found.length} invisible character${found.length === 1 ? '' : 's'} (${kinds.join(', ')}: ${codes.slice(0, 5).join(', ')}${codes.length > 5 ? ', …' : ''})` +
-            (smuggled ? `; the tag characters spell ${JSON.stringify(excerpt(smuggled))}.` : '.'),
-          fix: 'Remove the invisible characters.',
+            `${toolLabel(tool)}: ${where} contains ${found.length} invisible character${found.length === 1 ? '' : 's'} (${kinds.join(', ')})` +
+            (smuggled ? ` spelling ${JSON.stringify(excerpt(smuggled))}.` : '.'),
+          fix: `Remove the invisible characters (${codes.slice(0, 5).join(', ')}${codes.length > 5 ? ', …' : ''}).`,
         };
       }
     }
