@@ -55,6 +55,8 @@ export interface ObserveOptions {
    * 2025-11-25; `modern` or `legacy` forces one (a server without it fails clearly).
    */
   protocol?: 'legacy' | 'modern' | 'auto';
+  /** When to stop (`Date.now()` time): later tools are not exercised, "out of time". A running call finishes. */
+  deadline?: number;
 }
 
 /** What was seen of one tool. */
@@ -295,6 +297,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           report.failure.kind === 'hung'
             ? `the sandbox was killed after a call of ${report.failure.tool} hung`
             : `the server exited during a call of ${report.failure.tool}`;
+        continue;
+      }
+      if (options.deadline !== undefined && Date.now() >= options.deadline) {
+        observation.notExercised = 'out of time';
         continue;
       }
       if (appOnly(normalised.visibility) && !only) {
