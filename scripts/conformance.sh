@@ -80,17 +80,24 @@ if [ "$next_version" != none ] && [ -z "${SCENARIO:-}" ]; then
   done
 fi
 
-# candor's MCP client under the suite's client auth scenarios:
+# candor's MCP client under the suite's client auth scenarios (and, on the 0.2 line, its
+# 2026-07-28 client scenarios):
 # examples/conformance-client connects like every candor command and signs in when asked.
 # One scenario at a time (the suite's --suite runs them all at once, which a 2-core
 # machine under load turns into timeouts); each version has its own baseline.
 if [ "${CLIENT:-1}" != 0 ] && [ -z "${SCENARIO:-}" ]; then
   client_cmd="node --import tsx examples/conformance-client/main.ts"
+  # $4 = modern: also the suite's other client scenarios that name 2026-07-28 (tools_call,
+  # request-metadata, MRTR, request headers, JSON Schema handling), where it has them.
   run_client_suite() {
-    local bin="$1" baseline="$2" label="$3" failed=0
-    local scenarios
-    scenarios="$("$node22" "$bin" list | sed -n '/Client scenarios/,/Authorization server scenarios/p' | grep -o 'auth/[a-z0-9-]*' || true)"
+    local bin="$1" baseline="$2" label="$3" modern="${4:-}" failed=0
+    local listed scenarios
+    listed="$("$node22" "$bin" list | sed -n '/Client scenarios/,/Authorization server scenarios/p')"
+    scenarios="$(grep -o 'auth/[a-z0-9-]*' <<<"$listed" || true)"
     [ -n "$scenarios" ] || { echo "conformance: no client auth scenarios listed by $label" >&2; return 1; }
+    if [ "$modern" = modern ]; then
+      scenarios="$scenarios $(grep -v 'auth/' <<<"$listed" | grep '2026-07-28' | grep -o '^ *- [a-z0-9_-]*' | sed 's/^ *- //' || true)"
+    fi
     for scenario in $scenarios; do
       if "$node22" "$bin" client --command "$client_cmd" --scenario "$scenario" --timeout 60000 \
         --expected-failures "$baseline" >"$client_log" 2>&1; then
@@ -106,7 +113,7 @@ if [ "${CLIENT:-1}" != 0 ] && [ -z "${SCENARIO:-}" ]; then
   client_log="$(mktemp)"
   run_client_suite "$suite_bin" examples/conformance-client/expected-failures.yml "$suite_version" || status=1
   if [ "$next_version" != none ]; then
-    run_client_suite "$next_bin" examples/conformance-client/expected-failures-next.yml "$next_version" || status=1
+    run_client_suite "$next_bin" examples/conformance-client/expected-failures-next.yml "$next_version" modern || status=1
   fi
   rm -f "$client_log"
 fi
