@@ -104,6 +104,9 @@ export class Dispatcher {
   readonly #modern: ModernEngine;
   readonly #unsubscribe: Array<() => void> = [];
   readonly #toolScope: ToolScope | undefined;
+  readonly #modernOnly: boolean;
+  /** Classification options of a message without headers (stdio, memory), made once. */
+  readonly #plain: { modernOnly: boolean };
   #accepting = true;
 
   constructor(options: DispatcherOptions) {
@@ -130,6 +133,8 @@ export class Dispatcher {
     };
     this.#maxBatch = options.maxBatchSize ?? 32;
     this.#toolScope = options.toolScope;
+    this.#modernOnly = options.modern?.only === true;
+    this.#plain = { modernOnly: this.#modernOnly };
     // The 2026-07-28 era on the same engine: same registries, pipeline and logger.
     this.#modern = new ModernEngine(this.#engine, options.modern);
     // One notification per registry change (the registry fires 'changed' once per change).
@@ -149,6 +154,11 @@ export class Dispatcher {
   /** The capabilities sent in the `initialize` result. */
   get capabilities(): ServerCapabilities {
     return this.#engine.capabilities;
+  }
+
+  /** Whether the server speaks only 2026-07-28 (`modern: { only: true }`); transports then offer no sessions. */
+  get modernOnly(): boolean {
+    return this.#modernOnly;
   }
 
   /** The task runtime, when the server serves tasks. */
@@ -196,7 +206,12 @@ export class Dispatcher {
     // reject by design; `#failed` is the net should one ever do.
     try {
       // The era is chosen per message, by the body (src/engine/modern/classify.ts).
-      const route = ctx.route ?? classifyEra(message, ctx.headers === undefined ? {} : { headers: ctx.headers });
+      const route =
+        ctx.route ??
+        classifyEra(
+          message,
+          ctx.headers === undefined ? this.#plain : { headers: ctx.headers, modernOnly: this.#modernOnly },
+        );
       if (route.era === 'refused') return Promise.resolve(route.response);
       if (this.#toolScope !== undefined) {
         const scoped = this.#scoped(ctx, route.era, message);

@@ -3,12 +3,11 @@
  * attribute every traced effect and file change to the call that made it, and
  * judge each tool against its hints.
  */
-import { open, stat } from 'node:fs/promises';
-import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { CandorError } from '../errors.js';
+import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
@@ -16,10 +15,11 @@ import { type CallRecord, classify, type Scene } from './evidence.js';
 import type { PathStyle } from './path-names.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
+import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
-import { StderrTail } from './stderr-tail.js';
 import { parseTrace, type TracedEffect } from './trace.js';
+import { TraceReader } from './trace-reader.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
@@ -50,6 +50,13 @@ export interface ObserveOptions {
   seed?: number;
   /** How long to wait after each call for late effects (default 150 ms). */
   quietMs?: number;
+  /**
+   * The protocol era to speak: `auto` (default) offers 2026-07-28 and falls back to
+   * 2025-11-25; `modern` or `legacy` forces one (a server without it fails clearly).
+   */
+  protocol?: 'legacy' | 'modern' | 'auto';
+  /** When to stop (`Date.now()` time): later tools are not exercised, "out of time". A running call finishes. */
+  deadline?: number;
 }
 
 /** What was seen of one tool. */
@@ -88,38 +95,8 @@ export interface ObserveReport {
   warnings: string[];
   /** The raw tools/list answer, for checks of the definitions (lint, pins) on the same start. */
   listed?: WireToolLike[];
-}
-
-class TraceReader {
-  #offset = 0;
-  #rest = '';
-  constructor(readonly file: string) {}
-
-  /** The lines strace wrote since the last read. */
-  async read(): Promise<string[]> {
-    let size: number;
-    try {
-      size = (await stat(this.file)).size;
-    } catch {
-      return [];
-    }
-    if (size <= this.#offset) return [];
-    const handle = await open(this.file, 'r');
-    try {
-      const buffer = Buffer.alloc(size - this.#offset);
-      await handle.read(buffer, 0, buffer.length, this.#offset);
-      this.#offset = size;
-      const text = this.#rest + buffer.toString('utf8');
-      const cut = text.lastIndexOf('\n');
-      this.#rest = text.slice(cut + 1);
-      return text
-        .slice(0, cut + 1)
-        .split('\n')
-        .filter(Boolean);
-    } finally {
-      await handle.close();
-    }
-  }
+  /** The protocol version spoken with the server (2026-07-28 or 2025-11-25). */
+  protocolVersion?: string;
 }
 
 const LOOSE = z.looseObject({});
@@ -199,20 +176,15 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const quietMs = options.quietMs ?? 150;
   const callsPerTool = Math.max(1, options.calls ?? 2);
-  const client = new Client({ name: 'candor-observe', version: '0.1.0' });
-  const transport = new StdioClientTransport({
-    command: sandbox.command,
-    args: sandbox.args,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      LANG: process.env.LANG ?? 'C.UTF-8',
-      ...Object.fromEntries(
-        Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
-      ),
-    },
-    stderr: 'pipe',
-  });
-  const stderr = new StderrTail(transport.stderr);
+  const era = options.protocol ?? 'auto';
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: process.env.LANG ?? 'C.UTF-8',
+    ...Object.fromEntries(
+      Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
+    ),
+  };
+  let session: SandboxedClient | undefined;
   const report: ObserveReport = {
     tools: [],
     startup: { effects: [], diff: { created: [], modified: [], deleted: [] } },
@@ -230,12 +202,22 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
     };
-    try {
-      await client.connect(transport, { timeout: timeoutMs });
-    } catch (error) {
-      await sleep(100);
-      throw startFailure(error, timeoutMs, stderr.lines());
+    const started = await connectSandboxed({ command: sandbox.command, args: sandbox.args, env, era, timeoutMs });
+    if ('failed' in started) {
+      const mismatch = protocolMismatch(options.command, era, started.failed);
+      if (mismatch) throw mismatch;
+      throw startFailure(started.failed, timeoutMs, started.stderr);
     }
+    session = started;
+    const { client, stderr } = session;
+    const version = client.getNegotiatedProtocolVersion();
+    if (version !== undefined) report.protocolVersion = version;
+    // The fence after a call: a request the server answers only once it has read everything before it.
+    // 2026-07-28 has no ping; server/discover is its cheapest request.
+    const fence =
+      client.getProtocolEra() === 'modern'
+        ? () => client.request({ method: 'server/discover', params: {} } as never, LOOSE, { timeout: timeoutMs })
+        : () => client.ping({ timeout: timeoutMs });
     client.onclose = () => {
       exited = true;
     };
@@ -244,7 +226,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       tools?: WireToolLike[];
     };
     report.listed = listed.tools ?? [];
-    await client.ping();
+    await fence();
     await sleep(quietMs);
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
@@ -257,7 +239,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       if (file.startsWith(`${sandbox.work}/`) && /^\d+:/.test(value) && (await isSqliteFile(file)))
         databases.push(file);
     }
-    /** One call: snapshot, call, fence with a ping, wait out the quiet period, cut the trace. */
+    /** One call: snapshot, call, fence, wait out the quiet period, cut the trace. */
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
@@ -268,7 +250,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         record.ok = answer.error === undefined;
         record.answer = answer.text;
         if (answer.error !== undefined) record.error = answer.error;
-        await client.ping({ timeout: timeoutMs });
+        await fence();
       } catch (error) {
         record.ok = false;
         if (isTimeout(error)) {
@@ -315,6 +297,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           report.failure.kind === 'hung'
             ? `the sandbox was killed after a call of ${report.failure.tool} hung`
             : `the server exited during a call of ${report.failure.tool}`;
+        continue;
+      }
+      if (options.deadline !== undefined && Date.now() >= options.deadline) {
+        observation.notExercised = 'out of time';
         continue;
       }
       if (appOnly(normalised.visibility) && !only) {
@@ -381,9 +367,11 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     }
     report.findings.push(...server.findings);
   } finally {
-    client.onclose = undefined;
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    if (session) {
+      session.client.onclose = undefined;
+      await session.client.close().catch(() => {});
+      await session.transport.close().catch(() => {});
+    }
     await sandbox.dispose();
   }
   return relativeToWorkdir(report, sandbox);

@@ -34,8 +34,18 @@ function headline(report: ScanReport): string {
   return `${pkg}: ${report.verdict} — ${report.tools.length} tools, ${counts('consistent')} consistent, ${counts('contradicts')} contradict, ${counts('not exercised')} not exercised (${report.seconds} s)`;
 }
 
+/** Where the server came from and what it lacked: the server.json entry, the remote URL, missing inputs. */
+function origin(report: ScanReport): string[] {
+  const lines: string[] = [];
+  const sj = report.serverJson;
+  if (sj) lines.push(`from ${sj.file} (${sj.name} ${sj.version}), ${sj.entry}`);
+  if (report.remote) lines.push(`remote ${report.remote.url} (${report.remote.transport})`);
+  if (report.needs?.length) lines.push(`not given: ${report.needs.join(', ')} (required by server.json)`);
+  return lines;
+}
+
 function pretty(report: ScanReport): string {
-  const lines = [headline(report)];
+  const lines = [headline(report), ...origin(report)];
   if (report.package?.integrity) lines.push(`integrity ${report.package.integrity}`);
   lines.push('');
   for (const tool of report.tools) {
@@ -61,6 +71,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function markdown(report: ScanReport): string {
   const lines = [`## ${cell(headline(report))}`, ''];
+  for (const line of origin(report)) lines.push(`${cell(line)}  `, '');
   if (report.package?.integrity) lines.push(`Integrity: \`${report.package.integrity}\``, '');
   lines.push('| Tool | Declared hints | Effects seen | Verdict |', '| --- | --- | --- | --- |');
   for (const t of report.tools)
@@ -94,6 +105,9 @@ function html(report: ScanReport): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;text-align:left}.contradicts td:nth-child(4){color:#b00020;font-weight:bold}.consistent td:nth-child(4){color:#1b5e20}.not-exercised td:nth-child(4){color:#666}</style></head>
 <body><h1 id="verdict" data-verdict="${report.verdict}">${escapeHtml(headline(report))}</h1>
+${origin(report)
+  .map((line) => `<p>${escapeHtml(line)}</p>`)
+  .join('')}
 ${report.package?.integrity ? `<p>Integrity <code>${escapeHtml(report.package.integrity)}</code></p>` : ''}
 <table><thead><tr><th>Tool</th><th>Declared hints</th><th>Observed effects</th><th>Verdict</th><th>Evidence</th></tr></thead><tbody>
 ${rows.join('\n')}

@@ -1,36 +1,66 @@
 /**
- * One scan of one server: install (npm targets), then the scan at the door,
- * lint, observe and the pin hashes, all over one start of the server (observe's
- * sandboxed start lists the tools; lint, the door and the pins read that list).
+ * One scan of one server. A stdio server starts once, in observe's sandbox:
+ * observe lists and calls its tools, and the scan at the door, lint and the pin
+ * hashes read that same listing. A remote server is only listed: observe cannot
+ * sandbox what runs elsewhere, so its tools are checked by their definitions.
  */
-import { scanAtTheDoor } from '../host/door-scan.js';
-import { pinHash } from '../host/pins/pin-hash.js';
-import { lint } from '../lint/lint.js';
 import { observe } from '../observe/observe.js';
-import type { ScanReport, ScanTool } from './types.js';
+import { connectTarget } from '../targets/connect.js';
+import { listAllTools } from '../targets/list.js';
+import type { HttpTarget } from '../targets/types.js';
+import type { WireToolLike } from '../tool/annotations.js';
+import { scanTools } from './tools.js';
+import type { ScanReport } from './types.js';
 
-/** What to scan and how. */
-export interface ScanOptions {
-  /** What the person named (a package spec, a config entry, a command line), for the report. */
+/** What every scan is told. */
+export interface ScanBase {
+  /** What the person named (a package spec, a server.json, a URL, a command line), for the report. */
   target: string;
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  /** The workdir observe copies into the sandbox. */
-  workdir: string;
   /** The installed package, for npm targets. */
   package?: ScanReport['package'];
-  /** Tools to leave out (globs). */
-  skip?: string[];
+  /** The server.json the target came from. */
+  serverJson?: ScanReport['serverJson'];
+  /** Required inputs (environment variables, arguments) nobody gave. */
+  needs?: string[];
   /** Per-call timeout in milliseconds. */
   timeoutMs?: number;
+  /** Seconds the whole scan may take (install included); later tools are "not exercised: out of time". */
+  budgetSeconds?: number;
   candorVersion: string;
   /** When the scan started (`Date.now()`), install included. */
   startedAt: number;
   progress?: (line: string) => void;
 }
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+/** A stdio server to start in the sandbox. */
+export interface ScanOptions extends ScanBase {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** The workdir observe copies into the sandbox. */
+  workdir: string;
+  /** Tools to leave out (globs). */
+  skip?: string[];
+}
+
+/** The reason every tool of a remote server carries. */
+export const REMOTE_REASON =
+  'observe cannot sandbox a remote server: only its definitions were checked (door scan, lint, pins)';
+
+function finish(base: ScanBase, checked: ReturnType<typeof scanTools>, extra: Partial<ScanReport>): ScanReport {
+  return {
+    target: base.target,
+    ...(base.package ? { package: base.package } : {}),
+    ...(base.serverJson ? { serverJson: base.serverJson } : {}),
+    ...extra,
+    ...(base.needs?.length ? { needs: base.needs } : {}),
+    ...checked,
+    ...(base.budgetSeconds !== undefined ? { budgetSeconds: base.budgetSeconds } : {}),
+    seconds: Math.round((Date.now() - base.startedAt) / 100) / 10,
+    candorVersion: base.candorVersion,
+    date: new Date(base.startedAt).toISOString(),
+  };
+}
 
 /**
  * Scan one stdio server. Throws what observe throws when the server does not start.
@@ -50,46 +80,42 @@ export async function scanServer(options: ScanOptions): Promise<ScanReport> {
     workdir: options.workdir,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
+    ...(options.budgetSeconds !== undefined ? { deadline: options.startedAt + options.budgetSeconds * 1000 } : {}),
   });
-  const listed = observed.listed ?? [];
-  const door = [...scanAtTheDoor(listed).findings.values()].flat().map(({ accepted: _, ...finding }) => finding);
-  const linted = lint(listed).findings;
-  const tools: ScanTool[] = listed.map((wire) => {
-    const seen = observed.tools.find((t) => t.name === wire.name);
-    const annotations = (wire.annotations ?? {}) as Record<string, unknown>;
-    const declared = Object.fromEntries(
-      HINTS.filter((hint) => typeof annotations[hint] === 'boolean').map((hint) => [
-        hint,
-        annotations[hint] as boolean,
-      ]),
-    );
-    const contradicts = observed.findings.some((f) => f.tool === wire.name && f.severity === 'error');
-    const reason = seen === undefined ? 'observing stopped before this tool' : seen.notExercised;
-    options.progress?.(`  ${wire.name}: ${reason ? 'not exercised' : contradicts ? 'contradicts' : 'consistent'}`);
-    return {
-      name: wire.name,
-      declared,
-      effects: seen?.effects ?? [],
-      verdict: reason ? 'not exercised' : contradicts ? 'contradicts' : 'consistent',
-      ...(reason ? { reason } : {}),
-      pin: pinHash(wire),
-    };
+  const checked = scanTools({
+    listed: observed.listed ?? [],
+    observed,
+    ...(options.needs ? { needs: options.needs } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
   });
-  const errors = [...linted, ...observed.findings].filter((f) => f.severity === 'error');
-  return {
-    target: options.target,
-    ...(options.package ? { package: options.package } : {}),
-    tools,
-    door,
-    lint: linted,
-    observe: {
-      findings: observed.findings,
-      warnings: observed.warnings,
-      ...(observed.failure ? { failure: observed.failure } : {}),
-    },
-    verdict: errors.length > 0 ? 'contradictions' : 'consistent',
-    seconds: Math.round((Date.now() - options.startedAt) / 100) / 10,
-    candorVersion: options.candorVersion,
-    date: new Date(options.startedAt).toISOString(),
-  };
+  return finish(options, checked, {});
+}
+
+/**
+ * Scan a remote server: connect over Streamable HTTP (or SSE), list its tools,
+ * and run the door scan, lint and the pins. Throws when it cannot connect.
+ *
+ * @example
+ * ```ts
+ * const report = await scanRemote({ target: 'http://127.0.0.1:3000/mcp', remote: { kind: 'http', url: 'http://127.0.0.1:3000/mcp', transport: 'streamable-http', label: 'local' }, candorVersion: '1.0.0', startedAt: Date.now() });
+ * ```
+ */
+export async function scanRemote(options: ScanBase & { remote: HttpTarget }): Promise<ScanReport> {
+  options.progress?.(`connecting to ${options.remote.url} and listing its tools`);
+  const connection = await connectTarget(options.remote, {
+    timeoutMs: options.timeoutMs ?? 10_000,
+    clientInfo: { name: 'candor-scan', version: options.candorVersion },
+  });
+  let listed: WireToolLike[];
+  try {
+    listed = (await listAllTools(connection.client, { timeoutMs: options.timeoutMs ?? 10_000 })) as WireToolLike[];
+  } finally {
+    await connection.close();
+  }
+  const checked = scanTools({
+    listed,
+    unobserved: REMOTE_REASON,
+    ...(options.progress ? { progress: options.progress } : {}),
+  });
+  return finish(options, checked, { remote: { url: options.remote.url, transport: options.remote.transport } });
 }

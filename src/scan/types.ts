@@ -38,6 +38,12 @@ export interface ScanTool {
 export interface ScanReport {
   target: string;
   package?: Omit<InstalledPackage, 'command' | 'args' | 'prefix'>;
+  /** The MCP Registry server.json the target came from, and which of its entries was scanned. */
+  serverJson?: { file: string; name: string; version: string; entry: string };
+  /** A remote server (only its definitions are checked: observe cannot sandbox it). */
+  remote?: { url: string; transport: 'streamable-http' | 'sse' };
+  /** Required inputs (environment variables, arguments) the server was started without. */
+  needs?: string[];
   tools: ScanTool[];
   /** The scan at the door (steering and naming rules). */
   door: Finding[];
@@ -46,6 +52,8 @@ export interface ScanReport {
   observe: Pick<ObserveReport, 'findings' | 'warnings' | 'failure'>;
   /** `consistent` (exit 0) or `contradictions` (exit 1). */
   verdict: 'consistent' | 'contradictions';
+  /** The --budget in seconds, when one was set. */
+  budgetSeconds?: number;
   /** Seconds the scan took, install included. */
   seconds: number;
   candorVersion: string;

@@ -55,8 +55,9 @@ export interface ServerOptions extends PipelineOptions {
   /**
    * The 2026-07-28 era (served next to the 2025 era on the same endpoint and
    * over stdio): `requestState` secret and expiry (share the secret across
-   * instances), caching hints, subscription limits and change source. See
-   * docs/modern-era.md.
+   * instances), caching hints, subscription limits and change source, and
+   * `only: true` for a server that speaks 2026-07-28 alone (`initialize` is
+   * refused with the versions it speaks). See docs/modern-era.md.
    */
   modern?: ModernOptions;
   /**

@@ -294,6 +294,30 @@ function systemCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A forced era the server does not speak (the SDK reports a failed negotiation), as an
+ * error naming both eras; undefined for any other failure.
+ *
+ * @example
+ * ```ts
+ * throw protocolMismatch('node server.js', 'modern', error) ?? error;
+ * ```
+ */
+export function protocolMismatch(
+  label: string,
+  era: 'legacy' | 'modern' | 'auto',
+  error: unknown,
+): CandorError<'target_protocol'> | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  if (era === 'auto' || !/version negotiation|protocol version/i.test(message)) return undefined;
+  const asked = era === 'modern' ? '2026-07-28' : '2025-11-25';
+  const other = era === 'modern' ? '2025-11-25' : '2026-07-28';
+  return new CandorError(
+    `${label}: the server does not speak protocol ${asked}, which was asked for (it may speak only ${other}). Use --protocol ${other} or auto. (${message})`,
+    { code: 'target_protocol', cause: error },
+  );
+}
+
 function describeFailure(
   target: StdioTarget | HttpTarget | ModuleTarget,
   error: unknown,
@@ -307,15 +331,8 @@ function describeFailure(
   const message = error instanceof Error ? error.message : String(error);
   const code = systemCode(error);
   const stderr = tail.length > 0 ? `\nLast stderr lines:\n${tail.map((l) => `  ${l}`).join('\n')}` : '';
-  // A forced era the server does not speak (the SDK reports a failed negotiation): name both.
-  if (era !== 'auto' && /version negotiation|protocol version/i.test(message)) {
-    const asked = era === 'modern' ? '2026-07-28' : '2025-11-25';
-    const other = era === 'modern' ? '2025-11-25' : '2026-07-28';
-    return new CandorError(
-      `${target.label}: the server does not speak protocol ${asked}, which was asked for (it may speak only ${other}). Use --protocol ${other} or auto. (${message})`,
-      { code: 'target_protocol', cause: error },
-    );
-  }
+  const mismatch = protocolMismatch(target.label, era, error);
+  if (mismatch) return mismatch;
   if (timedOut) {
     return new CandorError(
       `${target.label}: no answer to the MCP handshake within ${timeoutMs} ms.${target.kind === 'stdio' ? ' Is it an MCP server speaking stdio (does it need an argument such as "stdio")?' : ''}${stderr}`,

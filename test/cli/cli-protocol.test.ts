@@ -2,26 +2,33 @@
  * `--protocol` on the commands that connect: `auto` (the default) speaks 2026-07-28 to a
  * server that offers it and 2025-11-25 to one that does not; a forced era the server does
  * not speak fails with an error naming both. Peers: the SDK v1 server (2025 only) on stdio,
- * and candor servers (both eras) on stdio and over HTTP.
+ * candor servers (both eras) on stdio and over HTTP, and a candor server that speaks only
+ * 2026-07-28 on stdio and over HTTP.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpListener } from '../../src/transports/http/listen.js';
 import { ensureBuilt, runCli, type ServeProcess, startServe } from '../support/cli-harness.js';
+import { buildModernServer } from '../support/modern-fixture.js';
 
 const SDK_V1 = ['--', process.execPath, 'test/fixtures/sdk-v1-stdio-server.mjs'];
 const DUAL = ['--', process.execPath, 'test/fixtures/one-tool-server.mjs', 'json'];
+const MODERN_ONLY = [...DUAL, 'modern-only'];
 
 let served: ServeProcess;
+let modernOnly: HttpListener;
 
 beforeAll(async () => {
   ensureBuilt();
   served = await startServe(['--example', 'workspace', '--root', 'docs']);
+  modernOnly = await buildModernServer({ modernOnly: true }).server.listen({ port: 0, handleSignals: false });
 }, 120_000);
 
 afterAll(async () => {
   await served?.stop();
+  await modernOnly?.close();
 });
 
 async function inspectedVersion(args: string[]): Promise<string> {
@@ -63,6 +70,33 @@ describe('candor inspect --protocol', () => {
     const { code, stderr } = await runCli(['inspect', '--protocol', '2024-11-05', served.url]);
     expect(code).toBe(2);
     expect(stderr).toContain('must be 2025-11-25, 2026-07-28 or auto');
+  });
+});
+
+describe('candor inspect --protocol against a server that speaks only 2026-07-28', () => {
+  it('speaks 2026-07-28 with auto and when it is forced, on stdio and over HTTP', async () => {
+    for (const protocol of ['auto', '2026-07-28']) {
+      expect(await inspectedVersion(['--protocol', protocol, ...MODERN_ONLY])).toBe('2026-07-28');
+      expect(await inspectedVersion(['--protocol', protocol, modernOnly.url])).toBe('2026-07-28');
+    }
+    const { code, stdout } = await runCli(['inspect', modernOnly.url]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toContain('· protocol 2026-07-28 ·');
+  });
+
+  it("names both eras and the server's own refusal when 2025-11-25 is forced, on stdio and over HTTP", async () => {
+    for (const target of [MODERN_ONLY, [modernOnly.url]]) {
+      const { code, stdout, stderr } = await runCli(['inspect', '--protocol', '2025-11-25', ...target]);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+      expect(stderr).toContain('does not speak protocol 2025-11-25');
+      expect(stderr).toContain('--protocol 2026-07-28 or auto');
+      expect(stderr).toContain('this server speaks only 2026-07-28');
+    }
+  });
+
+  it('calls its tool with auto', async () => {
+    const { code, stdout } = await runCli(['call', 'echo', '--arg', 'text=hi', ...MODERN_ONLY]);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'hi\n' });
   });
 });
 

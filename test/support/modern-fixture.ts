@@ -21,7 +21,11 @@ export interface Observed {
   settled: string[];
 }
 
-export function buildModernServer(): { server: CandorServer; observed: Observed } {
+/** `modernOnly`: the server speaks only 2026-07-28 (`modern: { only: true }`). */
+export function buildModernServer(options: { modernOnly?: boolean } = {}): {
+  server: CandorServer;
+  observed: Observed;
+} {
   const observed: Observed = { effects: [], aborted: [], started: [], settled: [] };
   let server!: CandorServer;
   const tools = [
@@ -137,6 +141,7 @@ export function buildModernServer(): { server: CandorServer; observed: Observed 
     resources,
     logger: silentLogger,
     timeoutMs: 0,
+    ...(options.modernOnly ? { modern: { only: true } } : {}),
   });
   return { server, observed };
 }

@@ -1,7 +1,7 @@
 /**
  * `candor observe [target | -- cmd …] [--calls N] [--tools GLOB…] [--skip GLOB…]
  * [--args FILE] [--workdir DIR] [--exclude GLOB…] [--env K=V…] [--env-file F…]
- * [--format pretty|json|sarif] [--timeout MS]`: run a stdio server
+ * [--format pretty|json|sarif] [--timeout MS] [--protocol VERSION]`: run a stdio server
  * in a throwaway sandbox and check what its tools do. Exit 0 clean, 1 a tool
  * contradicts its hints, 2 could not observe (usage, start failure, platform, a
  * server that hung or died before every tool was seen).
@@ -20,6 +20,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
+import { addProtocolOption, protocolOf } from '../protocol-flag.js';
 import { renderTable } from '../table.js';
 
 function positiveInt(value: string): number {
@@ -53,6 +54,7 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
     return [tool.name, `${ok}/${tool.calls.length}`, effects.length > 0 ? effects.join(', ') : '—', verdict];
   });
   const lines = [renderTable({ headers: ['TOOL', 'CALLS OK', 'EFFECTS SEEN', 'VERDICT'], rows })];
+  if (report.protocolVersion) lines.push(paint.dim(`protocol ${report.protocolVersion}`));
   for (const finding of report.findings) {
     lines.push(
       '',
@@ -145,7 +147,7 @@ export function registerObserve(program: Command): Command {
         '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
       ].join('\n'),
     );
-  return addEnvOptions(command, { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, command: Command) => {
       const { before, command: cmd } = splitAtDashDash(command, operands);
       const targets = await parseTargets({
@@ -193,9 +195,10 @@ export function registerObserve(program: Command): Command {
         skip: opts.skip as string[],
         ...(given ? { arguments: given } : {}),
         timeoutMs: opts.timeout as number,
+        protocol: protocolOf(opts),
       }).catch((error: unknown) => {
         // Could not observe at all: exit 2, with the server's own words when it said any.
-        if (error instanceof CandorError && error.code.startsWith('observe_')) {
+        if (error instanceof CandorError && (error.code.startsWith('observe_') || error.code === 'target_protocol')) {
           throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
         }
         throw error;

@@ -181,3 +181,35 @@ describe('era classification', () => {
     );
   });
 });
+
+describe('era classification for a server that speaks only 2026-07-28', () => {
+  const only = { modernOnly: true };
+
+  test('initialize is refused with -32022 naming 2026-07-28 and the version it asked for, on stdio and HTTP', () => {
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18' } };
+    for (const route of [classifyEra(init, only), classifyEra(init, { ...only, headers: {} })]) {
+      const { status, code, response } = refusal(route);
+      expect({ status, code }).toEqual({ status: 400, code: -32022 });
+      expect(response.id).toBe(0);
+      expect(response.error.data).toEqual({ supported: [V], requested: '2025-06-18' });
+      expect(response.error.message).toContain('speaks only 2026-07-28');
+    }
+  });
+
+  test('a request without the envelope is refused the same way, naming no version when it gives none', () => {
+    const { code, response } = refusal(classifyEra({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, only));
+    expect(code).toBe(-32022);
+    expect(response.error.data).toEqual({ supported: [V] });
+  });
+
+  test('a notification without the envelope is read as modern (stdio cancels this way), a response stays legacy', () => {
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } };
+    expect(classifyEra(cancel, only)).toMatchObject({ era: 'modern', kind: 'notification' });
+    expect(classifyEra({ jsonrpc: '2.0', id: 4, result: {} }, only).era).toBe('legacy');
+  });
+
+  test('a batch is refused, and a modern request is served as usual', () => {
+    expect(refusal(classifyEra([{ jsonrpc: '2.0', method: 'notifications/initialized' }], only)).code).toBe(-32600);
+    expect(classifyEra(call(), { ...only, headers: headers() })).toMatchObject({ era: 'modern', kind: 'request' });
+  });
+});

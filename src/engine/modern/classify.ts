@@ -17,8 +17,8 @@ import type { JsonRpcErrorResponse, JsonRpcId } from '../channel.js';
 import { INVALID_PARAMS, INVALID_REQUEST, isId } from '../jsonrpc.js';
 import { type Envelope, hasEnvelopeClaim, metaOf, readEnvelope } from './envelope.js';
 import { decodeHeaderValue, type HeaderMap, headerValue } from './header-value.js';
+import { batchRefusal, legacyRefusal, supportedVersions } from './modern-only.js';
 import {
-  ALL_PROTOCOL_VERSIONS,
   HEADER_MISMATCH,
   isModernVersion,
   isSupportedModernVersion,
@@ -60,9 +60,21 @@ export const MCP_NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>
 
 const LEGACY: EraRoute = Object.freeze({ era: 'legacy' });
 
+/** Options of {@link classifyEra}. */
+export interface ClassifyOptions {
+  /** The HTTP request headers (absent on stdio, where there is no header layer and only the body counts). */
+  headers?: HeaderMap;
+  /**
+   * The server speaks only 2026-07-28: 2025-era requests and batches are refused
+   * (-32022 naming the versions it speaks) instead of routed to the 2025 code.
+   */
+  modernOnly?: boolean;
+}
+
 /**
  * Classify one parsed message. `headers` are the HTTP request headers (absent
- * on stdio, where there is no header layer and only the body counts).
+ * on stdio, where there is no header layer and only the body counts);
+ * `modernOnly` refuses 2025-era traffic instead of routing it.
  *
  * @example
  * ```ts
@@ -70,9 +82,10 @@ const LEGACY: EraRoute = Object.freeze({ era: 'legacy' });
  * if (route.era === 'refused') return send(httpStatusOf(route.response), route.response);
  * ```
  */
-export function classifyEra(message: unknown, options: { headers?: HeaderMap } = {}): EraRoute {
-  const { headers } = options;
+export function classifyEra(message: unknown, options: ClassifyOptions = {}): EraRoute {
+  const { headers, modernOnly = false } = options;
   if (Array.isArray(message)) {
+    if (modernOnly) return { era: 'refused', response: batchRefusal() };
     // Batches do not exist in the modern era; a batch smuggling a modern request is refused whole.
     for (const element of message) {
       if (isRecord(element) && hasEnvelopeClaim(element.params)) {
@@ -95,12 +108,19 @@ export function classifyEra(message: unknown, options: { headers?: HeaderMap } =
   const method = message.method;
   const headerVersion = headers ? headerValue(headers, 'mcp-protocol-version') : undefined;
   const headerIsModern = headerVersion !== undefined && isModernVersion(headerVersion);
-  if (!('id' in message)) return classifyNotification(method, params ?? {}, headers, headerVersion, headerIsModern);
+  if (!('id' in message)) {
+    // A modern-only server reads every notification as modern (only stdio's notifications/cancelled does anything).
+    return classifyNotification(method, params ?? {}, headers, headerVersion, headerIsModern || modernOnly);
+  }
   if (!isId(message.id)) return LEGACY;
   const id = message.id;
   const claimed = hasEnvelopeClaim(params);
   if (!claimed) {
-    if (!headerIsModern) return LEGACY;
+    if (!headerIsModern) {
+      if (!modernOnly) return LEGACY;
+      const asked = method === 'initialize' ? params?.protocolVersion : undefined;
+      return { era: 'refused', response: legacyRefusal(id, method, typeof asked === 'string' ? asked : headerVersion) };
+    }
     if (method === 'initialize') {
       return mismatch(id, `an initialize request (2025 handshake) came with MCP-Protocol-Version: ${headerVersion}`);
     }
@@ -130,12 +150,13 @@ export function classifyEra(message: unknown, options: { headers?: HeaderMap } =
     return mismatch(id, `Mcp-Method header value '${methodHeader}' does not match body value '${method}'`);
   }
   if (!isSupportedModernVersion(version)) {
+    const supported = supportedVersions(modernOnly);
     return refused(
       id,
       400,
       UNSUPPORTED_PROTOCOL_VERSION,
-      `Unsupported protocol version: ${version}. This server supports ${ALL_PROTOCOL_VERSIONS.join(', ')} (2025 versions through initialize).`,
-      { supported: [...ALL_PROTOCOL_VERSIONS], requested: version },
+      `Unsupported protocol version: ${version}. This server supports ${supported.join(', ')}${modernOnly ? ' only' : ' (2025 versions through initialize)'}.`,
+      { supported: [...supported], requested: version },
     );
   }
   const envelope = readEnvelope(meta);
@@ -160,7 +181,7 @@ function classifyNotification(
   params: { [key: string]: unknown },
   headers: HeaderMap | undefined,
   headerVersion: string | undefined,
-  headerIsModern: boolean,
+  modernWithoutClaim: boolean,
 ): EraRoute {
   if (hasEnvelopeClaim(params)) {
     const version = metaOf(params)![META.protocolVersion];
@@ -178,7 +199,7 @@ function classifyNotification(
         `MCP-Protocol-Version header value '${headerVersion}' does not match body value '${version}'`,
       );
     }
-  } else if (!headerIsModern) {
+  } else if (!modernWithoutClaim) {
     return LEGACY;
   }
   const methodHeader = headers ? headerValue(headers, 'mcp-method') : undefined;

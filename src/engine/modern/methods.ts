@@ -17,7 +17,7 @@ import { Peer } from '../peer.js';
 import { pageWithoutExecution, withoutExecution } from './deleted-fields.js';
 import { isInputRequiredError } from './input-required-error.js';
 import { Interactions } from './interactions.js';
-import { ALL_PROTOCOL_VERSIONS } from './protocol.js';
+import { supportedVersions } from './modern-only.js';
 import { inputRequired, openRound, type RoundRequest } from './rounds.js';
 import type { ModernHandler, ModernScope } from './scope.js';
 import { modernTaskMethods } from './tasks.js';
@@ -88,7 +88,7 @@ const discover: ModernHandler = (_params, scope) => {
   // `tasks` is the 2025-11-25 capability; this era negotiates tasks as an extension.
   const { tasks: _legacyTasks, ...capabilities } = engine.capabilities;
   const result: Result = {
-    supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+    supportedVersions: [...supportedVersions(shared.modernOnly)],
     capabilities,
     ...shared.cache.hints('discover', info?.auth),
   };

@@ -28,6 +28,13 @@ import { SubscriptionHub, type SubscriptionOptions } from './subscriptions.js';
 
 /** The server options of the 2026-07-28 era (part of `createServer`'s options as `modern`). */
 export interface ModernOptions {
+  /**
+   * Speak only 2026-07-28: `initialize` and every other 2025-era request are
+   * refused with -32022 naming the versions served (HTTP 400), batches are
+   * refused, the HTTP endpoint has no sessions, GET stream or DELETE (405), and
+   * `server/discover` lists 2026-07-28 alone. Default false: both eras on one endpoint.
+   */
+  only?: boolean;
   /** Sealing of `requestState` (secret, expiry). Share the secret across instances behind a load balancer. */
   requestState?: RequestStateOptions;
   /** `ttlMs` / `cacheScope` of discover, lists and reads. */
@@ -99,6 +106,7 @@ export class ModernEngine {
         capabilities: engine.capabilities,
         resultMeta: this.#resultMeta,
       }),
+      modernOnly: options.only === true,
     };
   }
 

@@ -5,19 +5,11 @@
  * src/engine/modern/ reads from here.
  */
 import type { JsonRpcErrorResponse, JsonRpcResponse } from '../channel.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../era.js';
 
 /** The modern (per-request `_meta`) revisions candor serves, newest first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
-
-/**
- * Every version the server speaks, modern first: what `server/discover`
- * advertises and what -32022 lists (basic/versioning: a dual-era server names
- * its legacy versions too, so a legacy-capable client knows `initialize` works).
- */
-export const ALL_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /** Reserved `_meta` keys (basic/index, "_meta"). */
 export const META = {

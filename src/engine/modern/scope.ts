@@ -17,6 +17,8 @@ export interface ModernShared {
   readonly sealer: RequestStateSealer;
   readonly cache: CacheHints;
   readonly subscriptions: SubscriptionHub;
+  /** The server speaks only 2026-07-28 (`modern: { only: true }`): discover lists no 2025 version. */
+  readonly modernOnly: boolean;
 }
 
 /** One modern request as a method handler sees it. */

@@ -33,7 +33,15 @@ import { isInitialize } from './message-kinds.js';
 import { REFUSED, readPostMessage } from './post-body.js';
 import { PostChannel, type PostChannelConfig } from './post-channel.js';
 import { RequestGuard } from './request-guard.js';
-import { allowedMethods, JSON_HEADERS, quoteHeader, refuse, refuseClosing, TRANSPORT_ERROR } from './responses.js';
+import {
+  allowedMethods,
+  JSON_HEADERS,
+  quoteHeader,
+  refuse,
+  refuseClosing,
+  refuseUnserved,
+  TRANSPORT_ERROR,
+} from './responses.js';
 import { badProtocolVersion, SessionLookup } from './session-lookup.js';
 import { Session, SessionStore, StreamChannel } from './sessions.js';
 import { SseStream } from './sse-stream.js';
@@ -93,7 +101,8 @@ export class HttpTransport {
     const { dispatcher, sessions = 'stateful', bodyLimit = 4 * 1024 * 1024 } = options;
     this.#dispatcher = dispatcher;
     this.#logger = options.logger ?? dispatcher.logger;
-    this.#stateful = sessions !== 'stateless';
+    // Only 2026-07-28: no sessions, GET stream or DELETE (Streamable HTTP 2026-07-28, "Earlier Streamable HTTP Revisions").
+    this.#stateful = sessions !== 'stateless' && !dispatcher.modernOnly;
     this.#getStream = this.#stateful && options.getStream !== false;
     this.#guard = new RequestGuard(options);
     this.#limiter = createHttpRateLimiter({
@@ -242,7 +251,7 @@ export class HttpTransport {
     }
     // 2026-07-28: the body picks the era; a modern message never touches sessions.
     const headers: HeaderMap = (name) => exchange.header(name);
-    const route = classifyEra(message, { headers });
+    const route = classifyEra(message, { headers, modernOnly: this.#dispatcher.modernOnly });
     if (route.era === 'refused') {
       exchange.reply(httpStatusOf(route.response), JSON_HEADERS, serializeMessage(route.response));
       return;
@@ -398,10 +407,7 @@ export class HttpTransport {
 
   async #get(exchange: Exchange): Promise<void> {
     if (!this.#getStream) {
-      refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server has no GET stream.', [
-        'allow',
-        this.#allow(),
-      ]);
+      refuseUnserved(exchange, 'GET', { modernOnly: this.#dispatcher.modernOnly, allow: this.#allow() });
       return;
     }
     if (!acceptable(exchange.header('accept')).sse) {
@@ -417,10 +423,7 @@ export class HttpTransport {
 
   async #delete(exchange: Exchange): Promise<void> {
     if (!this.#stateful) {
-      refuse(exchange, 405, TRANSPORT_ERROR, 'Method not allowed: this server is stateless and has no sessions.', [
-        'allow',
-        allowedMethods({ stateful: false, getStream: false }),
-      ]);
+      refuseUnserved(exchange, 'DELETE', { modernOnly: this.#dispatcher.modernOnly, allow: this.#allow() });
       return;
     }
     const session = await this.#lookup.find(exchange);

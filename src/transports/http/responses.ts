@@ -85,3 +85,28 @@ export function allowedMethods(endpoint: { stateful: boolean; getStream: boolean
   if (!endpoint.stateful) return 'POST, OPTIONS';
   return endpoint.getStream ? 'GET, POST, DELETE, OPTIONS' : 'POST, DELETE, OPTIONS';
 }
+
+/**
+ * Refuse a GET or DELETE the endpoint does not serve (405 with `Allow`): it
+ * has no GET stream, or no sessions (stateless, or a server that speaks only
+ * 2026-07-28, whose Streamable HTTP has neither).
+ *
+ * @example
+ * ```ts
+ * refuseUnserved(exchange, 'GET', { modernOnly: true, allow: 'POST, OPTIONS' });
+ * ```
+ */
+export function refuseUnserved(
+  exchange: Exchange,
+  method: 'GET' | 'DELETE',
+  endpoint: { modernOnly: boolean; allow: string },
+): void {
+  const why = endpoint.modernOnly
+    ? method === 'GET'
+      ? 'this server speaks only 2026-07-28, which has no GET stream (change notifications come through subscriptions/listen)'
+      : 'this server speaks only 2026-07-28, which has no sessions to end'
+    : method === 'GET'
+      ? 'this server has no GET stream'
+      : 'this server is stateless and has no sessions';
+  refuse(exchange, 405, TRANSPORT_ERROR, `Method not allowed: ${why}.`, ['allow', endpoint.allow]);
+}

@@ -1,0 +1,85 @@
+/**
+ * The MCP client of a sandboxed server, in the protocol era asked for, with one server
+ * process at a time.
+ *
+ * The SDK's `auto` negotiation over stdio probes `server/discover` on a disposable
+ * sibling process started from the same command, then starts the real one. Inside the
+ * sandbox that is a second start of the server whose effects land in the same trace and
+ * whose leftovers (a lock file held by a process being reaped) can stop the real start.
+ * A transport that is a subclass of the SDK's makes it probe in place instead; a server
+ * that exits on a request before `initialize` is started once more, speaking 2025-11-25.
+ */
+import { once } from 'node:events';
+import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientOptionsFor } from '../targets/connect.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** The SDK's stdio transport, probed in place (see the file comment). */
+class InPlaceStdio extends StdioClientTransport {}
+
+/** A connected client, its transport and the server's stderr tail. */
+export interface SandboxedClient {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: StderrTail;
+}
+
+/** How to start the sandboxed server. */
+export interface SandboxedStart {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  era: 'legacy' | 'modern' | 'auto';
+  timeoutMs: number;
+}
+
+/** The server did not finish the handshake: why, and its last stderr lines. */
+export interface SandboxedStartFailure {
+  failed: unknown;
+  stderr: string[];
+}
+
+/**
+ * Start the server and finish the handshake in `era` (`auto`: 2026-07-28 when the server
+ * answers `server/discover`, else 2025-11-25).
+ *
+ * @example
+ * ```ts
+ * const started = await connectSandboxed({ command, args, env, era: 'auto', timeoutMs: 10_000 });
+ * if (!('failed' in started)) started.client.getNegotiatedProtocolVersion(); // '2026-07-28'
+ * ```
+ */
+export async function connectSandboxed(start: SandboxedStart): Promise<SandboxedClient | SandboxedStartFailure> {
+  const first = await attempt(start, start.era);
+  if (!('failed' in first) || start.era !== 'auto' || !closedDuringProbe(first.failed)) return first;
+  return attempt(start, 'legacy');
+}
+
+async function attempt(
+  start: SandboxedStart,
+  era: SandboxedStart['era'],
+): Promise<SandboxedClient | SandboxedStartFailure> {
+  const client = new Client({ name: 'candor-observe', version: '0.1.0' }, clientOptionsFor(era, start.timeoutMs));
+  const transport = new InPlaceStdio({ command: start.command, args: start.args, env: start.env, stderr: 'pipe' });
+  const stderr = new StderrTail(transport.stderr);
+  try {
+    await client.connect(transport, { timeout: start.timeoutMs });
+    return { client, transport, stderr };
+  } catch (error) {
+    // The last stderr lines arrive as the process ends: wait for the stream's end, briefly.
+    const ended = transport.stderr ? once(transport.stderr, 'end').catch(() => {}) : Promise.resolve();
+    await transport.close().catch(() => {});
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 200))]);
+    return { failed: error, stderr: stderr.lines() };
+  }
+}
+
+/** The server went away while it was asked `server/discover`: it quits on requests before `initialize`. */
+function closedDuringProbe(cause: unknown): boolean {
+  return (
+    cause instanceof SdkError &&
+    cause.code === SdkErrorCode.EraNegotiationFailed &&
+    /closed during the (version negotiation|server\/discover) probe/i.test(cause.message)
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * `candor scan --list` over the real CLI: servers scanned two at a time into an
+ * output folder with one report per server and an index, then the batch resumed
+ * with a longer list (finished servers skipped), then forced.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli, type ServeProcess, startServe } from '../support/cli-harness.js';
+
+const fixture = path.join(import.meta.dirname, '../fixtures/observe/server.mjs');
+
+let served: ServeProcess;
+let dir: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  served = await startServe(['--example', 'workspace']);
+  dir = await mkdtemp(path.join(tmpdir(), 'candor-scan-batch-'));
+  await writeFile(
+    path.join(dir, 'mcp.json'),
+    JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [fixture] } } }),
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await served?.stop();
+});
+
+type Entry = { target: string; slug: string; verdict: string; tools?: number; error?: string };
+const index = async (out: string): Promise<Entry[]> => JSON.parse(await readFile(path.join(out, 'index.json'), 'utf8'));
+
+describe('candor scan --list', () => {
+  it('writes a report per server and an index, and a resumed batch skips the servers already finished', async () => {
+    const out = path.join(dir, 'out');
+    await writeFile(path.join(dir, 'first.txt'), `# the first half\n${served.url}\n`);
+    const first = await runCli(['scan', '--list', path.join(dir, 'first.txt'), '--out', out, '--skip', 'hang']);
+    expect(first.code).toBe(0);
+    const [remote] = await index(out);
+    expect(remote).toMatchObject({ target: served.url, verdict: 'consistent' });
+    const reportFile = path.join(out, `${remote!.slug}.json`);
+    const firstReport = JSON.parse(await readFile(reportFile, 'utf8'));
+    expect(firstReport.remote.url).toBe(served.url);
+    expect(await readFile(path.join(out, `${remote!.slug}.html`), 'utf8')).toContain('data-verdict="consistent"');
+
+    // The whole list, as a JSON array, two at a time: the finished server is not scanned again.
+    await writeFile(
+      path.join(dir, 'all.json'),
+      JSON.stringify([served.url, 'mcp.json#fixture', 'http://127.0.0.1:1/mcp']),
+    );
+    const resumed = await runCli(
+      ['scan', '--list', path.join(dir, 'all.json'), '--out', out, '--jobs', '2', '--skip', 'hang'],
+      { timeoutMs: 170_000 },
+    );
+    expect(resumed.stderr).toContain(`${served.url}: finished before, skipped`);
+    expect(resumed.code).toBe(2);
+    expect(JSON.parse(await readFile(reportFile, 'utf8')).date).toBe(firstReport.date);
+    const entries = await index(out);
+    expect(entries.map((e) => e.verdict)).toEqual(['consistent', 'contradictions', 'could not scan']);
+    expect(entries[1]!.target).toBe(path.join(dir, 'mcp.json#fixture'));
+    expect(entries[2]!.error).toContain('http://127.0.0.1:1/mcp');
+    const markdown = await readFile(path.join(out, 'index.md'), 'utf8');
+    expect(markdown).toContain(`(${entries[1]!.slug}.md)`);
+    expect(await readFile(path.join(out, `${entries[1]!.slug}.md`), 'utf8')).toMatch(
+      /\| get_status \|.*\| contradicts \|/,
+    );
+    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain(`href="${entries[1]!.slug}.html"`);
+    expect(resumed.stdout).toContain('| Server | Version | Tools |');
+
+    const forced = await runCli(['scan', '--list', path.join(dir, 'first.txt'), '--out', out, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).not.toContain('skipped');
+    expect(JSON.parse(await readFile(reportFile, 'utf8')).date).not.toBe(firstReport.date);
+  }, 180_000);
+
+  it('refuses a list without --out, and a list whose JSON entries are not targets', async () => {
+    await writeFile(path.join(dir, 'bad.json'), JSON.stringify(['a', 3]));
+    const noOut = await runCli(['scan', '--list', path.join(dir, 'bad.json')]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('--list needs --out');
+    const bad = await runCli(['scan', '--list', path.join(dir, 'bad.json'), '--out', path.join(dir, 'x')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('$[1]: each entry must be a target string');
+  });
+});
