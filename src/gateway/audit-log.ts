@@ -27,6 +27,8 @@ export interface AuditEntry {
   /** ok / error (tool reported isError) / denied / timeout / cancelled / unknown / failed. */
   outcome: string;
   args: { sha256: string; keys: string[] };
+  /** What the result guard found in the result and did about it (kind, rule, action; never the text found). */
+  results?: Array<{ kind: 'secret' | 'injection'; rule: string; action: 'annotate' | 'redact' | 'block' | 'off' }>;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface AuditQuery {
   tool?: string;
   decision?: AuditEntry['decision'];
   principal?: string;
+  /** Only calls whose result had a finding of this kind (the result guards). */
+  finding?: 'secret' | 'injection';
   /** Only entries at or after this time (ms since the epoch). */
   since?: number;
 }
@@ -88,6 +90,7 @@ export async function queryAudit(file: string, query: AuditQuery): Promise<{ ent
     if (tool !== undefined && !tool(entry.tool)) continue;
     if (query.decision !== undefined && entry.decision !== query.decision) continue;
     if (query.principal !== undefined && entry.principal !== query.principal) continue;
+    if (query.finding !== undefined && !entry.results?.some((r) => r.kind === query.finding)) continue;
     if (query.since !== undefined && Date.parse(entry.time) < query.since) continue;
     entries.push(entry);
   }

@@ -37,6 +37,14 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     invalid: { a__b: { command: 'node' } },
   },
   {
+    key: 'results',
+    type: '{ secrets, injection } of "redact" | "annotate" | "block" | "off"',
+    summary:
+      'What the result guards do with secrets and injected instructions in tool results, for every server (an entry\'s own `results` wins); see [result guards](../gateway/result-guards.md).',
+    example: { injection: 'block' },
+    invalid: { secrets: 'hide' },
+  },
+  {
     key: 'policy',
     type: 'preset name | { preset, rules }',
     summary:
@@ -243,6 +251,13 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
       'Which protocol era the gateway speaks to this server: 2026-07-28 where offered (`auto`), 2025-11-25 only (`legacy`), or 2026-07-28 only (`modern`).',
     example: 'legacy',
     invalid: '2026',
+  },
+  {
+    key: 'results',
+    type: '{ secrets, injection }',
+    summary: "This server's result guards, over the top-level `results`.",
+    example: { secrets: 'block' },
+    invalid: { injection: 'drop' },
   },
   {
     key: 'sandbox',

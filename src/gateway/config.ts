@@ -15,6 +15,8 @@ import type { RateLimit } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
+import { resultSettings } from './results/settings.js';
+import type { ResultGuardSettings } from './results/types.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
@@ -23,6 +25,7 @@ export const GATEWAY_CONFIG_FILES = ['candor.gateway.json', 'candor.config.json'
 
 /** The keys a gateway section may have; any other is refused (the config reference documents each). */
 export const KEYS = new Set([
+  'results',
   'servers',
   'mcpServers',
   'policy',
@@ -119,6 +122,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
     }
+    if (record.results !== undefined) upstream.results = resultsOf(file, `${where}.results`, record.results);
     const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
     if (sandbox !== undefined) upstream.sandbox = sandbox;
     servers[name] = upstream;
@@ -128,6 +132,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
 
   const byDefault = rootSandbox(file, prefix, root);
   if (byDefault !== undefined) options.sandbox = byDefault;
+  if (root.results !== undefined) options.results = resultsOf(file, `${prefix}results`, root.results);
   if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
   if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
   if (root.approvalsFile !== undefined)
@@ -361,4 +366,11 @@ function positive(file: string, where: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
     fail(file, where, 'must be a positive number.');
   return value;
+}
+
+/** A `results` value, or a config error naming where it is. */
+function resultsOf(file: string, where: string, value: unknown): ResultGuardSettings {
+  const settings = resultSettings(value);
+  if (typeof settings === 'string') fail(file, where, settings);
+  return settings;
 }

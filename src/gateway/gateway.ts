@@ -30,6 +30,7 @@ import { gatewayMetrics } from './metrics.js';
 import { CALLBACK_PATH, PerUserSignIns } from './per-user.js';
 import { perUserServersOf } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
+import { resultGuardStep } from './results/guard-step.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
@@ -173,6 +174,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     record,
     perUser: () => perUser,
     remote: (server) => options.servers[server]?.command === undefined,
+    guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
   });
 
   const door = new Door({

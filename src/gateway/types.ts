@@ -14,6 +14,7 @@ import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
 import type { ProfileConfig } from './profiles.js';
+import type { ResultGuardSettings } from './results/types.js';
 import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
@@ -39,12 +40,16 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * (the gateway knows who calls) and a token key (`tokenKey`; `candor gateway` reads `CANDOR_TOKEN_KEY`).
    */
   perUser?: boolean;
+  /** What the gateway does with secrets and injected instructions in this server's results (over the gateway's `results`). */
+  results?: ResultGuardSettings;
 };
 
 /** Everything `createGateway` accepts. */
 export interface GatewayOptions {
   /** Upstream servers by name; the name prefixes their tools and prompts (`name__tool`). */
   servers: Record<string, UpstreamConfig>;
+  /** What the gateway does with secrets and injected instructions in results; unset kinds follow each tool's hints. */
+  results?: ResultGuardSettings;
   /** Where upstream OAuth sign-ins are read and refreshed (default the user's credentials file). */
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */

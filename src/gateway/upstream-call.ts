@@ -14,6 +14,7 @@ import { auditEntry } from './audit-entry.js';
 import type { AuditEntry } from './audit-log.js';
 import { resultOf } from './call-result.js';
 import type { PerUserSignIns } from './per-user.js';
+import type { ResultGuardStep } from './results/guard-step.js';
 import type { GatewayRules } from './rules.js';
 import type { InFlight } from './upstream-requests.js';
 
@@ -34,6 +35,8 @@ export interface UpstreamCallOptions {
   perUser: () => PerUserSignIns | undefined;
   /** True for an upstream reached by URL: its calls are cancelled with the downstream request. */
   remote: (server: string) => boolean;
+  /** Secrets and injected instructions in results: found and acted on before the result goes on. */
+  guard?: ResultGuardStep | undefined;
 }
 
 /**
@@ -82,7 +85,7 @@ export function upstreamCall(options: UpstreamCallOptions) {
         }
       };
     }
-    const outcome = await inFlight.track(
+    let outcome = await inFlight.track(
       scope,
       () =>
         tool.visibility.includes('model')
@@ -91,7 +94,17 @@ export function upstreamCall(options: UpstreamCallOptions) {
       options.remote(tool.server),
     );
     if (scope.inputRequired) throw scope.inputRequired;
-    if (record) record(auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy));
+    let audited: Awaited<ReturnType<ResultGuardStep>>['audited'] = [];
+    if (options.guard && outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) {
+      const guarded = await options.guard(tool, outcome.result);
+      outcome = { ...outcome, result: guarded.result };
+      audited = guarded.audited;
+    }
+    if (record) {
+      const entry = auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy);
+      if (audited.length > 0) entry.results = audited;
+      record(entry);
+    }
     return resultOf(tool, outcome, scope);
   };
 }

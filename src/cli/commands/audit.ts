@@ -1,6 +1,6 @@
 /**
  * `candor audit <file> [--server S] [--tool GLOB] [--decision allow|ask|deny]
- * [--principal SUB] [--since 1h] [--json]`: what the gateway
+ * [--principal SUB] [--finding secret|injection] [--since 1h] [--json]`: what the gateway
  * decided, from its JSONL audit log.
  */
 import { type Command, Option } from 'commander';
@@ -13,6 +13,7 @@ interface AuditCliOptions {
   tool?: string;
   decision?: 'allow' | 'ask' | 'deny' | 'error';
   principal?: string;
+  finding?: 'secret' | 'injection';
   since?: string;
   json?: boolean;
 }
@@ -34,6 +35,12 @@ export function registerAudit(program: Command): Command {
     .option('--tool <glob>', 'only these tools (a name or glob, e.g. "memory__*")')
     .addOption(new Option('--decision <decision>', 'only this decision').choices(['allow', 'ask', 'deny', 'error']))
     .option('--principal <sub>', "only this person's calls (the token subject; with --auth-*)")
+    .addOption(
+      new Option('--finding <kind>', 'only calls whose result had a secret or injected instructions').choices([
+        'secret',
+        'injection',
+      ]),
+    )
     .option('--since <age>', 'only the last 90s / 15m / 1h / 7d, or since an ISO time')
     .option('--json', 'one JSON entry per line instead of a table')
     .addHelpText(
@@ -43,6 +50,7 @@ export function registerAudit(program: Command): Command {
         'Examples:',
         '  candor audit gateway-audit.jsonl --decision deny --since 1h',
         '  candor audit gateway-audit.jsonl --tool "memory__*" --json',
+        '  candor audit gateway-audit.jsonl --finding secret --since 1d',
       ].join('\n'),
     )
     .action(async (file: string, opts: AuditCliOptions) => {
@@ -51,6 +59,7 @@ export function registerAudit(program: Command): Command {
       if (opts.tool !== undefined) query.tool = opts.tool;
       if (opts.decision !== undefined) query.decision = opts.decision;
       if (opts.principal !== undefined) query.principal = opts.principal;
+      if (opts.finding !== undefined) query.finding = opts.finding;
       try {
         if (opts.since !== undefined) query.since = sinceOf(opts.since);
         const { entries, skipped } = await queryAudit(file, query);

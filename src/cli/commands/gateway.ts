@@ -15,6 +15,7 @@ import {
   type GatewayLaunch,
   printConfig,
 } from '../../gateway/print-config.js';
+import { resultSettingsFlag } from '../../gateway/results/settings.js';
 import { sandboxLines } from '../../gateway/sandboxing.js';
 import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
 import { POLICY_PRESETS } from '../../host/policy.js';
@@ -38,6 +39,7 @@ interface GatewayCliOptions extends AuthFlags {
   overrides?: string;
   lock?: string;
   audit?: string;
+  results?: string;
   trust: string[];
   printConfig?: ClientName;
   redis?: string;
@@ -107,6 +109,11 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
   if (opts.lock !== undefined) options.lock = { ...options.lock, file: path.resolve(opts.lock) };
   if (opts.audit !== undefined) options.audit = opts.audit === '-' ? '-' : path.resolve(opts.audit);
   if (opts.tools !== undefined) options.toolList = opts.tools;
+  if (opts.results !== undefined) {
+    const results = resultSettingsFlag(opts.results);
+    if (typeof results === 'string') throw new CliError(results, { exitCode: EXIT.usage });
+    options.results = { ...options.results, ...results };
+  }
   if (opts.prefix !== undefined) options.prefix = opts.prefix;
   if (opts.rules !== undefined) options.rules = path.resolve(opts.rules);
   if (opts.authGroupsClaim !== undefined) options.groupsClaim = opts.authGroupsClaim;
@@ -171,6 +178,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.lock) args.push('--lock', path.resolve(opts.lock));
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
   if (opts.tools) args.push('--tools', opts.tools);
+  if (opts.results) args.push('--results', opts.results);
   if (opts.prefix) args.push('--prefix', opts.prefix);
   if (opts.profile) args.push('--profile', opts.profile);
   if (opts.rules) args.push('--rules', path.resolve(opts.rules));
@@ -303,6 +311,10 @@ export function registerGateway(program: Command): Command {
     .option('--overrides <file>', "your declarations of third-party tools' effects (strongest source of hints)")
     .option('--lock <file>', 'pin upstream tools against this lockfile (candor pin --config … writes it)')
     .option('--audit <file>', 'append one JSON line per call to this file (- for stderr)')
+    .option(
+      '--results <kind=action,…>',
+      'what to do with secrets and injected instructions in results: secrets|injection = annotate|redact|block|off (default: secrets redacted; injection annotated for open-world tools and untrusted servers)',
+    )
     .option(
       '--trust <server>',
       'trust this upstream: its hints may relax prompts (repeatable)',

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { findSecrets, redact } from './secrets.js';
+
+const alnum = (n: number) =>
+  [...randomBytes(n)].map((b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[b % 62]).join('');
+
+describe('secrets in result text', () => {
+  it('redacts the whole AWS secret key even though the preset rule reports a range starting at the name', async () => {
+    const value = alnum(40);
+    const text = `[default]\naws_secret_access_key = ${value}\nregion = us-east-1`;
+    const shown = redact(text, await findSecrets(text));
+    expect(shown).toBe('[default]\n[redacted: secret]\nregion = us-east-1');
+  });
+
+  it('redacts a JSON Web Token and a hex API key next to its name, and leaves the rest', async () => {
+    const jwt = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from('{"sub":"ada"}').toString('base64url')}.${randomBytes(32).toString('base64url')}`;
+    const hex = randomBytes(24).toString('hex');
+    const text = JSON.stringify({ user: 'ada', session: jwt, api_key: hex });
+    expect(redact(text, await findSecrets(text))).toBe(
+      '{"user":"ada","session":"[redacted: secret]","api_key":"[redacted: secret]"}',
+    );
+  });
+
+  it('finds nothing in placeholders, versions and words next to secret-like names', async () => {
+    const text = 'password: changeme\ntoken = xxxxxxxxxxxxxxxxxxxx\napi_key: "$API_KEY"\nsecret_version = 1.2.3-beta.4';
+    expect(await findSecrets(text)).toEqual([]);
+  });
+});

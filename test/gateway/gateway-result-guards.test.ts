@@ -1,0 +1,268 @@
+/**
+ * The result guards through the built `candor gateway`: an SDK v1 upstream whose tools
+ * return provider tokens, a private key, a JSON Web Token, a poisoned web page and
+ * ordinary data; SDK v1 and v2 clients downstream (2025 and 2026-07-28 eras) over
+ * Streamable HTTP; each action (redact, annotate, block, off), the defaults that follow
+ * the hints and the server's trust, the audit lines, and bad settings refused clearly.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { until } from '../support/until.js';
+
+const fixture = path.join(REPO, 'test/fixtures/gateway/results-upstream.mjs');
+let dir: string;
+const children: ChildProcess[] = [];
+const closers: Array<() => Promise<unknown>> = [];
+
+const alnum = (n: number) =>
+  [...randomBytes(n)].map((b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[b % 62]).join('');
+const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+
+// Fresh credentials each run, in the formats the providers issue.
+const secrets = {
+  github: `ghp_${alnum(36)}`,
+  awsSecret: randomBytes(30).toString('base64'),
+  slack: `xoxb-${randomBytes(6).readUIntBE(0, 6).toString().padStart(12, '1').slice(0, 12)}-${'2'.repeat(13)}-${alnum(24)}`,
+  dsn: `postgres://deploy:${alnum(20)}@db.internal:5432/orders`,
+  privateKey: generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey,
+  jwt: `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: 'ada', exp: 1900000000 })}.${randomBytes(32).toString('base64url')}`,
+  apiKey: randomBytes(24).toString('hex'),
+};
+// The parts of each secret that must never be seen (a private key's body, not its header line).
+const secretValues = [
+  secrets.github,
+  secrets.awsSecret,
+  secrets.slack,
+  secrets.dsn.split(':')[2]!.split('@')[0]!,
+  secrets.privateKey.split('\n')[5]!,
+  secrets.jwt,
+  secrets.apiKey,
+];
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(tmpdir(), 'candor-result-guards-'));
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close().catch(() => {});
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let configs = 0;
+/** A gateway config with the leaky upstream (plus any keys given), written to a file. */
+function config(extra: Record<string, unknown> = {}, server: Record<string, unknown> = {}): string {
+  const file = path.join(dir, `gateway-${++configs}.json`);
+  const upstream = { command: process.execPath, args: [fixture], env: { RESULTS_SECRETS: JSON.stringify(secrets) } };
+  // The tools are allowed by a rule, so every call runs and its result is what is checked.
+  const policy = { rules: [{ decision: 'allow', tools: 'files__*' }] };
+  writeFileSync(file, JSON.stringify({ servers: { files: { ...upstream, ...server } }, policy, ...extra }));
+  return file;
+}
+
+/** Start the built `candor gateway … --http 127.0.0.1:0` and wait for its endpoint line. */
+function startGateway(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'gateway', ...args, '--http', '127.0.0.1:0'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+      const match = /MCP endpoint: (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`candor gateway exited (${code}):\n${stdout}\n${stderr}`)));
+  });
+}
+
+type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
+interface Result {
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The three downstream clients: SDK v1, SDK v2 on the 2025 era, SDK v2 pinned to 2026-07-28. */
+const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
+  [
+    'an SDK v1 client',
+    async (url) => {
+      const client = new ClientV1({ name: 'v1', version: '1.0.0' });
+      await client.connect(new TransportV1(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+  [
+    'an SDK v2 client on the 2025 era',
+    async (url) => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      await client.connect(new TransportV2(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+  [
+    'an SDK v2 client on the 2026-07-28 era',
+    async (url) => {
+      const client = new ClientV2(
+        { name: 'v2-modern', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(new TransportV2(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+];
+
+const textOf = (r: Result) => r.content.map((b) => b.text ?? '').join('\n');
+const seen = (r: Result) => JSON.stringify(r);
+const labels = (r: Result) => (r._meta?.['dev.candor/result-guard'] as { labels?: string[] } | undefined)?.labels;
+
+describe.each(CLIENTS)('through the built gateway with %s', (_label, connect) => {
+  let call: Call;
+  let audit: string;
+  beforeAll(async () => {
+    audit = path.join(dir, `audit-${randomBytes(4).toString('hex')}.jsonl`);
+    call = await connect(await startGateway(['--config', config(), '--audit', audit]));
+  });
+
+  it('redacts every credential by default, in text and structured content, and labels the result sensitive', async () => {
+    for (const tool of ['files__read_config', 'files__read_key', 'files__read_session']) {
+      const result = await call(tool);
+      for (const value of secretValues) expect(seen(result)).not.toContain(value);
+      expect(textOf(result)).toContain('[redacted: secret]');
+      expect(labels(result)).toEqual(['sensitive']);
+    }
+    const config = await call('files__read_config');
+    expect(textOf(config)).toContain('region = "eu-west-1"');
+    expect(config.structuredContent).toEqual({ region: 'eu-west-1', database: '[redacted: secret]' });
+  });
+
+  it('puts a note before a poisoned page from an open-world tool and labels it untrusted, keeping the page', async () => {
+    const result = await call('files__fetch_page', { url: 'https://example.com/cake' });
+    expect(result.content[0]!.text).toMatch(
+      /^candor gateway: the result below of files__fetch_page contains text that tries to instruct you/,
+    );
+    expect(result.content[1]!.text).toContain('Ignore all previous instructions');
+    expect(labels(result)).toEqual(['untrusted']);
+  });
+
+  it('passes an ordinary result unchanged', async () => {
+    const result = await call('files__weather');
+    expect(result.content).toEqual([
+      { type: 'text', text: 'Sunny, 21°C, wind 12 km/h from the south-west. Build 4f3a9c1 at 2026-11-28T09:00Z.' },
+    ]);
+    expect(result._meta?.['dev.candor/result-guard']).toBeUndefined();
+  });
+
+  it('writes the kind, rule and action of each finding to the audit log, never the secret', async () => {
+    await call('files__read_key');
+    const lines = await until(
+      () => (existsSync(audit) ? readFileSync(audit, 'utf8') : ''),
+      (text) => text.includes('files__weather') && text.includes('privatekey'),
+    );
+    for (const value of secretValues) expect(lines).not.toContain(value);
+    const entries = lines
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { tool: string; results?: unknown });
+    expect(entries.find((e) => e.tool === 'files__read_key')?.results).toEqual([
+      { kind: 'secret', rule: '@secretlint/secretlint-rule-privatekey', action: 'redact' },
+    ]);
+    expect(entries.find((e) => e.tool === 'files__weather')?.results).toBeUndefined();
+    // `candor audit --finding` picks the calls whose result had a finding of that kind.
+    const query = await runCli(['audit', audit, '--finding', 'injection', '--json']);
+    expect(query.code).toBe(0);
+    const tools = new Set(
+      query.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { tool: string }).tool),
+    );
+    expect([...tools]).toEqual(['files__fetch_page']);
+  });
+});
+
+describe('settings from the config and the command line', () => {
+  it('blocks per the server\'s "results" and --results: a tool error naming the kind, nothing of the result', async () => {
+    const url = await startGateway([
+      '--config',
+      config({}, { results: { secrets: 'block' } }),
+      '--results',
+      'injection=block',
+    ]);
+    const call = await CLIENTS[1]![1](url);
+    const secret = await call('files__read_session');
+    expect(secret.isError).toBe(true);
+    expect(textOf(secret)).toBe(
+      'candor gateway: the result of files__read_session was withheld: it contains a secret. Nothing of it was passed on.',
+    );
+    const page = await call('files__fetch_page', { url: 'https://example.com/cake' });
+    expect(page.isError).toBe(true);
+    expect(textOf(page)).toContain('it contains injected instructions');
+    expect(textOf(page)).not.toContain('Ignore all previous');
+    expect((await call('files__weather')).isError).toBeFalsy();
+  });
+
+  it('passes everything verbatim with both kinds off', async () => {
+    const url = await startGateway(['--config', config({ results: { secrets: 'off', injection: 'off' } })]);
+    const call = await CLIENTS[0]![1](url);
+    expect(textOf(await call('files__read_session'))).toContain(secrets.jwt);
+    expect(textOf(await call('files__fetch_page', { url: 'x' }))).toMatch(/^<html>/);
+  });
+
+  it('leaves secrets in place but labels them when secrets are set to annotate', async () => {
+    const url = await startGateway(['--config', config(), '--results', 'secrets=annotate']);
+    const call = await CLIENTS[2]![1](url);
+    const result = await call('files__read_session');
+    expect(textOf(result)).toContain(secrets.apiKey);
+    expect(labels(result)).toEqual(['sensitive']);
+  });
+
+  it('annotates injection in a closed-world tool of an untrusted server, but not once the server is trusted', async () => {
+    const untrusted = await CLIENTS[1]![1](await startGateway(['--config', config()]));
+    expect(textOf(await untrusted('files__read_note'))).toMatch(/^candor gateway: the result below/);
+    const trusted = await CLIENTS[1]![1](await startGateway(['--config', config(), '--trust', 'files']));
+    const note = await trusted('files__read_note');
+    expect(textOf(note)).toMatch(/^Meeting moved to 3pm/);
+    // A trusted server's closed-world tool still gets its secrets redacted.
+    expect(textOf(await trusted('files__read_session'))).not.toContain(secrets.apiKey);
+    // An open-world tool's result is outside input, whoever serves it.
+    expect(textOf(await trusted('files__fetch_page', { url: 'x' }))).toMatch(/^candor gateway: the result below/);
+  });
+
+  it('refuses a bad --results value and a bad "results" key with a clear message', async () => {
+    const flag = await runCli(['gateway', '--config', config(), '--results', 'secrets=hide', '--stdio']);
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toContain(
+      '--results: secrets must be one of "annotate", "redact", "block", "off" (got "hide")',
+    );
+    const file = config({}, { results: { secret: 'redact' } });
+    const key = await runCli(['gateway', '--config', file, '--stdio']);
+    expect(key.code).not.toBe(0);
+    expect(key.stderr).toContain('servers.files.results: unknown key "secret"; expected "secrets" or "injection".');
+  });
+});
