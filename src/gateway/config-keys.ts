@@ -245,10 +245,18 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     invalid: '30s',
   },
   {
+    key: 'protocol',
+    type: '"2025-11-25" | "2026-07-28" | "auto"',
+    summary:
+      'The protocol version the gateway holds this server to, as in a client config entry; `auto` speaks 2026-07-28 where the server offers it.',
+    example: '2025-11-25',
+    invalid: '2024-11-05',
+  },
+  {
     key: 'era',
     type: '"auto" | "legacy" | "modern"',
     summary:
-      'Which protocol era the gateway speaks to this server: 2026-07-28 where offered (`auto`), 2025-11-25 only (`legacy`), or 2026-07-28 only (`modern`).',
+      'The older spelling of `protocol` (read only when `protocol` is absent): 2026-07-28 where offered (`auto`), 2025-11-25 only (`legacy`), or 2026-07-28 only (`modern`).',
     example: 'legacy',
     invalid: '2026',
   },

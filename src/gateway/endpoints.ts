@@ -2,8 +2,8 @@
  * The gateway's downstream endpoints: the full gateway and one per profile, each a
  * candor server over the one shared tool registry, narrowed per request by its
  * profile, its search mode (a session lists what it found) and the Cedar rules.
- * A server's rate limit is one middleware shared by every endpoint, so the budget
- * holds across profiles.
+ * A server's rate limit and the quotas are middleware shared by every endpoint, so the
+ * budgets hold across profiles.
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ToolScope } from '../engine/engine.js';
@@ -17,6 +17,7 @@ import { redisFoundTools } from '../stores/found-tools-store.js';
 import type { ServerLogger } from '../util/logger.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
+import { quotaMiddleware } from './quotas/quota-middleware.js';
 import type { GatewayRules } from './rules.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
@@ -99,7 +100,15 @@ export function serveEndpoints(
 ): Endpoints {
   const { registry, resources, prompts, logger, version, searches, prefix, rules } = context;
   let server: CandorServer | undefined;
-  const middleware = serverRateLimits(options, logger, () => server);
+  const middleware = [
+    ...serverRateLimits(options, logger, () => server),
+    // With shared state, every instance counts on one store (see quotas/quota-middleware.ts).
+    ...quotaMiddleware({
+      quotas: options.quotas ?? [],
+      logger,
+      store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+    }),
+  ];
   const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
     createServer({
       name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,

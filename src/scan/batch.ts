@@ -1,7 +1,7 @@
 /**
  * Many servers at once: a list of targets scanned `jobs` at a time, each
  * server's reports (JSON, Markdown, HTML) written to the output folder, then an
- * index. A server whose JSON report is there already is finished and skipped
+ * index (and, for a server.json target, a copy of it carrying the verdict). A server whose JSON report is there already is finished and skipped
  * (a batch resumes where it stopped) unless `force`. Reports are written to a
  * temporary name and renamed, so an interrupted scan never looks finished.
  */
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CandorError, isCandorError } from '../errors.js';
 import { type BatchEntry, entryFor, formatIndex } from './batch-index.js';
 import { formatScan } from './report.js';
+import { serverJsonWithVerdict } from './server-json-verdict.js';
 import type { ScanReport } from './types.js';
 
 /** What a batch needs. */
@@ -124,6 +125,10 @@ export async function runBatch(options: BatchOptions): Promise<BatchEntry[]> {
         result = await options.scan(target, progress);
         await writeAtomically(path.join(options.out, `${slug}.md`), formatScan(result, 'markdown'));
         await writeAtomically(path.join(options.out, `${slug}.html`), formatScan(result, 'html'));
+        if (result.serverJson) {
+          const text = await readFile(result.serverJson.file, 'utf8');
+          await writeAtomically(path.join(options.out, `${slug}.server.json`), serverJsonWithVerdict(text, result));
+        }
       } catch (error) {
         // One server's failure, even an unexpected one, must not lose the rest of the batch.
         result = { error: isCandorError(error) ? error.message : `unexpected error: ${(error as Error).message}` };

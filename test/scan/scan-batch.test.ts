@@ -22,6 +22,15 @@ beforeAll(async () => {
     path.join(dir, 'mcp.json'),
     JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: [fixture] } } }),
   );
+  await writeFile(
+    path.join(dir, 'remote.server.json'),
+    JSON.stringify({
+      name: 'dev.candor.test/workspace',
+      description: 'The workspace example, served on loopback.',
+      version: '1.0.0',
+      remotes: [{ type: 'streamable-http', url: served.url }],
+    }),
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -47,7 +56,7 @@ describe('candor scan --list', () => {
     // The whole list, as a JSON array, two at a time: the finished server is not scanned again.
     await writeFile(
       path.join(dir, 'all.json'),
-      JSON.stringify([served.url, 'mcp.json#fixture', 'http://127.0.0.1:1/mcp']),
+      JSON.stringify([served.url, 'mcp.json#fixture', 'http://127.0.0.1:1/mcp', './remote.server.json']),
     );
     const resumed = await runCli(
       ['scan', '--list', path.join(dir, 'all.json'), '--out', out, '--jobs', '2', '--skip', 'hang'],
@@ -57,7 +66,10 @@ describe('candor scan --list', () => {
     expect(resumed.code).toBe(2);
     expect(JSON.parse(await readFile(reportFile, 'utf8')).date).toBe(firstReport.date);
     const entries = await index(out);
-    expect(entries.map((e) => e.verdict)).toEqual(['consistent', 'contradictions', 'could not scan']);
+    expect(entries.map((e) => e.verdict)).toEqual(['consistent', 'contradictions', 'could not scan', 'consistent']);
+    // a server.json target also gets a copy of its file carrying the verdict
+    const copy = JSON.parse(await readFile(path.join(out, `${entries[3]!.slug}.server.json`), 'utf8'));
+    expect(copy._meta['dev.candor/scan']).toMatchObject({ verdict: 'consistent', entry: 'remotes[0]' });
     expect(entries[1]!.target).toBe(path.join(dir, 'mcp.json#fixture'));
     expect(entries[2]!.error).toContain('http://127.0.0.1:1/mcp');
     const markdown = await readFile(path.join(out, 'index.md'), 'utf8');

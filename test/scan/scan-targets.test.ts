@@ -119,6 +119,38 @@ describe('candor scan of a server.json', () => {
   });
 });
 
+describe('candor scan --format server-json', () => {
+  it('prints the scanned server.json with the verdict under _meta["dev.candor/scan"] and the rest unchanged', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'candor-scan-sj-'));
+    const file = path.join(dir, 'server.json');
+    const original = {
+      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+      name: 'dev.candor.test/workspace',
+      description: 'The workspace example, served on loopback.',
+      version: '1.0.0',
+      remotes: [{ type: 'streamable-http', url: served.url }],
+      _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tool: 'test' } },
+    };
+    await writeFile(file, `${JSON.stringify(original, null, 2)}\n`);
+    const run = await runCli(['scan', file, '--format', 'server-json']);
+    expect(run.code).toBe(0);
+    const copy = JSON.parse(run.stdout);
+    const { 'dev.candor/scan': verdict, ...publisher } = copy._meta;
+    expect({ ...copy, _meta: publisher }).toEqual(original);
+    expect(verdict).toMatchObject({ verdict: 'consistent', entry: 'remotes[0]', candorVersion: expect.any(String) });
+    expect(Date.parse(verdict.date)).not.toBeNaN();
+    const read = verdict.tools.find((t: { name: string }) => t.name === 'read_file');
+    expect(read).toMatchObject({ hints: { readOnlyHint: true }, verdict: 'not exercised' });
+    expect(verdict.evidence).toMatchObject({ notExercised: verdict.tools.length, contradicts: 0, lintErrors: 0 });
+  });
+
+  it('refuses a target that is not a server.json', async () => {
+    const run = await runCli(['scan', served.url, '--format', 'server-json']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('give one server.json as the target');
+  });
+});
+
 describe('candor scan of a URL', () => {
   it('lists the tools over Streamable HTTP, lints and pins them, and says observe cannot sandbox a remote server', async () => {
     const run = await runCli(['scan', served.url, '--format', 'json']);

@@ -3,6 +3,7 @@
  * from a package name to a verdict in one command.
  * Exit 0 consistent, 1 contradictions, 2 could not scan.
  */
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
@@ -10,7 +11,8 @@ import { isCandorError } from '../../errors.js';
 import { readTargetList, runBatch } from '../../scan/batch.js';
 import { formatIndex } from '../../scan/batch-index.js';
 import { formatScan, SCAN_FORMATS, type ScanFormat } from '../../scan/report.js';
-import { scanTarget } from '../../scan/scan-target.js';
+import { isServerJson, scanTarget } from '../../scan/scan-target.js';
+import { serverJsonWithVerdict } from '../../scan/server-json-verdict.js';
 import { commandEnv } from '../../targets/command-env.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions } from '../env-options.js';
@@ -62,7 +64,14 @@ export function registerScan(program: Command): Command {
       '[target...]',
       'an npm package spec (name, name@1.2.3), a server.json, a URL, a config entry (file.json#name), or -- a stdio command',
     )
-    .addOption(new Option('--format <format>', 'report format').choices([...SCAN_FORMATS]).default('pretty'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'report format (server-json: the target server.json with the verdict in its _meta)',
+      )
+        .choices([...SCAN_FORMATS, 'server-json'])
+        .default('pretty'),
+    )
     .option('--workdir <dir>', 'copied into the sandbox as the working directory (default: a generated one)')
     .option('--skip <glob>', 'leave out tools matching (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--allow-scripts', "run the package's install scripts (off: npm install --ignore-scripts)")
@@ -125,6 +134,14 @@ export function registerScan(program: Command): Command {
             : 0;
         return;
       }
+      if (
+        opts.format === 'server-json' &&
+        !(argv.length === 0 && before.length === 1 && (await isServerJson(before[0]!)))
+      )
+        throw new CliError(
+          '--format server-json writes the verdict into the scanned server.json: give one server.json as the target.',
+          { exitCode: EXIT.usage },
+        );
       const report = await scanTarget({
         ...scanOptions,
         words: before,
@@ -135,7 +152,11 @@ export function registerScan(program: Command): Command {
         const message = error.code === 'install_failed' ? error.message : `could not scan ${label}: ${error.message}`;
         throw new CliError(message, { exitCode: EXIT.usage, cause: error });
       });
-      process.stdout.write(formatScan(report, opts.format as ScanFormat));
+      process.stdout.write(
+        opts.format === 'server-json' && report.serverJson
+          ? serverJsonWithVerdict(await readFile(report.serverJson.file, 'utf8'), report)
+          : formatScan(report, opts.format as ScanFormat),
+      );
       process.exitCode = report.verdict === 'contradictions' ? EXIT.failure : report.observe.failure ? EXIT.usage : 0;
     },
   );
