@@ -90,6 +90,14 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     invalid: { servers: { memory: { windowMs: 60000, max: 0.5 } } },
   },
   {
+    key: 'quotas',
+    type: 'array of { name, servers, tools, effects, per, max, windowMs }',
+    summary:
+      'Caps on calls per person (or for everyone) over a window, by server, tool glob or effect; see [quotas](../gateway/quotas.md).',
+    example: [{ name: 'deletes per hour', effects: ['destructive'], max: 20, windowMs: 3600000 }],
+    invalid: [{ max: 20 }],
+  },
+  {
     key: 'audit',
     type: 'path | "-"',
     summary:
