@@ -40,7 +40,7 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     key: 'results',
     type: '{ secrets, injection } of "redact" | "annotate" | "block" | "off"',
     summary:
-      'What the result guards do with secrets and injected instructions in tool results, for every server (an entry\'s own `results` wins); see [result guards](../gateway/result-guards.md).',
+      "What the result guards do with secrets and injected instructions in tool results, for every server (an entry's own `results` wins); see [result guards](../gateway/result-guards.md).",
     example: { injection: 'block' },
     invalid: { secrets: 'hide' },
   },
