@@ -45,6 +45,14 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     invalid: { secrets: 'hide' },
   },
   {
+    key: 'hooks',
+    type: '{ beforeCall, afterCall, timeoutMs, failure, allowRemoteHttp }',
+    summary:
+      "Your own HTTP endpoints asked before and after each call (allow, deny or change it), for every server (an entry's own `hooks` wins); see [hooks](../gateway/hooks.md).",
+    example: { beforeCall: 'http://127.0.0.1:8787/before', failure: 'closed' },
+    invalid: { beforeCall: 'http://127.0.0.1:8787/before', failure: 'maybe' },
+  },
+  {
     key: 'policy',
     type: 'preset name | { preset, rules }',
     summary:
@@ -274,6 +282,13 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     summary: "This server's result guards, over the top-level `results`.",
     example: { secrets: 'block' },
     invalid: { injection: 'drop' },
+  },
+  {
+    key: 'hooks',
+    type: '{ beforeCall, afterCall, timeoutMs, failure }',
+    summary: "This server's call hooks, over the top-level `hooks`.",
+    example: { afterCall: 'http://127.0.0.1:8787/after' },
+    invalid: { timeoutMs: 0 },
   },
   {
     key: 'sandbox',
