@@ -278,7 +278,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const warming = new AbortController();
   void rules?.warmUp({ signal: warming.signal });
 
-  endpoints = serveEndpoints(options, { registry, resources, prompts, logger, version, searches, prefix, rules });
+  endpoints = serveEndpoints(options, {
+    registry,
+    resources,
+    prompts,
+    logger,
+    version,
+    searches,
+    prefix,
+    rules,
+    record,
+  });
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =
     tokenKey === undefined
