@@ -40,7 +40,6 @@ export async function openTarget(
   input: TargetInput,
   options: { timeoutMs: number; protocol?: ProtocolChoice },
 ): Promise<OpenTarget> {
-  const era = options.protocol ?? 'auto';
   let targets: Target[];
   try {
     targets = await parseTargets(input);
@@ -55,6 +54,7 @@ export async function openTarget(
     );
   }
   const target = targets[0]!;
+  const era = options.protocol ?? target.protocol ?? 'auto';
   const clientInfo = { name: 'candor', version: packageInfo().version };
   if (target.kind === 'invalid') throw new CliError(`${target.label}: ${target.reason}`, { exitCode: EXIT.usage });
   if (target.kind === 'module') {

@@ -32,14 +32,16 @@ export function parseProtocol(value: string): ProtocolChoice {
 export function addProtocolOption(command: Command): Command {
   return command.option(
     '--protocol <version>',
-    'protocol era to speak: 2025-11-25, 2026-07-28, or auto (2026-07-28 where the server offers it)',
+    'protocol era to speak: 2025-11-25, 2026-07-28, or auto (2026-07-28 where the server offers it; the default, unless a config entry says "protocol")',
     parseProtocol,
-    'auto' satisfies ProtocolChoice,
   );
 }
 
-/** The parsed `--protocol` value from a command's options (`auto` when absent). */
-export function protocolOf(opts: Record<string, unknown>): ProtocolChoice {
+/**
+ * The parsed `--protocol` value from a command's options; undefined when it was not
+ * given, so a config entry's `"protocol"` (or else `auto`) decides.
+ */
+export function protocolOf(opts: Record<string, unknown>): ProtocolChoice | undefined {
   const value = opts.protocol;
-  return value === 'legacy' || value === 'modern' ? value : 'auto';
+  return value === 'legacy' || value === 'modern' || value === 'auto' ? value : undefined;
 }

@@ -15,6 +15,7 @@ import type { RateLimit } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
+import { parseQuotas } from './quotas/parse-quotas.js';
 import { resultSettings } from './results/settings.js';
 import type { ResultGuardSettings } from './results/types.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
@@ -33,6 +34,7 @@ const KEYS = new Set([
   'approvalsFile',
   'commandTools',
   'rateLimits',
+  'quotas',
   'audit',
   'timeoutMs',
   'confirmTimeoutMs',
@@ -116,7 +118,10 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       upstream.trust = record.trust;
     }
     if (record.timeoutMs !== undefined) upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
-    if (record.era !== undefined) {
+    // "protocol": the same key and values as in a client config entry (read with the entry).
+    if (target.protocol !== undefined) upstream.era = target.protocol;
+    else if (record.era !== undefined) {
+      // The older spelling, kept: "legacy" is 2025-11-25, "modern" is 2026-07-28.
       if (record.era !== 'auto' && record.era !== 'legacy' && record.era !== 'modern')
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
@@ -200,6 +205,8 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     }
     options.rateLimits = limits;
   }
+  if (root.quotas !== undefined)
+    options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
   if (root.toolList !== undefined) {
     if (root.toolList !== 'all' && root.toolList !== 'search')
       fail(

@@ -2,8 +2,8 @@
  * The gateway's downstream endpoints: the full gateway and one per profile, each a
  * candor server over the one shared tool registry, narrowed per request by its
  * profile, its search mode (a session lists what it found) and the Cedar rules.
- * A server's rate limit is one middleware shared by every endpoint, so the budget
- * holds across profiles.
+ * A server's rate limit and the quotas are middleware shared by every endpoint, so the
+ * budgets hold across profiles.
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ToolScope } from '../engine/engine.js';
@@ -15,8 +15,11 @@ import type { ResourceRegistry } from '../resources/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
 import { redisFoundTools } from '../stores/found-tools-store.js';
 import type { ServerLogger } from '../util/logger.js';
+import type { AuditEntry } from './audit-log.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
+import { quotaAuditEntry } from './quotas/quota-audit.js';
+import { quotaMiddleware } from './quotas/quota-middleware.js';
 import type { GatewayRules } from './rules.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
@@ -95,11 +98,22 @@ export function serveEndpoints(
     searches: ToolSearches;
     prefix: string;
     rules?: GatewayRules | undefined;
+    /** Where audit records go (a call refused by a quota is recorded too). */
+    record?: ((entry: AuditEntry) => void) | undefined;
   },
 ): Endpoints {
-  const { registry, resources, prompts, logger, version, searches, prefix, rules } = context;
+  const { registry, resources, prompts, logger, version, searches, prefix, rules, record } = context;
   let server: CandorServer | undefined;
-  const middleware = serverRateLimits(options, logger, () => server);
+  const middleware = [
+    ...serverRateLimits(options, logger, () => server),
+    // With shared state, every instance counts on one store (see quotas/quota-middleware.ts).
+    ...quotaMiddleware({
+      quotas: options.quotas ?? [],
+      logger,
+      store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+      ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
+    }),
+  ];
   const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
     createServer({
       name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,

@@ -6,7 +6,7 @@
  * through the host's policy, whatever the downstream host does with the hints.
  */
 import path from 'node:path';
-import { memoryVaultBackend, redisVaultBackend, TokenVault, tokenKeyFrom } from '../auth/client/token-vault.js';
+import { tokenKeyFrom } from '../auth/client/token-vault.js';
 import { CandorError } from '../errors.js';
 import { APPROVALS_FILE_NAME } from '../host/approvals-file.js';
 import { createHost } from '../host/host.js';
@@ -27,8 +27,8 @@ import { type Endpoints, serveEndpoints, toolSearches } from './endpoints.js';
 import { ExtrasMirror } from './extras-mirror.js';
 import { watchLockfile, watchRules } from './file-watchers.js';
 import { gatewayMetrics } from './metrics.js';
-import { CALLBACK_PATH, PerUserSignIns } from './per-user.js';
-import { perUserServersOf } from './per-user-config.js';
+import type { PerUserSignIns } from './per-user.js';
+import { perUserServersOf, perUserSignIns } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
 import { resultGuardStep } from './results/guard-step.js';
 import { GatewayRules } from './rules.js';
@@ -271,26 +271,30 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const warming = new AbortController();
   void rules?.warmUp({ signal: warming.signal });
 
-  endpoints = serveEndpoints(options, { registry, resources, prompts, logger, version, searches, prefix, rules });
+  endpoints = serveEndpoints(options, {
+    registry,
+    resources,
+    prompts,
+    logger,
+    version,
+    searches,
+    prefix,
+    rules,
+    record,
+  });
   const { server, profiles: profileServers } = endpoints;
-  perUser =
+  const perUserSide =
     tokenKey === undefined
       ? undefined
-      : new PerUserSignIns({
+      : perUserSignIns(options, {
+          server,
+          tokenKey,
           servers: perUserServers,
-          vault: new TokenVault({
-            key: tokenKey,
-            backend: server.shared
-              ? redisVaultBackend(() => server.shared!.ready.then((cluster) => cluster.redis.command))
-              : memoryVaultBackend(),
-            ...(server.shared ? { prefix: `${server.shared.prefix}oauth:` } : {}),
-            clientScope: new URL(CALLBACK_PATH, new URL(options.auth!.resource).origin).href,
-          }),
-          origin: new URL(options.auth!.resource).origin,
           logger,
           capabilities: FORWARDED_CAPABILITIES,
           onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight),
         });
+  perUser = perUserSide?.signIns;
   const profileOf = (name: string): CandorServer => {
     const found = profileServers.get(name);
     if (found) return found;
@@ -314,8 +318,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           s.httpHandler({ path: `${base}/${name}`, host: listenOptions.host ?? '127.0.0.1' }),
         ]),
       );
-      // The browser comes back here from a person's sign-in to an "oauth-per-user" upstream.
-      if (perUser) mounts[CALLBACK_PATH] = perUser.handler;
+      // A person's sign-in link, the gateway's own sign-in and the upstream's return ("oauth-per-user").
+      if (perUserSide) Object.assign(mounts, perUserSide.mounts);
       return server.listen({ ...listenOptions, ...(Object.keys(mounts).length > 0 ? { mounts } : {}) });
     },
     stdio: (stdioOptions) => server.stdio(stdioOptions),

@@ -15,7 +15,6 @@
  *   token its own authorization server issued to that person.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { auth } from '@modelcontextprotocol/client';
 import { canonicalResource } from '../auth/client/credentials-store.js';
 import { signInPage } from '../auth/client/loopback-redirect.js';
@@ -30,6 +29,8 @@ import type { ServerConfig } from '../host/types.js';
 import type { ToolContext } from '../tool/types.js';
 import type { HttpHandler } from '../transports/http/create-http-handler.js';
 import type { ServerLogger } from '../util/logger.js';
+import type { PersonCheck } from './person-check.js';
+import { pageHandler } from './sign-in-pages.js';
 
 /** The callback path on the gateway's HTTP listener. */
 export const CALLBACK_PATH = '/oauth/upstream/callback';
@@ -47,6 +48,8 @@ export interface PerUserOptions {
   vault: TokenVault;
   /** The gateway's public origin (`https://gateway.example.com`): the callback is `<origin>/oauth/upstream/callback`. */
   origin: string;
+  /** Ties the browser that opens a sign-in link to the person who asked for it (see person-check.ts). */
+  person: PersonCheck;
   logger: ServerLogger;
   /** How long a call waits for the person to finish signing in (default 5 minutes). */
   signInTimeoutMs?: number;
@@ -92,15 +95,7 @@ export class PerUserSignIns {
   constructor(options: PerUserOptions) {
     this.#options = options;
     this.callbackUrl = new URL(CALLBACK_PATH, options.origin).href;
-    this.handler = {
-      nodeHandler: (req, res) => this.#node(req, res),
-      fetchHandler: async (request) => {
-        const { status, html } = await this.#callback(new URL(request.url));
-        return new Response(html, { status, headers: PAGE_HEADERS });
-      },
-      close: async () => {},
-      sessionCount: 0,
-    };
+    this.handler = pageHandler(this.callbackUrl, (url, cookie) => this.#callback(url, cookie));
     this.#sweep = setInterval(() => this.#closeIdle(), 30_000);
     this.#sweep.unref();
   }
@@ -257,6 +252,8 @@ export class PerUserSignIns {
         code: 'auth_failed',
       });
     }
+    // The person gets the gateway's link, never the upstream's URL: the gateway checks who opens it.
+    url = await this.#options.person.linkFor(server, principal, url);
     const flight: InFlight = { url, elicitationId: randomUUID(), expires: Date.now() + 9 * 60_000 };
     this.#inFlight.set(key, flight);
     return flight;
@@ -303,17 +300,11 @@ export class PerUserSignIns {
     }
   }
 
-  async #node(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET') {
-      res.writeHead(405, { allow: 'GET', ...PAGE_HEADERS }).end(signInPage('Method not allowed', 'Use GET.'));
-      return;
-    }
-    const { status, html } = await this.#callback(new URL(req.url ?? '/', this.callbackUrl));
-    res.writeHead(status, PAGE_HEADERS).end(html);
-  }
-
-  /** The browser's return: check `state` first, then exchange the code as the person who began it. */
-  async #callback(url: URL): Promise<{ status: number; html: string }> {
+  /**
+   * The browser's return: check `state` first, then that the browser is the person's
+   * (the link's check left a cookie), then exchange the code as the person who began it.
+   */
+  async #callback(url: URL, cookie: string | undefined): Promise<{ status: number; html: string }> {
     const state = url.searchParams.get('state');
     const pending = state ? await this.#options.vault.takePending(state).catch(() => undefined) : undefined;
     if (!pending) {
@@ -331,6 +322,21 @@ export class PerUserSignIns {
       for (const waiter of this.#waiters.get(`${server}\0${principal}`) ?? []) waiter();
     };
     if (!config) return { status: 400, html: signInPage('Sign-in link not valid', 'This gateway has no such server.') };
+    if (!(await this.#options.person.isPerson(cookie, principal))) {
+      // Someone else's browser (sent the upstream URL behind another person's link): nothing is kept.
+      this.#options.logger.warn(`${server}: a sign-in came back in a browser not shown to be its person's; refused`);
+      await this.#options.vault
+        .saveFailure(server, principal, 'the sign-in came back in another browser')
+        .catch(() => {});
+      wake();
+      return {
+        status: 403,
+        html: signInPage(
+          'This sign-in is not yours',
+          `This browser was not shown to belong to the person who asked for this ${server} sign-in, so nothing was stored. To use ${server} yourself, call its tool from your own MCP client and open the link it gives you.`,
+        ),
+      };
+    }
     const error = url.searchParams.get('error');
     const code = url.searchParams.get('code');
     if (error || !code) {
@@ -425,13 +431,6 @@ export class PerUserSignIns {
     for (const [key, flight] of this.#inFlight) if (flight.expires <= now) this.#inFlight.delete(key);
   }
 }
-
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-};
 
 /** Why a call to a per-user upstream cannot go on; the message is for the person. */
 export class PerUserRefusal extends CandorError {

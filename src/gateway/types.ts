@@ -14,6 +14,7 @@ import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
 import type { ProfileConfig } from './profiles.js';
+import type { Quota } from './quotas/types.js';
 import type { ResultGuardSettings } from './results/types.js';
 import type { PrefixMode } from './tool-names.js';
 
@@ -68,6 +69,12 @@ export interface GatewayOptions {
   commandTools?: Record<string, CommandToolConfig>;
   /** Rate limits per upstream server (all its tools share one) and per namespaced tool. */
   rateLimits?: { servers?: Record<string, RateLimit>; tools?: Record<string, RateLimit> };
+  /**
+   * Quotas per person, tool glob, server and effect class (e.g. 20 destructive calls per
+   * hour for each person), counted on the shared store when there is one. A refused call
+   * gets a tool error that says how long to wait.
+   */
+  quotas?: Quota[];
   /** Audit log: a file path (JSON lines, appended), `-` for stderr, or a function. */
   audit?: string | ((entry: AuditEntry) => void);
   /** Per-call timeout for upstream calls, in milliseconds (default 60 000). */

@@ -103,6 +103,13 @@ export async function readConfigTargets(options: { file: string; server?: string
   return names.map((name) => entryToTarget(name, servers[name], file));
 }
 
+/** The values of an entry's `"protocol"` key, as the era a connection is held to. */
+const PROTOCOL_KEY: Readonly<Record<string, 'legacy' | 'modern' | 'auto'>> = {
+  '2025-11-25': 'legacy',
+  '2026-07-28': 'modern',
+  auto: 'auto',
+};
+
 /**
  * One config entry as a target.
  *
@@ -112,9 +119,18 @@ export async function readConfigTargets(options: { file: string; server?: string
  * ```
  */
 export function entryToTarget(name: string, entry: unknown, file: string): Target {
-  const base = { label: name, source: { file, name } };
-  const invalid = (reason: string): Target => ({ ...base, kind: 'invalid', reason: `${name}: ${reason}` });
+  const invalid = (reason: string): Target => ({
+    label: name,
+    source: { file, name },
+    kind: 'invalid',
+    reason: `${name}: ${reason}`,
+  });
   if (!isRecord(entry)) return invalid('the entry is not an object.');
+  const protocol = entry.protocol === undefined ? undefined : PROTOCOL_KEY[String(entry.protocol)];
+  if (entry.protocol !== undefined && protocol === undefined) {
+    return invalid(`"protocol" must be "2025-11-25", "2026-07-28" or "auto"; got ${JSON.stringify(entry.protocol)}.`);
+  }
+  const base = { label: name, source: { file, name }, ...(protocol ? { protocol } : {}) };
   const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
   const vars = new Variables(file);
   try {

@@ -80,7 +80,7 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
       clientInfo,
       stderrLines,
       credentials: options.credentials,
-      era: options.era,
+      era: options.era ?? target.protocol,
     });
   } catch (error) {
     const required = findSignInRequired(error);
@@ -91,7 +91,7 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
         clientInfo,
         stderrLines,
         credentials: options.credentials,
-        era: options.era,
+        era: options.era ?? target.protocol,
       });
     }
     throw required;

@@ -10,6 +10,11 @@ interface TargetBase {
   label: string;
   /** Where the target came from when it was read from a client config file. */
   source?: { file: string; name: string };
+  /**
+   * The protocol era its config entry asks for (`"protocol": "2025-11-25" | "2026-07-28" |
+   * "auto"`); a command's `--protocol` wins over it.
+   */
+  protocol?: 'legacy' | 'modern' | 'auto';
 }
 
 /** A server started as a child process and spoken to over stdin/stdout. */

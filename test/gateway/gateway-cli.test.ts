@@ -3,13 +3,14 @@
  * bad config files and arguments, `--print-config`, and the official MCP
  * Inspector CLI listing and calling tools through a gateway over HTTP.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { startGatewayProcess } from '../support/gateway-process.js';
 import { inspector } from '../support/inspector-cli.js';
 
 const require = createRequire(import.meta.url);
@@ -34,31 +35,8 @@ function file(name: string, text: string): string {
 }
 
 /** Start `candor gateway … --http 127.0.0.1:0` and wait for its endpoint line. */
-function startGateway(args: string[]): Promise<{ url: string; stdout: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'gateway', ...args, '--http', '127.0.0.1:0'], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no endpoint line:\n${stdout}\n${stderr}`)), 60_000);
-    child.stderr!.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8');
-    });
-    child.stdout!.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8');
-      const match = /MCP endpoint: (http:\/\/\S+)/.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, stdout: () => stdout });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`candor gateway exited (${code}):\n${stdout}\n${stderr}`)));
-  });
-}
+const startGateway = (args: string[]) =>
+  startGatewayProcess(args, { cwd: dir, onSpawn: (child) => children.push(child) });
 
 describe('bad input gets a clear error', () => {
   it('names the file, line and column of a JSON syntax error', async () => {

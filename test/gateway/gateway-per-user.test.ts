@@ -30,6 +30,7 @@ import { BROWSER_SCRIPT } from '../support/oauth-client-fixture.js';
 import { type OidcServer, startOidcServer } from '../support/oidc-server.js';
 import { freePort, type RedisServer, startRedis } from '../support/redis-server.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/test-authorization-server.js';
+import { launchChromium } from '../support/ui-support.js';
 
 const TOKEN_KEY = randomBytes(32).toString('base64');
 let dir: string;
@@ -112,7 +113,7 @@ afterAll(async () => {
 async function startGateway(extra: string[] = [], publicResource?: string, extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const resource = publicResource ?? `http://127.0.0.1:${port}/mcp`;
-  gatewayAs ??= await startAuthorizationServer({ resource });
+  gatewayAs ??= await startAuthorizationServer({ resource, people: { audience: 'candor-gateway' } });
   const child = spawn(
     process.execPath,
     [CLI, 'gateway', '--config', config, '--http', `127.0.0.1:${port}`]
@@ -169,7 +170,7 @@ async function person(
       const params = request.params as { mode?: string; url?: string; elicitationId?: string };
       me.asked.push(params);
       if (params.mode !== 'url' || !params.url) return { action: 'decline' };
-      await browse(params.url, account, me.refuse ? { OAUTH_BROWSER_REFUSE: '1' } : {});
+      await browse(params.url, `${sub},${account}`, me.refuse ? { OAUTH_BROWSER_REFUSE: '1' } : {});
       return { action: 'accept' };
     });
     client.setNotificationHandler('notifications/elicitation/complete', (n) => {
@@ -185,11 +186,14 @@ async function person(
   return me;
 }
 
-/** The scripted browser: follow the authorization URL, sign in upstream as `account`, land on the gateway. */
-function browse(url: string, account: string, extraEnv: Record<string, string> = {}): Promise<void> {
+/**
+ * The scripted browser: open the gateway's sign-in link, sign in to the gateway as the person and
+ * upstream as the account (`logins`: "person,account"), land on the gateway's callback.
+ */
+function browse(url: string, logins: string, extraEnv: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BROWSER_SCRIPT, url], {
-      env: { ...process.env, OAUTH_BROWSER_LOGIN: account, ...extraEnv },
+      env: { ...process.env, OAUTH_BROWSER_LOGIN: logins, ...extraEnv },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -216,10 +220,10 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     expect(text(first), JSON.stringify(first)).toBe('upstream sees alice-upstream');
     expect(alice.asked).toHaveLength(1);
     expect(alice.asked[0]!.mode).toBe('url');
-    expect(new URL(alice.asked[0]!.url!).origin).toBe(upstreamAs.issuer);
-    expect(new URL(alice.asked[0]!.url!).searchParams.get('redirect_uri')).toBe(
-      `${new URL(gateway.url).origin}/oauth/upstream/callback`,
-    );
+    // The link is the gateway's, never the upstream's authorization URL: the gateway checks who opens it.
+    const link = new URL(alice.asked[0]!.url!);
+    expect(`${link.origin}${link.pathname}`).toBe(`${new URL(gateway.url).origin}/oauth/upstream/connect`);
+    expect(alice.asked[0]!.url).not.toContain(upstreamAs.issuer);
     expect(alice.completed).toEqual([alice.asked[0]!.elicitationId]);
 
     const second = await bob.client.callTool({ name: 'notes__whoami', arguments: {} });
@@ -270,7 +274,7 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
       const params = request.params as { mode?: string; url?: string; elicitationId?: string };
       asked.push(params.mode ?? 'form');
       if (params.mode !== 'url') return { action: 'decline' };
-      await browse(params.url!, 'judy-upstream');
+      await browse(params.url!, 'judy,judy-upstream');
       return { action: 'accept' };
     });
     client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
@@ -292,7 +296,7 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     expect(refused.isError).toBe(true);
     const link = /Open this link in a browser, sign in, then call the tool again: (\S+)/.exec(text(refused))?.[1];
     expect(link, text(refused)).toBeDefined();
-    await browse(link!, 'carol-upstream');
+    await browse(link!, 'carol,carol-upstream');
     expect(text(await carol.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
       'upstream sees carol-upstream',
     );
@@ -352,6 +356,11 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     const forged = await fetch(`${origin}/oauth/upstream/callback?code=abc&state=forged`);
     expect(forged.status).toBe(400);
     expect(await forged.text()).toContain('unknown, was already used, or expired');
+    const link = await fetch(`${origin}/oauth/upstream/connect?link=forged`);
+    expect(link.status).toBe(400);
+    expect(await link.text()).toContain('This sign-in link is unknown or expired.');
+    const back = await fetch(`${origin}/oauth/gateway/callback?code=abc&state=forged`);
+    expect(back.status).toBe(400);
   }, 60_000);
 
   test('with Redis: a sign-in made through one instance serves the person on another, one begun on one instance finishes on another, and Redis holds no token in clear', async () => {
@@ -382,9 +391,7 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
       expect(text(await grace.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
         'upstream sees grace-upstream',
       );
-      expect(new URL(grace.asked[0]!.url!).searchParams.get('redirect_uri')).toBe(
-        `${new URL(a.url).origin}/oauth/upstream/callback`,
-      );
+      expect(new URL(grace.asked[0]!.url!).origin).toBe(new URL(a.url).origin);
 
       const keys = await client.keys('*oauth:*');
       expect(keys.some((k) => k.includes(':user:'))).toBe(true);
@@ -424,4 +431,155 @@ describe('a gateway upstream with "auth": "oauth-per-user"', () => {
     expect(weak.code).not.toBe(0);
     expect(weak.stderr).toContain('too short');
   }, 60_000);
+});
+
+/** The scripted browser in a fresh cookie jar (another person's browser): its exit code and the last page. */
+function browsePage(url: string, logins: string): Promise<{ code: number | null; page: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BROWSER_SCRIPT, url], {
+      env: { ...process.env, OAUTH_BROWSER_LOGIN: logins },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let page = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      page += c.toString('utf8');
+    });
+    child.on('exit', (code) => resolve({ code, page }));
+  });
+}
+
+/** A browser by hand: GET with this jar's cookies, no redirects followed; returns status, location, body. */
+function jar() {
+  const cookies = new Map<string, string>();
+  return async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    const location = response.headers.get('location');
+    return { status: response.status, location: location && new URL(location, url).href, body: await response.text() };
+  };
+}
+
+describe('sign-in links bound to the person', () => {
+  test('a link opened by another person is refused with a clear page, connects nothing, and the asker is told; the right person then completes it', async () => {
+    const gateway = await startGateway();
+    const mallory = await person(gateway.url, 'mallory', 'mallory-upstream');
+    // Mallory's client does not open the link: it goes to Quinn, who signs in as herself.
+    const forwarded: Array<{ code: number | null; page: string }> = [];
+    mallory.client.setRequestHandler('elicitation/create', async (request) => {
+      forwarded.push(await browsePage((request.params as { url: string }).url, 'quinn,quinn-upstream'));
+      return { action: 'accept' };
+    });
+    const refused = await mallory.client.callTool({ name: 'notes__whoami', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain(
+      'the sign-in to notes did not complete: the sign-in link was opened by another person',
+    );
+    expect(forwarded).toHaveLength(1);
+    expect(forwarded[0]!.page).toMatch(/^403\n/);
+    expect(forwarded[0]!.page).toContain('This sign-in link is for someone else');
+    expect(forwarded[0]!.page).toContain('your notes account was not connected to anyone');
+    // Quinn never reached the upstream's sign-in, and no call ran as her.
+    expect(callers).not.toContain('quinn-upstream');
+    // Mallory's own browser completes his own sign-in.
+    mallory.client.setRequestHandler('elicitation/create', async (request) => {
+      forwarded.push(await browsePage((request.params as { url: string }).url, 'mallory,mallory-upstream'));
+      return { action: 'accept' };
+    });
+    expect(text(await mallory.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
+      'upstream sees mallory-upstream',
+    );
+    expect(forwarded[1]!.page).toMatch(/^200\n[\s\S]*Signed in to notes/);
+  }, 120_000);
+
+  test("the upstream URL behind someone's link, or the gateway's own callback, opened in another browser is refused and stores nothing", async () => {
+    const gateway = await startGateway();
+    const oscar = await person(gateway.url, 'oscar', 'oscar-upstream', false);
+    const first = await oscar.client.callTool({ name: 'notes__whoami', arguments: {} });
+    const link = /call the tool again: (\S+)/.exec(text(first))![1]!;
+    // Oscar passes the gateway's check in his own browser...
+    const mine = jar();
+    const toIssuer = await mine(link);
+    expect(toIssuer.status).toBe(303);
+    expect(toIssuer.location!.startsWith(gatewayAs.issuer)).toBe(true);
+    const form = await mine(toIssuer.location!);
+    const action = /action="([^"]+)"/.exec(form.body)![1]!.replaceAll('&amp;', '&');
+    const signedIn = await mine(new URL(action, gatewayAs.issuer).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'prompt=login&login=oscar&password=x',
+    });
+    const gatewayCallback = signedIn.location!;
+    expect(new URL(gatewayCallback).pathname).toBe('/oauth/gateway/callback');
+    // ...the gateway's callback opened in another browser (a login handed over) is refused,
+    const elsewhere = await jar()(gatewayCallback);
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toContain('This sign-in was started in another browser.');
+    // while in his own it sends him upstream.
+    const toUpstream = await mine(gatewayCallback);
+    expect(toUpstream.status).toBe(303);
+    expect(toUpstream.location!.startsWith(upstreamAs.issuer)).toBe(true);
+    // He hands that upstream URL to Pat, who signs in upstream as herself: the gateway refuses to keep it.
+    const pat = await browsePage(toUpstream.location!, 'pat-upstream');
+    expect(pat.page).toMatch(/^403\n/);
+    expect(pat.page).toContain('This sign-in is not yours');
+    const again = await oscar.client.callTool({ name: 'notes__whoami', arguments: {} });
+    expect(again.isError).toBe(true);
+    expect(text(again)).toContain('Open this link in a browser');
+    expect(callers).not.toContain('pat-upstream');
+  }, 120_000);
+
+  test("in Chromium: the link opened in another person's browser shows the refusal page; in the asker's it completes, with an HttpOnly cookie kept to /oauth/", async () => {
+    const gateway = await startGateway();
+    const rita = await person(gateway.url, 'rita', 'rita-upstream', false);
+    const first = await rita.client.callTool({ name: 'notes__whoami', arguments: {} });
+    const link = /call the tool again: (\S+)/.exec(text(first))![1]!;
+    const browser = await launchChromium();
+    try {
+      const signInAs = async (context: import('playwright-core').BrowserContext, login: string) => {
+        const page = await context.newPage();
+        // The provider's pages ask for a web font; this machine has no network.
+        await page.route(/fonts\.googleapis\.com/, (route) => route.abort());
+        await page.goto(link);
+        await page.fill('input[name="login"]', login);
+        await page.fill('input[name="password"]', 'x');
+        await page.click('button[type="submit"]');
+        return page;
+      };
+      // Sam, in his own browser, signs in to the gateway as himself: refused, nothing goes upstream.
+      const sams = await browser.newContext();
+      const samPage = await signInAs(sams, 'sam');
+      await samPage.waitForSelector('text=This sign-in link is for someone else');
+      expect(new URL(samPage.url()).pathname).toBe('/oauth/gateway/callback');
+      expect((await sams.cookies()).map((c) => c.name)).not.toContain('candor_person');
+      // Rita, in hers: the gateway's sign-in, then the upstream's (login and consent), then the gateway's page.
+      const ritas = await browser.newContext();
+      const ritaPage = await signInAs(ritas, 'rita');
+      await ritaPage.waitForURL((url) => url.origin === upstreamAs.issuer);
+      await ritaPage.fill('input[name="login"]', 'rita-upstream');
+      await ritaPage.fill('input[name="password"]', 'x');
+      await ritaPage.click('button[type="submit"]');
+      await ritaPage.waitForSelector('input[name="prompt"][value="consent"]', { state: 'attached' });
+      await ritaPage.click('button[type="submit"]');
+      await ritaPage.waitForSelector('text=Signed in to notes');
+      const cookie = (await ritas.cookies()).find((c) => c.name === 'candor_person');
+      expect(cookie).toMatchObject({ httpOnly: true, path: '/oauth/', sameSite: 'Lax' });
+    } finally {
+      await browser.close();
+    }
+    expect(text(await rita.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
+      'upstream sees rita-upstream',
+    );
+    expect(callers).not.toContain('sam-upstream');
+  }, 120_000);
 });

@@ -50,6 +50,8 @@ export interface BalancerOptions {
   /** Health-check interval (haproxy `inter`). Default 200 ms. */
   checkIntervalMs?: number;
   path?: string;
+  /** The port to listen on (default a free one), for servers that must know their public URL before it exists. */
+  port?: number;
 }
 
 /** The configuration written for haproxy (exported for the README and the fault bench). */
@@ -95,7 +97,7 @@ export function haproxyConfig(port: number, backends: readonly Backend[], checkI
  */
 export async function startHaproxy(backends: readonly Backend[], options: BalancerOptions = {}): Promise<Balancer> {
   const { checkIntervalMs = 200, path = '/mcp' } = options;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'candor-haproxy-'));
   const config = join(dir, 'haproxy.cfg');
   writeFileSync(config, haproxyConfig(port, backends, checkIntervalMs));

@@ -4,9 +4,13 @@
  * swaps in a new `kid`), and a client_credentials token endpoint
  * (client_secret_basic, RFC 8707 `resource`) that issues RS256 JWT access
  * tokens with the scopes the client may have. `mint()` signs tokens directly
- * for the negative cases.
+ * for the negative cases. With `people`, it also signs people in: RFC 7591
+ * registration of public clients, and the authorization code flow (PKCE S256) through
+ * a login form shaped like oidc-provider's development one, so the scripted browser
+ * drives both.
  */
-import { createServer, type Server } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 
@@ -60,7 +64,11 @@ export async function startAuthorizationServer(options: {
   /** The audience of issued tokens (the MCP server's resource URI). */
   resource: string;
   clients?: Record<string, TestClient>;
+  /** Sign people in with the code flow; their tokens name `audience` (default the `resource` asked for). */
+  people?: { audience?: string };
 }): Promise<TestAuthorizationServer> {
+  const registered = new Map<string, { redirectUris: string[] }>();
+  const codes = new Map<string, { client: string; redirectUri: string; challenge: string; sub: string }>();
   let keys = [await newKey()];
   let jwksFetches = 0;
   let issued = 0;
@@ -76,8 +84,9 @@ export async function startAuthorizationServer(options: {
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
-        grant_types_supported: ['client_credentials'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+        grant_types_supported: ['client_credentials', ...(options.people ? ['authorization_code'] : [])],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', ...(options.people ? ['none'] : [])],
+        ...(options.people ? { registration_endpoint: `${issuer}/register` } : {}),
         response_types_supported: ['code'],
         code_challenge_methods_supported: ['S256'],
       });
@@ -88,6 +97,7 @@ export async function startAuthorizationServer(options: {
       json(200, { keys: keys.map((k) => k.publicJwk) });
       return;
     }
+    if (options.people && people(req, url, res)) return;
     if (req.method === 'POST' && url.pathname === '/token') {
       let body = '';
       req.setEncoding('utf8');
@@ -105,7 +115,62 @@ export async function startAuthorizationServer(options: {
     json(404, { error: 'not_found' });
   });
 
+  /** Registration, the login form and its answer; false when the request is none of those. */
+  function people(req: IncomingMessage, url: URL, res: import('node:http').ServerResponse): boolean {
+    const q = url.searchParams;
+    const client = registered.get(q.get('client_id') ?? '');
+    if (req.method === 'POST' && url.pathname === '/register') {
+      void bodyOf(req).then((text) => {
+        const metadata = JSON.parse(text) as { redirect_uris: string[] };
+        const id = `client-${randomBytes(6).toString('hex')}`;
+        registered.set(id, { redirectUris: metadata.redirect_uris });
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ...metadata, client_id: id, token_endpoint_auth_method: 'none' }));
+      });
+      return true;
+    }
+    if (url.pathname !== '/authorize' && url.pathname !== '/authorize/login') return false;
+    const redirectUri = q.get('redirect_uri') ?? '';
+    if (!client?.redirectUris.includes(redirectUri) || q.get('code_challenge_method') !== 'S256') {
+      res.writeHead(400).end('unknown client, redirect_uri or PKCE method');
+      return true;
+    }
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        `<form method="post" action="/authorize/login?${q.toString().replaceAll('&', '&amp;')}">` +
+          '<input type="hidden" name="prompt" value="login"><input name="login"><input name="password" type="password">' +
+          '<button type="submit">Sign in</button></form>',
+      );
+      return true;
+    }
+    void bodyOf(req).then((text) => {
+      const code = randomBytes(16).toString('base64url');
+      const sub = new URLSearchParams(text).get('login') ?? '';
+      codes.set(code, { client: q.get('client_id')!, redirectUri, challenge: q.get('code_challenge')!, sub });
+      const back = new URL(redirectUri);
+      back.search = new URLSearchParams({ code, state: q.get('state') ?? '', iss: issuer }).toString();
+      res.writeHead(302, { location: back.href }).end();
+    });
+    return true;
+  }
+
+  async function codeGrant(form: URLSearchParams): Promise<[number, unknown]> {
+    const code = codes.get(form.get('code') ?? '');
+    codes.delete(form.get('code') ?? '');
+    const verifier = form.get('code_verifier') ?? '';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    if (!code || code.client !== form.get('client_id') || code.redirectUri !== form.get('redirect_uri'))
+      return [400, { error: 'invalid_grant' }];
+    if (challenge !== code.challenge) return [400, { error: 'invalid_grant', error_description: 'PKCE' }];
+    const aud = options.people?.audience ?? form.get('resource') ?? options.resource;
+    issued++;
+    const accessToken = await mint({ sub: code.sub, aud, client_id: code.client });
+    return [200, { access_token: accessToken, token_type: 'Bearer', expires_in: 300 }];
+  }
+
   async function token(authorization: string | undefined, form: URLSearchParams): Promise<[number, unknown]> {
+    if (options.people && form.get('grant_type') === 'authorization_code') return codeGrant(form);
     const basic = /^Basic (.+)$/.exec(authorization ?? '');
     const [id, secret] = basic
       ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(decodeURIComponent)
@@ -156,4 +221,15 @@ export async function startAuthorizationServer(options: {
         server.close(() => resolve());
       }),
   };
+}
+
+function bodyOf(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => resolve(body));
+  });
 }

@@ -101,7 +101,7 @@ export async function runLint(options: LintCommandOptions, io: LintCommandIo): P
       lint: lintConfig,
       concurrency: options.concurrency ?? 4,
       timeoutMs: options.timeoutMs ?? 30_000,
-      era: options.protocol ?? 'auto',
+      ...(options.protocol ? { era: options.protocol } : {}),
       ...(progress ? { onProgress: (e: LintProgress) => progress.update(e) } : {}),
     });
   } finally {

@@ -195,7 +195,7 @@ export function registerObserve(program: Command): Command {
         skip: opts.skip as string[],
         ...(given ? { arguments: given } : {}),
         timeoutMs: opts.timeout as number,
-        protocol: protocolOf(opts),
+        protocol: protocolOf(opts) ?? target.protocol ?? 'auto',
       }).catch((error: unknown) => {
         // Could not observe at all: exit 2, with the server's own words when it said any.
         if (error instanceof CandorError && (error.code.startsWith('observe_') || error.code === 'target_protocol')) {

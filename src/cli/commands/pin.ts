@@ -92,7 +92,7 @@ export async function listTargetTools(
       listed.push({
         server,
         label: target.label,
-        tools: await toolsOf(confined.targets[index]!, timeoutMs, options.protocol ?? 'auto'),
+        tools: await toolsOf(confined.targets[index]!, timeoutMs, options.protocol),
       });
     }
     return listed;
@@ -101,11 +101,15 @@ export async function listTargetTools(
   }
 }
 
-async function toolsOf(target: Target, timeoutMs: number | undefined, era: ProtocolChoice): Promise<WireToolLike[]> {
+async function toolsOf(
+  target: Target,
+  timeoutMs: number | undefined,
+  era: ProtocolChoice | undefined,
+): Promise<WireToolLike[]> {
   if (target.kind === 'module') return (await loadModuleTarget(target)).tools as WireToolLike[];
   const connection = await connectTarget(target, {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    era,
+    ...(era ? { era } : {}),
     onSignInRequired: signInWhenAsked(),
   });
   try {
