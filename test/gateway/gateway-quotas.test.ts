@@ -224,6 +224,39 @@ describe('quotas across two gateways on one Redis behind haproxy', () => {
   }, 120_000);
 });
 
+describe('quotas while Redis is down', () => {
+  test('each instance counts on its own and still refuses past the quota, with the wait', async () => {
+    const own = await startRedis();
+    try {
+      const config = path.join(dir, 'outage.gateway.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          servers: { notes: { command: process.execPath, args: [fixture] } },
+          policy: 'yolo',
+          quotas: [{ tools: ['notes__read_notes'], per: 'all', max: 1, windowMs: HOUR }],
+        }),
+      );
+      const url = await startGateway(['--config', config, '--redis', own.url]);
+      // 2026-07-28: no session to look up in the store that is about to go.
+      const client = new Client(
+        { name: 'outage', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(client);
+      await own.kill();
+      const first = await client.callTool({ name: 'notes__read_notes', arguments: {} });
+      const second = await client.callTool({ name: 'notes__read_notes', arguments: {} });
+      expect([first.isError === true, second.isError === true]).toEqual([false, true]);
+      expect(textOf(second)).toMatch(/^Quota reached for calls to notes__read_notes: at most 1 per hour/);
+      expect(quotaOf(second)?.retryAfterMs).toBeGreaterThan(0);
+    } finally {
+      await own.stop();
+    }
+  }, 120_000);
+});
+
 describe('the "quotas" config', () => {
   test('a mistake is named by its JSON path and the gateway does not start', async () => {
     const config = path.join(dir, 'bad.gateway.json');
