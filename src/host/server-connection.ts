@@ -17,6 +17,7 @@ import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
+import { httpFailure } from '../targets/http-failure.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
@@ -185,17 +186,20 @@ export class ServerConnection implements HostConnection {
     } catch (error) {
       this.#status = 'failed';
       const required = findSignInRequired(error);
-      this.#error = required ?? (error as Error);
+      // fetch says only "fetch failed": name the cause (refused, DNS, TLS, 404…) and the next step.
+      const cause = this.config.url === undefined ? undefined : httpFailure(this.config.url, error);
+      const failure = new CandorError(`Cannot connect to server "${this.name}": ${cause ?? (error as Error).message}`, {
+        code: 'connect_failed',
+        cause: error,
+      });
+      this.#error = required ?? failure;
       await client.close().catch(() => {});
       // A handshake given up on may leave the client unattached: close the transport
       // itself, so a stdio server that never answered is stopped, not orphaned.
       await transport.close().catch(() => {});
       // "needs sign-in: candor auth login …" says it all.
       if (required) throw required;
-      throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
-        code: 'connect_failed',
-        cause: error,
-      });
+      throw failure;
     }
     client.onclose = () => {
       if (this.#client === client) this.#status = 'closed';
