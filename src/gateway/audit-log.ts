@@ -18,7 +18,7 @@ export interface AuditEntry {
   server?: string;
   /** allow / ask / deny as the policy said it, or `error` when the call could not be attempted. */
   decision: 'allow' | 'ask' | 'deny' | 'error';
-  /** Who decided: `preset:<name>`, `rule`, `rules:call_unconfirmed` (Cedar), `pin`, `person`, `no-elicitation`, `gateway`. */
+  /** Who decided: `preset:<name>`, `rule`, `rules:call_unconfirmed` (Cedar), `pin`, `person`, `no-elicitation`, `gateway`, `quota:<name>`. */
   decidedBy: string;
   /** What the person answered, when one was asked. */
   answer?: 'allow-once' | 'allow-always' | 'deny' | 'decline' | 'cancel';

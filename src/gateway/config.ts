@@ -14,6 +14,8 @@ import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import type { RateLimit } from '../tool/types.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
+import { hookSettings } from './hooks/settings.js';
+import type { HookSettings } from './hooks/types.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
 import { parseQuotas } from './quotas/parse-quotas.js';
 import { resultSettings } from './results/settings.js';
@@ -26,6 +28,7 @@ export const GATEWAY_CONFIG_FILES = ['candor.gateway.json', 'candor.config.json'
 
 const KEYS = new Set([
   'results',
+  'hooks',
   'servers',
   'mcpServers',
   'policy',
@@ -127,6 +130,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       upstream.era = record.era;
     }
     if (record.results !== undefined) upstream.results = resultsOf(file, `${where}.results`, record.results);
+    if (record.hooks !== undefined) upstream.hooks = hooksOf(file, `${where}.hooks`, record.hooks);
     const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
     if (sandbox !== undefined) upstream.sandbox = sandbox;
     servers[name] = upstream;
@@ -137,6 +141,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
   const byDefault = rootSandbox(file, prefix, root);
   if (byDefault !== undefined) options.sandbox = byDefault;
   if (root.results !== undefined) options.results = resultsOf(file, `${prefix}results`, root.results);
+  if (root.hooks !== undefined) options.hooks = hooksOf(file, `${prefix}hooks`, root.hooks);
   if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
   if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
   if (root.approvalsFile !== undefined)
@@ -377,6 +382,13 @@ function positive(file: string, where: string, value: unknown): number {
 /** A `results` value, or a config error naming where it is. */
 function resultsOf(file: string, where: string, value: unknown): ResultGuardSettings {
   const settings = resultSettings(value);
+  if (typeof settings === 'string') fail(file, where, settings);
+  return settings;
+}
+
+/** A `hooks` value, or a config error naming where it is. */
+function hooksOf(file: string, where: string, value: unknown): HookSettings {
+  const settings = hookSettings(value);
   if (typeof settings === 'string') fail(file, where, settings);
   return settings;
 }

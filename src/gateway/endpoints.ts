@@ -15,8 +15,10 @@ import type { ResourceRegistry } from '../resources/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
 import { redisFoundTools } from '../stores/found-tools-store.js';
 import type { ServerLogger } from '../util/logger.js';
+import type { AuditEntry } from './audit-log.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
+import { quotaAuditEntry } from './quotas/quota-audit.js';
 import { quotaMiddleware } from './quotas/quota-middleware.js';
 import type { GatewayRules } from './rules.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
@@ -96,9 +98,11 @@ export function serveEndpoints(
     searches: ToolSearches;
     prefix: string;
     rules?: GatewayRules | undefined;
+    /** Where audit records go (a call refused by a quota is recorded too). */
+    record?: ((entry: AuditEntry) => void) | undefined;
   },
 ): Endpoints {
-  const { registry, resources, prompts, logger, version, searches, prefix, rules } = context;
+  const { registry, resources, prompts, logger, version, searches, prefix, rules, record } = context;
   let server: CandorServer | undefined;
   const middleware = [
     ...serverRateLimits(options, logger, () => server),
@@ -107,6 +111,7 @@ export function serveEndpoints(
       quotas: options.quotas ?? [],
       logger,
       store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+      ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
     }),
   ];
   const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>

@@ -26,6 +26,7 @@ import { Door } from './door.js';
 import { type Endpoints, serveEndpoints, toolSearches } from './endpoints.js';
 import { ExtrasMirror } from './extras-mirror.js';
 import { watchLockfile, watchRules } from './file-watchers.js';
+import { callHooks } from './hooks/call-hooks.js';
 import { gatewayMetrics } from './metrics.js';
 import type { PerUserSignIns } from './per-user.js';
 import { perUserServersOf, perUserSignIns } from './per-user-config.js';
@@ -175,6 +176,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     perUser: () => perUser,
     remote: (server) => options.servers[server]?.command === undefined,
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
+    hooks: callHooks({
+      gateway: options.hooks,
+      server: (name) => options.servers[name]?.hooks,
+      anyServer: Object.values(options.servers).some((server) => server.hooks !== undefined),
+      warn: (message) => logger.warn(message),
+    }),
   });
 
   const door = new Door({
@@ -271,7 +278,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const warming = new AbortController();
   void rules?.warmUp({ signal: warming.signal });
 
-  endpoints = serveEndpoints(options, { registry, resources, prompts, logger, version, searches, prefix, rules });
+  endpoints = serveEndpoints(options, {
+    registry,
+    resources,
+    prompts,
+    logger,
+    version,
+    searches,
+    prefix,
+    rules,
+    record,
+  });
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =
     tokenKey === undefined

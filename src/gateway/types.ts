@@ -13,6 +13,7 @@ import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
+import type { HookSettings } from './hooks/types.js';
 import type { ProfileConfig } from './profiles.js';
 import type { Quota } from './quotas/types.js';
 import type { ResultGuardSettings } from './results/types.js';
@@ -43,6 +44,8 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
   perUser?: boolean;
   /** What the gateway does with secrets and injected instructions in this server's results (over the gateway's `results`). */
   results?: ResultGuardSettings;
+  /** Outside services asked about this server's calls and results (over the gateway's `hooks`). */
+  hooks?: HookSettings;
 };
 
 /** Everything `createGateway` accepts. */
@@ -51,6 +54,8 @@ export interface GatewayOptions {
   servers: Record<string, UpstreamConfig>;
   /** What the gateway does with secrets and injected instructions in results; unset kinds follow each tool's hints. */
   results?: ResultGuardSettings;
+  /** Outside services asked before each call goes upstream and before its result goes back. */
+  hooks?: HookSettings;
   /** Where upstream OAuth sign-ins are read and refreshed (default the user's credentials file). */
   credentials?: CredentialsStore;
   /** Policy preset (`default`, `confirm-writes`, `plan`, `yolo`) or preset + rules. Default `default`. */

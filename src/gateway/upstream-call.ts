@@ -13,6 +13,7 @@ import type { CallScope } from './ask.js';
 import { auditEntry } from './audit-entry.js';
 import type { AuditEntry } from './audit-log.js';
 import { resultOf } from './call-result.js';
+import type { CallHooks } from './hooks/call-hooks.js';
 import type { PerUserSignIns } from './per-user.js';
 import type { ResultGuardStep } from './results/guard-step.js';
 import type { GatewayRules } from './rules.js';
@@ -37,6 +38,8 @@ export interface UpstreamCallOptions {
   remote: (server: string) => boolean;
   /** Secrets and injected instructions in results: found and acted on before the result goes on. */
   guard?: ResultGuardStep | undefined;
+  /** The outside services asked before a call goes upstream and before its result goes back. */
+  hooks?: CallHooks | undefined;
 }
 
 /**
@@ -61,6 +64,10 @@ export function upstreamCall(options: UpstreamCallOptions) {
         );
       }
       scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
+    }
+    if (options.hooks) {
+      const instead = await options.hooks.before(tool, args, ctx);
+      if (instead) return instead;
     }
     const started = performance.now();
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
@@ -105,6 +112,8 @@ export function upstreamCall(options: UpstreamCallOptions) {
       if (audited.length > 0) entry.results = audited;
       record(entry);
     }
-    return resultOf(tool, outcome, scope);
+    const result = resultOf(tool, outcome, scope);
+    // After the result guards: a hook never sees what they redacted.
+    return options.hooks ? options.hooks.after(tool, args, ctx, result) : result;
   };
 }

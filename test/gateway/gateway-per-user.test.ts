@@ -30,6 +30,7 @@ import { BROWSER_SCRIPT } from '../support/oauth-client-fixture.js';
 import { type OidcServer, startOidcServer } from '../support/oidc-server.js';
 import { freePort, type RedisServer, startRedis } from '../support/redis-server.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/test-authorization-server.js';
+import { launchChromium } from '../support/ui-support.js';
 
 const TOKEN_KEY = randomBytes(32).toString('base64');
 let dir: string;
@@ -536,5 +537,49 @@ describe('sign-in links bound to the person', () => {
     expect(again.isError).toBe(true);
     expect(text(again)).toContain('Open this link in a browser');
     expect(callers).not.toContain('pat-upstream');
+  }, 120_000);
+
+  test("in Chromium: the link opened in another person's browser shows the refusal page; in the asker's it completes, with an HttpOnly cookie kept to /oauth/", async () => {
+    const gateway = await startGateway();
+    const rita = await person(gateway.url, 'rita', 'rita-upstream', false);
+    const first = await rita.client.callTool({ name: 'notes__whoami', arguments: {} });
+    const link = /call the tool again: (\S+)/.exec(text(first))![1]!;
+    const browser = await launchChromium();
+    try {
+      const signInAs = async (context: import('playwright-core').BrowserContext, login: string) => {
+        const page = await context.newPage();
+        // The provider's pages ask for a web font; this machine has no network.
+        await page.route(/fonts\.googleapis\.com/, (route) => route.abort());
+        await page.goto(link);
+        await page.fill('input[name="login"]', login);
+        await page.fill('input[name="password"]', 'x');
+        await page.click('button[type="submit"]');
+        return page;
+      };
+      // Sam, in his own browser, signs in to the gateway as himself: refused, nothing goes upstream.
+      const sams = await browser.newContext();
+      const samPage = await signInAs(sams, 'sam');
+      await samPage.waitForSelector('text=This sign-in link is for someone else');
+      expect(new URL(samPage.url()).pathname).toBe('/oauth/gateway/callback');
+      expect((await sams.cookies()).map((c) => c.name)).not.toContain('candor_person');
+      // Rita, in hers: the gateway's sign-in, then the upstream's (login and consent), then the gateway's page.
+      const ritas = await browser.newContext();
+      const ritaPage = await signInAs(ritas, 'rita');
+      await ritaPage.waitForURL((url) => url.origin === upstreamAs.issuer);
+      await ritaPage.fill('input[name="login"]', 'rita-upstream');
+      await ritaPage.fill('input[name="password"]', 'x');
+      await ritaPage.click('button[type="submit"]');
+      await ritaPage.waitForSelector('input[name="prompt"][value="consent"]', { state: 'attached' });
+      await ritaPage.click('button[type="submit"]');
+      await ritaPage.waitForSelector('text=Signed in to notes');
+      const cookie = (await ritas.cookies()).find((c) => c.name === 'candor_person');
+      expect(cookie).toMatchObject({ httpOnly: true, path: '/oauth/', sameSite: 'Lax' });
+    } finally {
+      await browser.close();
+    }
+    expect(text(await rita.client.callTool({ name: 'notes__whoami', arguments: {} }))).toBe(
+      'upstream sees rita-upstream',
+    );
+    expect(callers).not.toContain('sam-upstream');
   }, 120_000);
 });

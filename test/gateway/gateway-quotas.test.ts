@@ -8,7 +8,7 @@
  * eras, and a mistake in `"quotas"` is named by its JSON path.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -50,6 +50,7 @@ beforeAll(async () => {
       servers: { notes: { command: process.execPath, args: [fixture] } },
       policy: 'yolo',
       quotas,
+      audit: path.join(dir, 'audit.jsonl'),
     }),
   );
   const auth = ['--auth-issuer', as.issuer, '--auth-resource', resource, '--auth-audience', 'candor-gateway'];
@@ -152,6 +153,16 @@ describe('quotas across two gateways on one Redis behind haproxy', () => {
     expect(bobs.map((r) => r.isError === true)).toEqual([false, false, true]);
     expect(textOf(bobs[2])).toContain('Quota reached for "deletes per hour"');
     expect(quotaOf(bobs[2])?.retryAfterMs).toBeGreaterThan(0);
+    // Each refusal is in the audit log (written by whichever instance refused), with the person.
+    const audit = readFileSync(path.join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { principal?: string; decidedBy: string; decision: string; tool: string });
+    const refusals = audit.filter((e) => e.decidedBy.startsWith('quota:'));
+    expect(refusals.map((e) => [e.principal, e.decision, e.decidedBy, e.tool])).toEqual([
+      ['alice', 'deny', 'quota:"deletes per hour"', 'notes__delete_notes'],
+      ['bob', 'deny', 'quota:"deletes per hour"', 'notes__delete_notes'],
+    ]);
   }, 120_000);
 
   test('a quota on a tool glob shared by everyone holds across people, instances and eras; 2026-07-28 gets a complete tool error', async () => {
@@ -210,6 +221,39 @@ describe('quotas across two gateways on one Redis behind haproxy', () => {
     expect(body.result.resultType).toBe('complete');
     expect(body.result.isError).toBe(true);
     expect(quotaOf(body.result)?.retryAfterMs).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('quotas while Redis is down', () => {
+  test('each instance counts on its own and still refuses past the quota, with the wait', async () => {
+    const own = await startRedis();
+    try {
+      const config = path.join(dir, 'outage.gateway.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          servers: { notes: { command: process.execPath, args: [fixture] } },
+          policy: 'yolo',
+          quotas: [{ tools: ['notes__read_notes'], per: 'all', max: 1, windowMs: HOUR }],
+        }),
+      );
+      const url = await startGateway(['--config', config, '--redis', own.url]);
+      // 2026-07-28: no session to look up in the store that is about to go.
+      const client = new Client(
+        { name: 'outage', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(client);
+      await own.kill();
+      const first = await client.callTool({ name: 'notes__read_notes', arguments: {} });
+      const second = await client.callTool({ name: 'notes__read_notes', arguments: {} });
+      expect([first.isError === true, second.isError === true]).toEqual([false, true]);
+      expect(textOf(second)).toMatch(/^Quota reached for calls to notes__read_notes: at most 1 per hour/);
+      expect(quotaOf(second)?.retryAfterMs).toBeGreaterThan(0);
+    } finally {
+      await own.stop();
+    }
   }, 120_000);
 });
 

@@ -23,6 +23,8 @@ export interface QuotaMiddlewareOptions {
   store: (spec: HttpRateLimiterSpec) => RateLimiterAbstract;
   /** Where store failures are reported (the call is then let through). */
   logger?: ServerLogger;
+  /** Told of each refused call (the gateway writes its audit record and metrics from it). */
+  onRefused?: (ctx: CallContext, quota: string) => void;
 }
 
 interface Compiled {
@@ -41,7 +43,7 @@ interface Compiled {
  * ```
  */
 export function quotaMiddleware(options: QuotaMiddlewareOptions): Middleware[] {
-  const { quotas, store, logger } = options;
+  const { quotas, store, logger, onRefused } = options;
   if (quotas.length === 0) return [];
   const compiled = quotas.map(compile);
   return [
@@ -69,7 +71,9 @@ export function quotaMiddleware(options: QuotaMiddlewareOptions): Middleware[] {
           });
         }
       });
-      return refused === undefined ? next() : quotaRefused(refused.quota, refused.wait);
+      if (refused === undefined) return next();
+      onRefused?.(ctx, quotaLabel(refused.quota));
+      return quotaRefused(refused.quota, refused.wait);
     },
   ];
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { hookSettings, isLoopbackHost } from './settings.js';
+
+describe('hook settings', () => {
+  it('takes https anywhere and plain http to loopback only', () => {
+    expect(hookSettings({ beforeCall: 'https://guard.example.com/before' })).toEqual({
+      beforeCall: 'https://guard.example.com/before',
+    });
+    for (const url of ['http://127.0.0.1:8787/x', 'http://localhost/x', 'http://[::1]:9/x'])
+      expect(hookSettings({ afterCall: url })).toEqual({ afterCall: url });
+    expect(hookSettings({ afterCall: 'http://192.168.1.9/after' })).toBe(
+      'afterCall is plain http to 192.168.1.9; use https, a loopback address, or set "allowRemoteHttp": true.',
+    );
+    expect(hookSettings({ afterCall: 'http://192.168.1.9/after', allowRemoteHttp: true })).toEqual({
+      afterCall: 'http://192.168.1.9/after',
+      allowRemoteHttp: true,
+    });
+  });
+
+  it('refuses other schemes, credentials in the URL, and bad timeouts', () => {
+    expect(hookSettings({ beforeCall: 'file:///etc/passwd' })).toBe(
+      'beforeCall must be an https: URL, or http: to a loopback address.',
+    );
+    expect(hookSettings({ beforeCall: 'https://me:pw@guard.example.com/' })).toBe(
+      'beforeCall must not carry a user or password (it would be logged).',
+    );
+    expect(hookSettings({ timeoutMs: 0 })).toBe('timeoutMs must be a positive number.');
+    expect(hookSettings('http://127.0.0.1')).toMatch(/^must be an object/);
+  });
+
+  it('knows the loopback names and addresses, and nothing that only looks like them', () => {
+    expect(['localhost', '127.0.0.1', '127.9.8.7', '[::1]'].every(isLoopbackHost)).toBe(true);
+    expect(['127.0.0.1.nip.io', 'localhost.example.com', '10.0.0.1', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+  });
+});

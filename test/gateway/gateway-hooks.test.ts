@@ -1,0 +1,248 @@
+/**
+ * Call hooks through the built `candor gateway`: the example hook service
+ * (examples/hook-service/server.mjs) in front of the real server-filesystem from npm,
+ * SDK v1 and v2 clients downstream over Streamable HTTP. The service allows a read,
+ * denies a read of a credential file and a destructive call by someone not allowed to
+ * write, and replaces a long result; a hook that never answers refuses the call when the
+ * hooks fail closed and lets it through when they fail open; settings that would send
+ * calls to a plain-http remote host are refused with a clear message.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { waitFor } from '../support/until.js';
+
+const require = createRequire(import.meta.url);
+const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const example = path.join(REPO, 'examples/hook-service/server.mjs');
+
+let dir: string;
+let files: string;
+let service: string;
+let hanging: string;
+const hangingRequests: http.IncomingMessage[] = [];
+const children: ChildProcess[] = [];
+const closers: Array<() => Promise<unknown>> = [];
+/** What each started process has written so far, stdout and stderr together, newest last. */
+const outputs: Array<() => string> = [];
+
+/** Start a process and resolve with the first match of `pattern` on its stdout. */
+function startProcess(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    outputs.push(() => out);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const match = pattern.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}):\n${out}`)));
+  });
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(tmpdir(), 'candor-hooks-'));
+  files = path.join(dir, 'files');
+  mkdirSync(files);
+  writeFileSync(path.join(files, 'notes.txt'), 'buy milk');
+  writeFileSync(path.join(files, 'long.txt'), 'x'.repeat(500));
+  service = await startProcess([example], /hook service: (http:\/\/\S+)/, {
+    HOOK_PORT: '0',
+    HOOK_WRITERS: 'ada',
+    HOOK_MAX_RESULT_CHARS: '100',
+  });
+  // A hook that takes the request and never answers.
+  const server = http.createServer((req) => {
+    hangingRequests.push(req);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  hanging = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(resolve);
+      }),
+  );
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close().catch(() => {});
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let configs = 0;
+function config(hooks: Record<string, unknown> | undefined, serverHooks?: Record<string, unknown>): string {
+  const file = path.join(dir, `gateway-${++configs}.json`);
+  const policy = { rules: [{ decision: 'allow', tools: 'files__*' }] };
+  const servers = {
+    files: { command: process.execPath, args: [filesystem, files], ...(serverHooks ? { hooks: serverHooks } : {}) },
+  };
+  writeFileSync(file, JSON.stringify({ servers, policy, ...(hooks ? { hooks } : {}) }));
+  return file;
+}
+
+interface Result {
+  content: Array<{ type: string; text?: string }>;
+  isError?: boolean;
+}
+type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
+
+const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
+  [
+    'an SDK v1 client',
+    async (url) => {
+      const client = new ClientV1({ name: 'v1', version: '1.0.0' });
+      await client.connect(new TransportV1(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+  [
+    'an SDK v2 client',
+    async (url) => {
+      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      await client.connect(new TransportV2(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+];
+
+const text = (result: Result) => result.content.map((b) => b.text ?? '').join('\n');
+const gateway = (file: string) =>
+  startProcess([CLI, 'gateway', '--config', file, '--http', '127.0.0.1:0'], /MCP endpoint: (http:\/\/\S+)/);
+
+describe.each(CLIENTS)('call hooks through the built gateway, with %s', (_, connect) => {
+  let call: Call;
+  beforeAll(async () => {
+    call = await connect(await gateway(config({ beforeCall: `${service}/before`, afterCall: `${service}/after` })));
+  });
+
+  it('lets an allowed call through with its result untouched', async () => {
+    const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('buy milk');
+  });
+
+  it('refuses a call the beforeCall hook denies, with the hook reason, without calling the server', async () => {
+    const secret = path.join(files, '.ssh', 'id_rsa');
+    const result = await call('files__read_text_file', { path: secret });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      `candor gateway: files__read_text_file was refused by the beforeCall hook: the arguments name a credential file (${secret}).`,
+    );
+  });
+
+  it('refuses a destructive call by a caller the hook does not let write', async () => {
+    const target = path.join(files, 'new.txt');
+    const result = await call('files__write_file', { path: target, content: 'hello' });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      'candor gateway: files__write_file was refused by the beforeCall hook: an anonymous caller may not make destructive calls (files__write_file).',
+    );
+    await expect(call('files__read_text_file', { path: target })).resolves.toMatchObject({ isError: true });
+  });
+
+  it('gives back the result the afterCall hook replaced', async () => {
+    const result = await call('files__read_text_file', { path: path.join(files, 'long.txt') });
+    expect(result.content).toEqual([
+      { type: 'text', text: 'x'.repeat(100) },
+      { type: 'text', text: '[hook service: result cut to 100 of 500 characters]' },
+    ]);
+  });
+});
+
+describe('a hook that never answers', () => {
+  it('refuses the call when the hooks fail closed, naming the timeout', async () => {
+    const [, connect] = CLIENTS[1]!;
+    const call = await connect(await gateway(config({ beforeCall: `${hanging}/before`, timeoutMs: 300 })));
+    const asked = hangingRequests.length;
+    const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
+    expect(hangingRequests.length).toBe(asked + 1);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      'candor gateway: files__read_text_file was refused: the beforeCall hook failed (it did not answer within 300 ms) and the hooks fail closed.',
+    );
+  });
+
+  it('lets the call and its result through when the hooks fail open', async () => {
+    const [, connect] = CLIENTS[0]!;
+    const call = await connect(
+      await gateway(
+        config({ beforeCall: `${hanging}/before`, afterCall: `${hanging}/after`, timeoutMs: 300, failure: 'open' }),
+      ),
+    );
+    const asked = hangingRequests.length;
+    const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
+    expect(hangingRequests.length).toBe(asked + 2);
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('buy milk');
+    const log = outputs.at(-1)!;
+    await waitFor(() => log().includes('the afterCall hook failed'), 'the fail-open warning');
+    expect(log()).toContain(
+      'the beforeCall hook failed for files__read_text_file (it did not answer within 300 ms); the call went on (hooks fail open).',
+    );
+  });
+});
+
+describe('hooks of one server', () => {
+  it('asks the beforeCall hook in the server entry instead of the gateway one', async () => {
+    const [, connect] = CLIENTS[1]!;
+    const call = await connect(
+      await gateway(
+        config(
+          { beforeCall: `${hanging}/before`, timeoutMs: 300, failure: 'open' },
+          { beforeCall: `${service}/before` },
+        ),
+      ),
+    );
+    const secret = path.join(files, '.ssh', 'id_rsa');
+    const result = await call('files__read_text_file', { path: secret });
+    expect(text(result)).toBe(
+      `candor gateway: files__read_text_file was refused by the beforeCall hook: the arguments name a credential file (${secret}).`,
+    );
+  });
+});
+
+describe('hook settings', () => {
+  it('refuses plain http to a remote host, an unknown key and a bad failure mode, naming the JSON path', async () => {
+    for (const [hooks, message] of [
+      [
+        { beforeCall: 'http://10.0.0.5/before' },
+        'hooks: beforeCall is plain http to 10.0.0.5; use https, a loopback address, or set "allowRemoteHttp": true.',
+      ],
+      [
+        { before: 'https://hooks.example.com' },
+        'hooks: unknown key "before"; expected "beforeCall", "afterCall", "timeoutMs", "failure", "allowRemoteHttp".',
+      ],
+      [
+        { afterCall: 'https://hooks.example.com/after', failure: 'maybe' },
+        'hooks: failure must be "open" or "closed" (got "maybe").',
+      ],
+    ] as const) {
+      const run = await runCli(['gateway', '--config', config(hooks), '--http', '127.0.0.1:0']);
+      expect(run.code).not.toBe(0);
+      expect(run.stderr).toContain(message);
+    }
+  });
+});
