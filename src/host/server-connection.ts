@@ -17,6 +17,7 @@ import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
+import { closedDuringProbe, InPlaceStdioTransport } from '../targets/in-place-stdio.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
@@ -133,7 +134,7 @@ export class ServerConnection implements HostConnection {
     return this.#connecting;
   }
 
-  async #connect(): Promise<void> {
+  async #connect(era: 'legacy' | 'modern' | 'auto' = this.config.era ?? 'auto'): Promise<void> {
     this.#status = 'connecting';
     const previous = this.#client;
     this.#client = undefined;
@@ -141,7 +142,7 @@ export class ServerConnection implements HostConnection {
     await previous?.close().catch(() => {});
     const client = new Client(CLIENT_INFO, {
       capabilities: (this.#options.capabilities ?? {}) as NonNullable<ClientOptions['capabilities']>,
-      ...negotiation(this.config),
+      ...negotiation(era),
       listChanged: {
         tools: {
           // The SDK's refreshed list is parsed and strips what the host must see (snake_case hints,
@@ -183,6 +184,12 @@ export class ServerConnection implements HostConnection {
         }
       }
     } catch (error) {
+      if (era === 'auto' && transport instanceof InPlaceStdioTransport && closedDuringProbe(error)) {
+        // It quits on a request before initialize (targets/in-place-stdio.ts): start it again in 2025-11-25.
+        await client.close().catch(() => {});
+        await transport.close().catch(() => {});
+        return this.#connect('legacy');
+      }
       this.#status = 'failed';
       const required = findSignInRequired(error);
       this.#error = required ?? (error as Error);
@@ -366,7 +373,8 @@ export class ServerConnection implements HostConnection {
     if (config.env) params.env = config.env;
     if (config.cwd) params.cwd = config.cwd;
     params.stderr = config.stderr ?? 'inherit';
-    const transport = new StdioClientTransport(params);
+    // The era is asked of this process itself, not of a second copy (targets/in-place-stdio.ts).
+    const transport = new InPlaceStdioTransport(params);
     // Answers to lean calls are parsed once and not schema-checked twice (lean-read-buffer.ts).
     if (this.#options.leanCalls !== false) useLeanReader(transport);
     return transport;
@@ -376,9 +384,9 @@ export class ServerConnection implements HostConnection {
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;
 
 function negotiation(
-  config: ServerConfig,
+  era: 'legacy' | 'modern' | 'auto',
 ): Pick<ConstructorParameters<typeof Client>[1] & object, 'versionNegotiation'> {
-  switch (config.era ?? 'auto') {
+  switch (era) {
     case 'legacy':
       return {};
     case 'modern':
