@@ -29,6 +29,8 @@ export interface AuditEntry {
   args: { sha256: string; keys: string[] };
   /** What the result guard found in the result and did about it (kind, rule, action; never the text found). */
   results?: Array<{ kind: 'secret' | 'injection'; rule: string; action: 'annotate' | 'redact' | 'block' | 'off' }>;
+  /** What the call hooks came to: allow, deny, replace, or failed-open / failed-closed. */
+  hooks?: { beforeCall?: string; afterCall?: string };
 }
 
 /**

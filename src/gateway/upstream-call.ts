@@ -6,7 +6,7 @@
  */
 import { InputRequiredError } from '../engine/modern/call-context.js';
 import type { Policy } from '../host/policy.js';
-import type { CatalogTool, RoutedCalls, RoutedRunOptions } from '../host/types.js';
+import type { CallOutcome, CatalogTool, RoutedCalls, RoutedRunOptions } from '../host/types.js';
 import { toolErrorResult } from '../pipeline/result.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import type { CallScope } from './ask.js';
@@ -65,11 +65,28 @@ export function upstreamCall(options: UpstreamCallOptions) {
       }
       scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
     }
-    if (options.hooks) {
-      const instead = await options.hooks.before(tool, args, ctx);
-      if (instead) return instead;
-    }
     const started = performance.now();
+    const before = options.hooks ? await options.hooks.before(tool, args, ctx) : {};
+    if (before.result) {
+      // The hook answered in the call's place: the server is not called.
+      if (record) {
+        const refused = before.decision !== 'replace';
+        const entry = auditEntry(
+          tool,
+          args,
+          ctx,
+          scope,
+          hookOutcome(tool, refused ? 'denied' : 'ok', before.result),
+          performance.now() - started,
+          policy,
+        );
+        entry.decision = refused ? 'deny' : 'allow';
+        entry.decidedBy = 'hook:beforeCall';
+        entry.hooks = { beforeCall: before.decision as string };
+        record(entry);
+      }
+      return before.result;
+    }
     const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
       void ctx.progress(p.progress, p.total, p.message);
     const run: RoutedRunOptions = {
@@ -107,13 +124,35 @@ export function upstreamCall(options: UpstreamCallOptions) {
       outcome = { ...outcome, result: guarded.result };
       audited = guarded.audited;
     }
+    // After the result guards: a hook never sees what they redacted.
+    const after = options.hooks
+      ? await options.hooks.after(tool, args, ctx, resultOf(tool, outcome, scope))
+      : { result: resultOf(tool, outcome, scope) };
     if (record) {
       const entry = auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy);
       if (audited.length > 0) entry.results = audited;
+      if (before.decision !== undefined || after.decision !== undefined)
+        entry.hooks = {
+          ...(before.decision !== undefined ? { beforeCall: before.decision } : {}),
+          ...(after.decision !== undefined ? { afterCall: after.decision } : {}),
+        };
       record(entry);
     }
-    const result = resultOf(tool, outcome, scope);
-    // After the result guards: a hook never sees what they redacted.
-    return options.hooks ? options.hooks.after(tool, args, ctx, result) : result;
+    return after.result;
+  };
+}
+
+/** The outcome of a call a beforeCall hook answered in place of the server. */
+function hookOutcome(tool: CatalogTool, status: 'denied' | 'ok', result: CallToolResult): CallOutcome {
+  return {
+    index: 0,
+    tool: tool.name,
+    server: tool.server,
+    status,
+    ...(status === 'ok' ? { result } : { message: 'refused by the beforeCall hook' }),
+    untrustedContent: false,
+    attempts: 0,
+    parallel: false,
+    warnings: [],
   };
 }

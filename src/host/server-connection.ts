@@ -18,6 +18,7 @@ import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import { httpFailure } from '../targets/http-failure.js';
+import { closedDuringProbe, InPlaceStdioTransport } from '../targets/in-place-stdio.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
@@ -134,7 +135,7 @@ export class ServerConnection implements HostConnection {
     return this.#connecting;
   }
 
-  async #connect(): Promise<void> {
+  async #connect(era: 'legacy' | 'modern' | 'auto' = this.config.era ?? 'auto'): Promise<void> {
     this.#status = 'connecting';
     const previous = this.#client;
     this.#client = undefined;
@@ -142,7 +143,7 @@ export class ServerConnection implements HostConnection {
     await previous?.close().catch(() => {});
     const client = new Client(CLIENT_INFO, {
       capabilities: (this.#options.capabilities ?? {}) as NonNullable<ClientOptions['capabilities']>,
-      ...negotiation(this.config),
+      ...negotiation(era),
       listChanged: {
         tools: {
           // The SDK's refreshed list is parsed and strips what the host must see (snake_case hints,
@@ -184,6 +185,12 @@ export class ServerConnection implements HostConnection {
         }
       }
     } catch (error) {
+      if (era === 'auto' && transport instanceof InPlaceStdioTransport && closedDuringProbe(error)) {
+        // It quits on a request before initialize (targets/in-place-stdio.ts): start it again in 2025-11-25.
+        await client.close().catch(() => {});
+        await transport.close().catch(() => {});
+        return this.#connect('legacy');
+      }
       this.#status = 'failed';
       const required = findSignInRequired(error);
       // fetch says only "fetch failed": name the cause (refused, DNS, TLS, 404…) and the next step.
@@ -370,7 +377,8 @@ export class ServerConnection implements HostConnection {
     if (config.env) params.env = config.env;
     if (config.cwd) params.cwd = config.cwd;
     params.stderr = config.stderr ?? 'inherit';
-    const transport = new StdioClientTransport(params);
+    // The era is asked of this process itself, not of a second copy (targets/in-place-stdio.ts).
+    const transport = new InPlaceStdioTransport(params);
     // Answers to lean calls are parsed once and not schema-checked twice (lean-read-buffer.ts).
     if (this.#options.leanCalls !== false) useLeanReader(transport);
     return transport;
@@ -380,9 +388,9 @@ export class ServerConnection implements HostConnection {
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;
 
 function negotiation(
-  config: ServerConfig,
+  era: 'legacy' | 'modern' | 'auto',
 ): Pick<ConstructorParameters<typeof Client>[1] & object, 'versionNegotiation'> {
-  switch (config.era ?? 'auto') {
+  switch (era) {
     case 'legacy':
       return {};
     case 'modern':

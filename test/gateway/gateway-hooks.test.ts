@@ -8,7 +8,7 @@
  * calls to a plain-http remote host are refused with a clear message.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -97,7 +97,8 @@ function config(hooks: Record<string, unknown> | undefined, serverHooks?: Record
   const servers = {
     files: { command: process.execPath, args: [filesystem, files], ...(serverHooks ? { hooks: serverHooks } : {}) },
   };
-  writeFileSync(file, JSON.stringify({ servers, policy, ...(hooks ? { hooks } : {}) }));
+  const audit = path.join(dir, `audit-${configs}.jsonl`);
+  writeFileSync(file, JSON.stringify({ servers, policy, audit, ...(hooks ? { hooks } : {}) }));
   return file;
 }
 
@@ -128,14 +129,27 @@ const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
   ],
 ];
 
+/** The audit lines of the gateway started from config number `n`. */
+const auditLines = (n: number): Array<Record<string, unknown>> => {
+  const file = path.join(dir, `audit-${n}.jsonl`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+};
+
 const text = (result: Result) => result.content.map((b) => b.text ?? '').join('\n');
 const gateway = (file: string) =>
   startProcess([CLI, 'gateway', '--config', file, '--http', '127.0.0.1:0'], /MCP endpoint: (http:\/\/\S+)/);
 
 describe.each(CLIENTS)('call hooks through the built gateway, with %s', (_, connect) => {
   let call: Call;
+  let n: number;
   beforeAll(async () => {
-    call = await connect(await gateway(config({ beforeCall: `${service}/before`, afterCall: `${service}/after` })));
+    const file = config({ beforeCall: `${service}/before`, afterCall: `${service}/after` });
+    n = configs;
+    call = await connect(await gateway(file));
   });
 
   it('lets an allowed call through with its result untouched', async () => {
@@ -151,6 +165,16 @@ describe.each(CLIENTS)('call hooks through the built gateway, with %s', (_, conn
     expect(text(result)).toBe(
       `candor gateway: files__read_text_file was refused by the beforeCall hook: the arguments name a credential file (${secret}).`,
     );
+    await waitFor(
+      () => auditLines(n).some((e) => e.decidedBy === 'hook:beforeCall'),
+      'the audit line of the denied call',
+    );
+    expect(auditLines(n).find((e) => e.decidedBy === 'hook:beforeCall')).toMatchObject({
+      tool: 'files__read_text_file',
+      decision: 'deny',
+      outcome: 'denied',
+      hooks: { beforeCall: 'deny' },
+    });
   });
 
   it('refuses a destructive call by a caller the hook does not let write', async () => {
@@ -169,6 +193,14 @@ describe.each(CLIENTS)('call hooks through the built gateway, with %s', (_, conn
       { type: 'text', text: 'x'.repeat(100) },
       { type: 'text', text: '[hook service: result cut to 100 of 500 characters]' },
     ]);
+    const replaced = (e: Record<string, unknown>) =>
+      (e.hooks as { afterCall?: string } | undefined)?.afterCall === 'replace';
+    await waitFor(() => auditLines(n).some(replaced), 'the audit line of the replaced result');
+    expect(auditLines(n).find(replaced)).toMatchObject({
+      decision: 'allow',
+      outcome: 'ok',
+      hooks: { beforeCall: 'allow' },
+    });
   });
 });
 

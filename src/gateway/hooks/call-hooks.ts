@@ -11,17 +11,24 @@ import type { CatalogTool } from '../../host/types.js';
 import { toolErrorResult } from '../../pipeline/result.js';
 import type { CallToolResult, ToolContext } from '../../tool/types.js';
 import { askHook } from './ask.js';
-import type { HookDocument, HookSettings } from './types.js';
+import type { HookDecision, HookDocument, HookSettings } from './types.js';
 
-/** The two steps; `before` resolves to a result only when the call must not go upstream. */
+/** What a step came to: its decision (absent when no hook is set for the server) and the result to give back. */
+export interface HookStep {
+  decision?: HookDecision;
+  /** `before`: set only when the call must not go upstream; `after`: the result to give back. */
+  result?: CallToolResult;
+}
+
+/** The two steps. */
 export interface CallHooks {
-  before(tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult | undefined>;
+  before(tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<HookStep>;
   after(
     tool: CatalogTool,
     args: Record<string, unknown>,
     ctx: ToolContext,
     result: CallToolResult,
-  ): Promise<CallToolResult>;
+  ): Promise<HookStep & { result: CallToolResult }>;
 }
 
 const DEFAULT_TIMEOUT_MS = 2000;
@@ -51,7 +58,7 @@ function documentOf(
  * @example
  * ```ts
  * const hooks = callHooks({ gateway: { beforeCall: 'http://127.0.0.1:8787/before' }, server: () => undefined });
- * const refused = await hooks?.before(tool, args, ctx);
+ * const { result: instead } = (await hooks?.before(tool, args, ctx)) ?? {};
  * ```
  */
 export function callHooks(options: {
@@ -68,7 +75,7 @@ export function callHooks(options: {
   return {
     async before(tool, args, ctx) {
       const settings = settingsFor(tool.server);
-      if (settings.beforeCall === undefined) return undefined;
+      if (settings.beforeCall === undefined) return {};
       const answer = await askHook(settings.beforeCall, documentOf('beforeCall', tool, args, ctx), {
         timeoutMs: settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       });
@@ -77,20 +84,26 @@ export function callHooks(options: {
           options.warn?.(
             `the beforeCall hook failed for ${tool.name} (${answer.failed}); the call went on (hooks fail open).`,
           );
-          return undefined;
+          return { decision: 'failed-open' };
         }
-        return toolErrorResult(
-          `candor gateway: ${tool.name} was refused: the beforeCall hook failed (${answer.failed}) and the hooks fail closed.`,
-        );
+        return {
+          decision: 'failed-closed',
+          result: toolErrorResult(
+            `candor gateway: ${tool.name} was refused: the beforeCall hook failed (${answer.failed}) and the hooks fail closed.`,
+          ),
+        };
       }
-      if (answer.decision === 'allow') return undefined;
+      if (answer.decision === 'allow') return { decision: 'allow' };
       if (answer.decision === 'deny')
-        return toolErrorResult(`candor gateway: ${tool.name} was refused by the beforeCall hook: ${answer.reason}`);
-      return answer.result;
+        return {
+          decision: 'deny',
+          result: toolErrorResult(`candor gateway: ${tool.name} was refused by the beforeCall hook: ${answer.reason}`),
+        };
+      return { decision: 'replace', result: answer.result };
     },
     async after(tool, args, ctx, result) {
       const settings = settingsFor(tool.server);
-      if (settings.afterCall === undefined) return result;
+      if (settings.afterCall === undefined) return { result };
       const answer = await askHook(
         settings.afterCall,
         { ...documentOf('afterCall', tool, args, ctx), result },
@@ -101,18 +114,24 @@ export function callHooks(options: {
           options.warn?.(
             `the afterCall hook failed for ${tool.name} (${answer.failed}); the result went on (hooks fail open).`,
           );
-          return result;
+          return { decision: 'failed-open', result };
         }
-        return toolErrorResult(
-          `candor gateway: the result of ${tool.name} was withheld: the afterCall hook failed (${answer.failed}) and the hooks fail closed.`,
-        );
+        return {
+          decision: 'failed-closed',
+          result: toolErrorResult(
+            `candor gateway: the result of ${tool.name} was withheld: the afterCall hook failed (${answer.failed}) and the hooks fail closed.`,
+          ),
+        };
       }
-      if (answer.decision === 'allow') return result;
+      if (answer.decision === 'allow') return { decision: 'allow', result };
       if (answer.decision === 'deny')
-        return toolErrorResult(
-          `candor gateway: the result of ${tool.name} was withheld by the afterCall hook: ${answer.reason}`,
-        );
-      return answer.result;
+        return {
+          decision: 'deny',
+          result: toolErrorResult(
+            `candor gateway: the result of ${tool.name} was withheld by the afterCall hook: ${answer.reason}`,
+          ),
+        };
+      return { decision: 'replace', result: answer.result };
     },
   };
 }

@@ -39,3 +39,6 @@ export type HookAnswer =
   | { decision: 'allow' }
   | { decision: 'deny'; reason: string }
   | { decision: 'replace'; result: CallToolResult };
+
+/** What a hook step came to, for the audit: the answer, or how the failure was handled. */
+export type HookDecision = 'allow' | 'deny' | 'replace' | 'failed-open' | 'failed-closed';
