@@ -97,6 +97,8 @@ export type CandorErrorCode =
   | 'target_protocol'
   /** The HTTP server could not listen on the address. */
   | 'listen_failed'
+  /** A part that needs Node.js (stdio, listen, Redis, rate limits) was used on another runtime. */
+  | 'node_only'
   /** The shared store (Redis) is unreachable; the instance serves degraded. */
   | 'store_unavailable'
   /** OAuth settings that cannot work. */

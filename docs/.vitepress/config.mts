@@ -21,7 +21,13 @@ export default defineConfig({
   // Links to repository files (examples/, src/) are written as code, not links; the rest must resolve.
   ignoreDeadLinks: false,
   themeConfig: {
-    search: { provider: 'local' },
+    search: {
+      provider: 'local',
+      options: {
+        // The generated API pages would drown the concept pages in fuzzy matches; they have their own index.
+        _render: (src, env, md) => (env.relativePath.startsWith('reference/api/') ? '' : md.render(src, env)),
+      },
+    },
     nav: FACES.filter((face) => all.some((page) => page.face === face.text))
       .slice(0, 7)
       .map((face) => ({ text: face.text, link: all.find((page) => page.face === face.text)!.link })),

@@ -36,8 +36,9 @@ export class ClientRequestError extends ToolError {
 /** The dispatcher-wide table of server→client requests awaiting an answer. */
 export class ClientRequests {
   readonly #pending = new Map<string, Pending>();
-  // A random prefix keeps ids from colliding with ids a client might echo from elsewhere.
-  readonly #prefix = `s-${randomTag()}-`;
+  // A random prefix keeps ids from colliding with ids a client might echo from elsewhere. Made at the
+  // first request, not at construction: workerd allows no random values in a Worker's global scope.
+  #prefix: string | undefined;
   #seq = 0;
 
   /** Send a request to the client through `channel` and wait for its answer. */
@@ -53,6 +54,7 @@ export class ClientRequests {
     if (!channel.open || peer.closed) {
       return Promise.reject(new ToolError(`Cannot send ${method}: the connection to the client is closed.`));
     }
+    this.#prefix ??= `s-${randomTag()}-`;
     const id = this.#prefix + ++this.#seq;
     return new Promise((resolve, reject) => {
       const onAbort = () => {

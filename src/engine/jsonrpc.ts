@@ -139,12 +139,14 @@ export type SerializedMessage = string | readonly [prefix: string, result: Uint8
 /** Results from this many characters on are written from cached bytes (10,000 tools are 3.6 MB). */
 const BYTES_FROM = 64 * 1024;
 const utf8Cache = new Map<string, Uint8Array>();
+/** TextEncoder rather than Buffer: the engine runs on fetch runtimes too. */
+const encoder = new TextEncoder();
 const UTF8_CACHE_SIZE = 8;
 
 function utf8Of(json: string): Uint8Array {
   let bytes = utf8Cache.get(json);
   if (bytes === undefined) {
-    bytes = Buffer.from(json, 'utf8');
+    bytes = encoder.encode(json);
     if (json.length >= BYTES_FROM) {
       // A few live pages (one per list, era and cache-hint variant); the oldest goes first.
       if (utf8Cache.size >= UTF8_CACHE_SIZE) utf8Cache.delete(utf8Cache.keys().next().value!);

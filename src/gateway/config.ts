@@ -26,7 +26,8 @@ import type { GatewayOptions, UpstreamConfig } from './types.js';
 /** Config file names looked for in the current folder, in order. */
 export const GATEWAY_CONFIG_FILES = ['candor.gateway.json', 'candor.config.json'] as const;
 
-const KEYS = new Set([
+/** The keys a gateway section may have; any other is refused (the config reference documents each). */
+export const KEYS = new Set([
   'results',
   'hooks',
   'servers',

@@ -49,7 +49,8 @@ export class Deadlines {
     const deadline: Deadline = { at: startedAt + ms, expire, queue };
     queue.waiting.add(deadline);
     if (queue.timer === undefined || deadline.at < queue.firesAt) this.#arm(queue, deadline.at);
-    else if (queue.waiting.size === 1) queue.timer.ref();
+    // ref/unref exist on Node's timers only (workerd's and browsers' timers are numbers).
+    else if (queue.waiting.size === 1) queue.timer.ref?.();
     return deadline;
   }
 
@@ -58,7 +59,7 @@ export class Deadlines {
     const { queue } = deadline;
     if (!queue.waiting.delete(deadline)) return;
     // Nothing waits: let the process exit while the (harmless) timer is pending.
-    if (queue.waiting.size === 0) queue.timer?.unref();
+    if (queue.waiting.size === 0) queue.timer?.unref?.();
   }
 
   #arm(queue: Queue, at: number): void {

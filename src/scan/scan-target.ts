@@ -13,6 +13,7 @@ import { CandorError } from '../errors.js';
 import { parseTargets } from '../targets/parse.js';
 import type { HttpTarget } from '../targets/types.js';
 import { InstallError, installPackage } from './install.js';
+import { checkRemoteAddress } from './remote-address.js';
 import { type ScanBase, scanRemote, scanServer } from './scan.js';
 import { readServerJson } from './server-json.js';
 import { planServerJson } from './server-json-plan.js';
@@ -32,6 +33,8 @@ export interface ScanTargetOptions {
   /** The user's cache folder (`~/.cache/candor`). */
   cacheDir: string;
   allowScripts?: boolean;
+  /** Let a server.json's remote be on a private, loopback or link-local address. */
+  allowPrivateNetwork?: boolean;
   skip?: string[];
   timeoutMs?: number;
   budgetSeconds?: number;
@@ -153,6 +156,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
           env: { ...plan.env, ...given },
         };
       } else {
+        if (!options.allowPrivateNetwork) await checkRemoteAddress(plan.url, { file, entry });
         remote = {
           kind: 'http',
           url: plan.url,

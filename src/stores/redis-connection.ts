@@ -10,7 +10,6 @@
  * 500 ms —), so a call that needs shared state gets a clear error
  * instead of hanging, and everything recovers when Redis returns.
  */
-import { createRequire } from 'node:module';
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /**
@@ -20,10 +19,11 @@ import type { Cluster, Redis, RedisOptions } from 'ioredis';
  */
 let ioredis: typeof import('ioredis') | undefined;
 function loadIoredis(): typeof import('ioredis') {
-  ioredis ??= createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  ioredis ??= requireOnNode<typeof import('ioredis')>('ioredis', 'Shared state on Redis (ioredis)');
   return ioredis;
 }
 
+import { requireOnNode } from '../util/node-require.js';
 import { duplicateForJoining } from './channel-joiner.js';
 import { assertRedisUrl, isClusterUrl, parseClusterUrl } from './redis-url.js';
 

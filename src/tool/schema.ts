@@ -1,13 +1,15 @@
 /**
  * Input/output schemas: a Standard Schema with JSON Schema support (zod 4 first)
- * or a raw JSON Schema object validated by a compiled Ajv validator. JSON Schema
- * is produced once, here, at definition time.
+ * or a raw JSON Schema object validated by a compiled Ajv validator on Node.js
+ * (portable-validator.ts elsewhere). JSON Schema is produced once, here, at
+ * definition time.
  */
 
-import { createRequire } from 'node:module';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import { CandorError, DefinitionError } from '../errors.js';
+import { onNode, requireOnNode } from '../util/node-require.js';
+import { portableValidator } from './portable-validator.js';
 import { cachedJsonSchema, intern } from './schema-cache.js';
 import type { CompiledSchema, JsonSchema, ValidationIssue, ValidationResult } from './types.js';
 
@@ -25,9 +27,10 @@ let ajv: Ajv2020 | undefined;
  */
 function sharedAjv(): Ajv2020 {
   if (ajv === undefined) {
-    const { Ajv2020: AjvClass } = createRequire(import.meta.url)(
+    const { Ajv2020: AjvClass } = requireOnNode<typeof import('ajv/dist/2020.js')>(
       'ajv/dist/2020.js',
-    ) as typeof import('ajv/dist/2020.js');
+      'A tool with a raw JSON Schema input or output (validated by Ajv)',
+    );
     ajv = new AjvClass({ allErrors: true, strict: false, validateFormats: false });
   }
   return ajv;
@@ -117,6 +120,8 @@ function compileJsonSchema<T>(toolName: string, role: 'input' | 'output', schema
   // A frozen copy, its sub-schemas shared with equal ones of other tools (schema-cache.ts): equal
   // schemas are one object, so Ajv compiles each distinct schema once (180 µs per tool).
   const jsonSchema = intern(schema) as JsonSchema;
+  // Off Node.js (workerd forbids the code Ajv generates): an interpreting validator.
+  if (!onNode()) return { jsonSchema, validate: portableValidator<T>(jsonSchema) };
   let validateFn = compiled.get(jsonSchema);
   if (validateFn === undefined) {
     try {

@@ -37,19 +37,35 @@ export interface StderrLoggerOptions {
  * ```
  */
 export function stderrLogger(options: StderrLoggerOptions = {}): ServerLogger {
+  return lineLogger((line) => process.stderr.write(`${line}\n`), options);
+}
+
+/**
+ * The same lines through `console.error`: the default logger on runtimes without
+ * a process stderr (Cloudflare workerd, Deno Deploy, edge functions), whose log
+ * tail shows the console.
+ *
+ * @example
+ * ```ts
+ * const logger = consoleLogger({ format: 'json' });
+ * ```
+ */
+export function consoleLogger(options: StderrLoggerOptions = {}): ServerLogger {
+  return lineLogger((line) => console.error(line), options);
+}
+
+function lineLogger(writeLine: (line: string) => void, options: StderrLoggerOptions): ServerLogger {
   const { level = 'info', name = 'candor', format = 'text' } = options;
   const min = ORDER[level];
   const write = (at: keyof typeof ORDER, message: string, details?: { [key: string]: unknown }) => {
     if (ORDER[at] < min) return;
     if (format === 'json') {
-      process.stderr.write(
-        `${safeJson({ time: new Date().toISOString(), level: at, logger: name, msg: message, ...details })}\n`,
-      );
+      writeLine(safeJson({ time: new Date().toISOString(), level: at, logger: name, msg: message, ...details }));
       return;
     }
     let line = `${name} ${at}: ${message}`;
     if (details !== undefined) line += ` ${safeJson(details)}`;
-    process.stderr.write(`${line}\n`);
+    writeLine(line);
   };
   return {
     error: (m, d) => write('error', m, d),

@@ -3,7 +3,7 @@
  * requires every store it ships (Redis, Mongo, Postgres, cluster…): about
  * 11 MiB of RSS a server without rate limits never needs.
  */
-import { createRequire } from 'node:module';
+import { requireOnNode } from './node-require.js';
 
 type RateLimiterFlexible = typeof import('rate-limiter-flexible');
 
@@ -18,6 +18,6 @@ let loaded: RateLimiterFlexible | undefined;
  * ```
  */
 export function rateLimiterFlexible(): RateLimiterFlexible {
-  loaded ??= createRequire(import.meta.url)('rate-limiter-flexible') as RateLimiterFlexible;
+  loaded ??= requireOnNode<RateLimiterFlexible>('rate-limiter-flexible', 'A rate limit (rate-limiter-flexible)');
   return loaded;
 }

@@ -5,7 +5,7 @@
  * finds a tool by name.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -81,6 +81,38 @@ describe('the documentation site', () => {
       const response = await fetch(`${base}${page}`);
       expect(response.status, page).toBe(200);
       expect(await response.text(), page).toBe(readFileSync(path.join(REPO, 'docs', page), 'utf8'));
+    }
+  });
+
+  it("has a TypeDoc page for every package export, with every name of that export's API report", () => {
+    const apiDir = path.join(REPO, 'docs', 'reference', 'api');
+    const headings = new Map<string, Set<string>>();
+    for (const file of readdirSync(apiDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(path.join(apiDir, file), 'utf8');
+      const names = [...text.matchAll(/^#{2,5} (.+)$/gm)].map((m) =>
+        m[1]!
+          .replace(/^`[a-z]+` /, '')
+          .replace(/\\|~~/g, '')
+          .replace(/\(\)$/, '')
+          .trim(),
+      );
+      headings.set(/^# (.+)$/m.exec(text)![1]!.trim(), new Set(names));
+    }
+    const exportsMap = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).exports as Record<
+      string,
+      unknown
+    >;
+    for (const subpath of Object.keys(exportsMap).filter((s) => s !== './package.json')) {
+      expect(headings.has(`candor${subpath.slice(1)}`), subpath).toBe(true);
+    }
+    const reports = readdirSync(path.join(REPO, 'api')).filter((f) => f.endsWith('.api.md'));
+    expect(reports.length).toBeGreaterThan(5);
+    for (const report of reports) {
+      const text = readFileSync(path.join(REPO, 'api', report), 'utf8');
+      const title = /^# (.+)$/m.exec(text)![1]!.trim();
+      for (const [, name] of text.matchAll(/^- `([^`]+)`: \w+/gm)) {
+        expect(headings.get(title)?.has(name!), `${title}: ${name}`).toBe(true);
+      }
     }
   });
 

@@ -59,7 +59,18 @@ describe('candor scan --list', () => {
       JSON.stringify([served.url, 'mcp.json#fixture', 'http://127.0.0.1:1/mcp', './remote.server.json']),
     );
     const resumed = await runCli(
-      ['scan', '--list', path.join(dir, 'all.json'), '--out', out, '--jobs', '2', '--skip', 'hang'],
+      [
+        'scan',
+        '--list',
+        path.join(dir, 'all.json'),
+        '--out',
+        out,
+        '--jobs',
+        '2',
+        '--skip',
+        'hang',
+        '--allow-private-network',
+      ],
       { timeoutMs: 170_000 },
     );
     expect(resumed.stderr).toContain(`${served.url}: finished before, skipped`);

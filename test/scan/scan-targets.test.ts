@@ -91,7 +91,7 @@ describe('candor scan of a server.json', () => {
     expect(run.stderr).toContain(`${file}: $: not valid JSON`);
   });
 
-  it('scans the remote of a server.json, with its URL variable filled from --env', async () => {
+  it('scans the remote of a server.json, with its URL variable filled from --env, once its loopback address is allowed', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'candor-scan-sj-'));
     const file = path.join(dir, 'server.json');
     const url = new URL(served.url);
@@ -110,7 +110,20 @@ describe('candor scan of a server.json', () => {
         ],
       }),
     );
-    const run = await runCli(['scan', file, '--env', `port=${url.port}`, '--format', 'json']);
+    const refused = await runCli(['scan', file, '--env', `port=${url.port}`]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `remotes[0]: ${served.url} resolves to 127.0.0.1 (loopback), not a public address`,
+    );
+    const run = await runCli([
+      'scan',
+      file,
+      '--env',
+      `port=${url.port}`,
+      '--allow-private-network',
+      '--format',
+      'json',
+    ]);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.serverJson.entry).toBe('remotes[0]');
@@ -132,7 +145,7 @@ describe('candor scan --format server-json', () => {
       _meta: { 'io.modelcontextprotocol.registry/publisher-provided': { tool: 'test' } },
     };
     await writeFile(file, `${JSON.stringify(original, null, 2)}\n`);
-    const run = await runCli(['scan', file, '--format', 'server-json']);
+    const run = await runCli(['scan', file, '--allow-private-network', '--format', 'server-json']);
     expect(run.code).toBe(0);
     const copy = JSON.parse(run.stdout);
     const { 'dev.candor/scan': verdict, ...publisher } = copy._meta;

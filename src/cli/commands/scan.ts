@@ -76,6 +76,7 @@ export function registerScan(program: Command): Command {
     .option('--skip <glob>', 'leave out tools matching (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--allow-scripts', "run the package's install scripts (off: npm install --ignore-scripts)")
     .option('--timeout <ms>', 'per-call timeout; a hung call kills the sandbox', positiveInt, 10_000)
+    .option('--allow-private-network', "let a server.json's remote be on a private, loopback or link-local address")
     .option('--list <file>', 'scan every target of a list (one per line, or a JSON array); needs --out')
     .option('--out <dir>', 'with --list: write one report per server (JSON, Markdown, HTML) and an index here')
     .option('--jobs <n>', 'with --list: servers scanned at the same time', positiveInt, 1)
@@ -104,6 +105,7 @@ export function registerScan(program: Command): Command {
         ...(typeof opts.workdir === 'string' ? { workdir: opts.workdir } : {}),
         cacheDir: path.join(homedir(), '.cache', 'candor'),
         allowScripts: opts.allowScripts === true,
+        allowPrivateNetwork: opts.allowPrivateNetwork === true,
         skip: opts.skip as string[],
         timeoutMs: opts.timeout as number,
         budgetSeconds: opts.budget as number,

@@ -89,15 +89,22 @@ const encoder = new TextEncoder();
  */
 export class RequestStateSealer {
   readonly ttlMs: number;
-  readonly #keys: Promise<CryptoKey[]>;
+  #keys: Promise<CryptoKey[]> | undefined;
 
   constructor(options: RequestStateOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     const { secret } = options;
+    // No secret: a random one, made on first use (workerd allows no random values in a Worker's global scope).
+    if (secret === undefined) return;
     // A secret given now is checked now (a short one throws here); a promised one on first use.
     const keys = secret instanceof Promise ? secret.then(importKeys) : importKeys(secret);
     keys.catch(() => {}); // surfaced on first use, never as an unhandled rejection
     this.#keys = keys;
+  }
+
+  #keysNow(): Promise<CryptoKey[]> {
+    this.#keys ??= importKeys(undefined);
+    return this.#keys;
   }
 
   /** The expiry for a state issued now. */
@@ -107,7 +114,7 @@ export class RequestStateSealer {
 
   async seal(payload: StatePayload): Promise<string> {
     const body = `v1.${base64url(encoder.encode(JSON.stringify(payload)))}`;
-    const [key] = await this.#keys;
+    const [key] = await this.#keysNow();
     const mac = await crypto.subtle.sign('HMAC', key!, encoder.encode(body));
     return `${body}.${base64url(new Uint8Array(mac))}`;
   }
@@ -124,7 +131,7 @@ export class RequestStateSealer {
     if (mac === undefined) return { ok: false, reason: 'requestState is not one this server issued (malformed).' };
     const signed = encoder.encode(`v1.${parts[1]}`);
     let verified = false;
-    for (const key of await this.#keys) {
+    for (const key of await this.#keysNow()) {
       // crypto.subtle.verify compares in constant time.
       if (await crypto.subtle.verify('HMAC', key, mac as Uint8Array<ArrayBuffer>, signed)) {
         verified = true;

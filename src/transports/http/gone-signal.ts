@@ -101,12 +101,16 @@ export class GoneSignal implements RequestInfo {
   }
 }
 
+/** setImmediate on Node; a zero timer where there is none (workerd, Deno without Node compatibility). */
+const endOfTurn: (run: () => void) => unknown =
+  typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate : (run) => setTimeout(run, 0);
+
 /** Signals waiting for the end of the turn to listen to their connection. */
 let waiting: GoneSignal[] = [];
 
 function deferHook(signal: GoneSignal): void {
   waiting.push(signal);
-  if (waiting.length === 1) setImmediate(attachWaiting);
+  if (waiting.length === 1) endOfTurn(attachWaiting);
 }
 
 function attachWaiting(): void {

@@ -107,7 +107,7 @@ export class HttpTransport {
     this.#guard = new RequestGuard(options);
     this.#limiter = createHttpRateLimiter({
       option: options.rateLimit,
-      env: options.env ?? process.env,
+      env: options.env ?? globalThis.process?.env ?? {},
       logger: this.#logger,
       defaultStore: options.rateLimitStore,
     });
