@@ -17,6 +17,8 @@ import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
+import { httpFailure } from '../targets/http-failure.js';
+import { closedDuringProbe, InPlaceStdioTransport } from '../targets/in-place-stdio.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
@@ -133,7 +135,7 @@ export class ServerConnection implements HostConnection {
     return this.#connecting;
   }
 
-  async #connect(): Promise<void> {
+  async #connect(era: 'legacy' | 'modern' | 'auto' = this.config.era ?? 'auto'): Promise<void> {
     this.#status = 'connecting';
     const previous = this.#client;
     this.#client = undefined;
@@ -141,7 +143,7 @@ export class ServerConnection implements HostConnection {
     await previous?.close().catch(() => {});
     const client = new Client(CLIENT_INFO, {
       capabilities: (this.#options.capabilities ?? {}) as NonNullable<ClientOptions['capabilities']>,
-      ...negotiation(this.config),
+      ...negotiation(era),
       listChanged: {
         tools: {
           // The SDK's refreshed list is parsed and strips what the host must see (snake_case hints,
@@ -183,19 +185,28 @@ export class ServerConnection implements HostConnection {
         }
       }
     } catch (error) {
+      if (era === 'auto' && transport instanceof InPlaceStdioTransport && closedDuringProbe(error)) {
+        // It quits on a request before initialize (targets/in-place-stdio.ts): start it again in 2025-11-25.
+        await client.close().catch(() => {});
+        await transport.close().catch(() => {});
+        return this.#connect('legacy');
+      }
       this.#status = 'failed';
       const required = findSignInRequired(error);
-      this.#error = required ?? (error as Error);
+      // fetch says only "fetch failed": name the cause (refused, DNS, TLS, 404…) and the next step.
+      const cause = this.config.url === undefined ? undefined : httpFailure(this.config.url, error);
+      const failure = new CandorError(`Cannot connect to server "${this.name}": ${cause ?? (error as Error).message}`, {
+        code: 'connect_failed',
+        cause: error,
+      });
+      this.#error = required ?? failure;
       await client.close().catch(() => {});
       // A handshake given up on may leave the client unattached: close the transport
       // itself, so a stdio server that never answered is stopped, not orphaned.
       await transport.close().catch(() => {});
       // "needs sign-in: candor auth login …" says it all.
       if (required) throw required;
-      throw new CandorError(`Cannot connect to server "${this.name}": ${(error as Error).message}`, {
-        code: 'connect_failed',
-        cause: error,
-      });
+      throw failure;
     }
     client.onclose = () => {
       if (this.#client === client) this.#status = 'closed';
@@ -366,7 +377,8 @@ export class ServerConnection implements HostConnection {
     if (config.env) params.env = config.env;
     if (config.cwd) params.cwd = config.cwd;
     params.stderr = config.stderr ?? 'inherit';
-    const transport = new StdioClientTransport(params);
+    // The era is asked of this process itself, not of a second copy (targets/in-place-stdio.ts).
+    const transport = new InPlaceStdioTransport(params);
     // Answers to lean calls are parsed once and not schema-checked twice (lean-read-buffer.ts).
     if (this.#options.leanCalls !== false) useLeanReader(transport);
     return transport;
@@ -376,9 +388,9 @@ export class ServerConnection implements HostConnection {
 type ClientOptions = NonNullable<ConstructorParameters<typeof Client>[1]>;
 
 function negotiation(
-  config: ServerConfig,
+  era: 'legacy' | 'modern' | 'auto',
 ): Pick<ConstructorParameters<typeof Client>[1] & object, 'versionNegotiation'> {
-  switch (config.era ?? 'auto') {
+  switch (era) {
     case 'legacy':
       return {};
     case 'modern':

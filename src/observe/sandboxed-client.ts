@@ -10,13 +10,11 @@
  * that exits on a request before `initialize` is started once more, speaking 2025-11-25.
  */
 import { once } from 'node:events';
-import { Client, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientOptionsFor } from '../targets/connect.js';
+import { closedDuringProbe, InPlaceStdioTransport } from '../targets/in-place-stdio.js';
 import { StderrTail } from './stderr-tail.js';
-
-/** The SDK's stdio transport, probed in place (see the file comment). */
-class InPlaceStdio extends StdioClientTransport {}
 
 /** A connected client, its transport and the server's stderr tail. */
 export interface SandboxedClient {
@@ -61,7 +59,12 @@ async function attempt(
   era: SandboxedStart['era'],
 ): Promise<SandboxedClient | SandboxedStartFailure> {
   const client = new Client({ name: 'candor-observe', version: '0.1.0' }, clientOptionsFor(era, start.timeoutMs));
-  const transport = new InPlaceStdio({ command: start.command, args: start.args, env: start.env, stderr: 'pipe' });
+  const transport = new InPlaceStdioTransport({
+    command: start.command,
+    args: start.args,
+    env: start.env,
+    stderr: 'pipe',
+  });
   const stderr = new StderrTail(transport.stderr);
   try {
     await client.connect(transport, { timeout: start.timeoutMs });
@@ -73,13 +76,4 @@ async function attempt(
     await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 200))]);
     return { failed: error, stderr: stderr.lines() };
   }
-}
-
-/** The server went away while it was asked `server/discover`: it quits on requests before `initialize`. */
-function closedDuringProbe(cause: unknown): boolean {
-  return (
-    cause instanceof SdkError &&
-    cause.code === SdkErrorCode.EraNegotiationFailed &&
-    /closed during the (version negotiation|server\/discover) probe/i.test(cause.message)
-  );
 }

@@ -12,12 +12,13 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired, type SignInRequiredError } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
 import { httpFailure } from './http-failure.js';
+import { closedDuringProbe, InPlaceStdioTransport } from './in-place-stdio.js';
 import { loadModuleServer } from './module.js';
 import type { HttpTarget, ModuleTarget, StdioTarget, Target } from './types.js';
 
@@ -83,6 +84,17 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
       era: options.era ?? target.protocol,
     });
   } catch (error) {
+    const era = options.era ?? target.protocol ?? 'auto';
+    if (era === 'auto' && target.kind === 'stdio' && closedDuringProbe(error)) {
+      // It quits on a request before initialize: start it again in 2025-11-25.
+      return connectOnce(target, {
+        timeoutMs,
+        clientInfo,
+        stderrLines,
+        credentials: options.credentials,
+        era: 'legacy',
+      });
+    }
     const required = findSignInRequired(error);
     if (!required || target.kind !== 'http') throw error;
     if (options.onSignInRequired && (await options.onSignInRequired(required, target))) {
@@ -202,7 +214,8 @@ async function memoryTransport(target: ModuleTarget): Promise<{ transport: Trans
 }
 
 function stdioTransport(target: StdioTarget, tail: string[], keep: number): StdioClientTransport {
-  const transport = new StdioClientTransport({
+  // The era is asked of this process itself, not of a second copy (in-place-stdio.ts).
+  const transport = new InPlaceStdioTransport({
     command: target.command,
     args: target.args,
     ...(target.env ? { env: target.env } : {}),

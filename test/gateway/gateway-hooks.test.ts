@@ -1,7 +1,8 @@
 /**
  * Call hooks through the built `candor gateway`: the example hook service
  * (examples/hook-service/server.mjs) in front of the real server-filesystem from npm,
- * SDK v1 and v2 clients downstream over Streamable HTTP. The service allows a read,
+ * SDK v1 and v2 clients downstream (v2 also pinned to 2026-07-28) over Streamable HTTP.
+ * The service allows a read,
  * denies a read of a credential file and a destructive call by someone not allowed to
  * write, and replaces a long result; a hook that never answers refuses the call when the
  * hooks fail closed and lets it through when they fail open; settings that would send
@@ -122,6 +123,18 @@ const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
     'an SDK v2 client',
     async (url) => {
       const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+      await client.connect(new TransportV2(new URL(url)));
+      closers.push(() => client.close());
+      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
+    },
+  ],
+  [
+    'an SDK v2 client on the 2026-07-28 era',
+    async (url) => {
+      const client = new ClientV2(
+        { name: 'v2-modern', version: '1.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await client.connect(new TransportV2(new URL(url)));
       closers.push(() => client.close());
       return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
