@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { CandorError } from '../errors.js';
 import { normaliseTools } from './manifest.js';
 import { isProfileName, PROFILES, profileSettings } from './profiles.js';
+import { lintResultOf } from './result.js';
 import { findRule, RULES } from './rules/index.js';
 import type {
   Finding,
@@ -70,14 +71,7 @@ export function lint(tools: readonly unknown[], options: LintOptions = {}): Lint
       RANK[a.severity] - RANK[b.severity] ||
       (order.get(a.ruleId) ?? 0) - (order.get(b.ruleId) ?? 0),
   );
-  return {
-    findings,
-    suppressed,
-    toolCount: tools.length,
-    errorCount: findings.filter((f) => f.severity === 'error').length,
-    warningCount: findings.filter((f) => f.severity === 'warning').length,
-    infoCount: findings.filter((f) => f.severity === 'info').length,
-  };
+  return lintResultOf(findings, suppressed, tools.length);
 }
 
 /**

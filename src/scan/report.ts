@@ -3,6 +3,7 @@
  * reporter, with lint's and observe's rules) and a one-page HTML card.
  */
 import { formatSarif } from '../lint/reporters/sarif.js';
+import { lintResultOf } from '../lint/result.js';
 import { RULES } from '../lint/rules/index.js';
 import { OBSERVE_RULES } from '../observe/verdicts.js';
 import type { ServerReport } from '../targets/lint-targets.js';
@@ -128,14 +129,7 @@ function sarif(report: ScanReport): string {
     target: { kind: 'stdio', label: report.target, command: report.target, args: [] },
     status: 'ok',
     durationMs: report.seconds * 1000,
-    result: {
-      findings,
-      suppressed: [],
-      toolCount: report.tools.length,
-      errorCount: findings.filter((f) => f.severity === 'error').length,
-      warningCount: findings.filter((f) => f.severity === 'warning').length,
-      infoCount: findings.filter((f) => f.severity === 'info').length,
-    },
+    result: lintResultOf(findings, [], report.tools.length),
   } as ServerReport;
   return formatSarif([server], { version: report.candorVersion, rules: [...RULES, ...OBSERVE_RULES] });
 }

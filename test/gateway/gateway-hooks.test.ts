@@ -15,11 +15,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { type Call, downstreamClients, type CallResult as Result } from '../support/downstream-clients.js';
 import { waitFor } from '../support/until.js';
 
 const require = createRequire(import.meta.url);
@@ -103,44 +101,7 @@ function config(hooks: Record<string, unknown> | undefined, serverHooks?: Record
   return file;
 }
 
-interface Result {
-  content: Array<{ type: string; text?: string }>;
-  isError?: boolean;
-}
-type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
-
-const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
-  [
-    'an SDK v1 client',
-    async (url) => {
-      const client = new ClientV1({ name: 'v1', version: '1.0.0' });
-      await client.connect(new TransportV1(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-  [
-    'an SDK v2 client',
-    async (url) => {
-      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
-      await client.connect(new TransportV2(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-  [
-    'an SDK v2 client on the 2026-07-28 era',
-    async (url) => {
-      const client = new ClientV2(
-        { name: 'v2-modern', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      await client.connect(new TransportV2(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-];
+const CLIENTS = downstreamClients(closers);
 
 /** The audit lines of the gateway started from config number `n`. */
 const auditLines = (n: number): Array<Record<string, unknown>> => {

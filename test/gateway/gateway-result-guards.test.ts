@@ -10,11 +10,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { type Call, downstreamClients, type CallResult as Result } from '../support/downstream-clients.js';
 import { until } from '../support/until.js';
 
 const fixture = path.join(REPO, 'test/fixtures/gateway/results-upstream.mjs');
@@ -95,47 +93,8 @@ function startGateway(args: string[]): Promise<string> {
   });
 }
 
-type Call = (name: string, args?: Record<string, unknown>) => Promise<Result>;
-interface Result {
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
-
 /** The three downstream clients: SDK v1, SDK v2 on the 2025 era, SDK v2 pinned to 2026-07-28. */
-const CLIENTS: Array<[string, (url: string) => Promise<Call>]> = [
-  [
-    'an SDK v1 client',
-    async (url) => {
-      const client = new ClientV1({ name: 'v1', version: '1.0.0' });
-      await client.connect(new TransportV1(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-  [
-    'an SDK v2 client on the 2025 era',
-    async (url) => {
-      const client = new ClientV2({ name: 'v2', version: '1.0.0' });
-      await client.connect(new TransportV2(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-  [
-    'an SDK v2 client on the 2026-07-28 era',
-    async (url) => {
-      const client = new ClientV2(
-        { name: 'v2-modern', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      await client.connect(new TransportV2(new URL(url)));
-      closers.push(() => client.close());
-      return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as Result;
-    },
-  ],
-];
+const CLIENTS = downstreamClients(closers);
 
 const textOf = (r: Result) => r.content.map((b) => b.text ?? '').join('\n');
 const seen = (r: Result) => JSON.stringify(r);

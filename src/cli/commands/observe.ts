@@ -12,6 +12,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
 import { CandorError } from '../../errors.js';
 import { formatSarif } from '../../lint/reporters/sarif.js';
+import { lintResultOf } from '../../lint/result.js';
 import { type ObserveReport, observe } from '../../observe/observe.js';
 import { OBSERVE_RULES } from '../../observe/verdicts.js';
 import { commandEnv } from '../../targets/command-env.js';
@@ -218,14 +219,7 @@ export function registerObserve(program: Command): Command {
                 target,
                 status: 'ok',
                 durationMs: 0,
-                result: {
-                  findings,
-                  suppressed: [],
-                  toolCount: report.tools.length,
-                  errorCount: findings.filter((f) => f.severity === 'error').length,
-                  warningCount: findings.filter((f) => f.severity === 'warning').length,
-                  infoCount: findings.filter((f) => f.severity === 'info').length,
-                },
+                result: lintResultOf(findings, [], report.tools.length),
               },
             ],
             { version: packageInfo().version, rules: OBSERVE_RULES },
