@@ -46,8 +46,17 @@ const seconds = Number(process.argv[3] ?? 4);
 const IN_FLIGHT = 16;
 const PROTOCOL = '2025-11-25';
 
+/** A bridge's binary, installed into .cache/bench-peers. */
+const bin = (name: string) => join(peers, 'node_modules', '.bin', name);
+
+/** mcp-proxy on `port` in front of the upstream, with `flags` between the port and the command. */
+const mcpProxy = (port: number, flags: string[]) =>
+  spawn(bin('mcp-proxy'), ['--host', '127.0.0.1', '--port', String(port), ...flags, '--', process.execPath, upstream], {
+    stdio: 'ignore',
+    detached: true,
+  });
+
 function ensurePeers(): void {
-  const bin = (name: string) => join(peers, 'node_modules', '.bin', name);
   if (existsSync(bin('mcp-proxy')) && existsSync(bin('supergateway'))) return;
   console.error('bench/gateway: installing mcp-proxy and supergateway into .cache/bench-peers');
   const run = spawnSync(
@@ -197,22 +206,7 @@ const bridges: Bridge[] = [
     tool: 'read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
-      child: spawn(
-        join(peers, 'node_modules', '.bin', 'mcp-proxy'),
-        [
-          '--host',
-          '127.0.0.1',
-          '--port',
-          String(port),
-          '--server',
-          'stream',
-          '--no-eventStore',
-          '--',
-          process.execPath,
-          upstream,
-        ],
-        { stdio: 'ignore', detached: true },
-      ),
+      child: mcpProxy(port, ['--server', 'stream', '--no-eventStore']),
     }),
   },
   {
@@ -223,23 +217,7 @@ const bridges: Bridge[] = [
     tool: 'read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
-      child: spawn(
-        join(peers, 'node_modules', '.bin', 'mcp-proxy'),
-        [
-          '--host',
-          '127.0.0.1',
-          '--port',
-          String(port),
-          '--server',
-          'stream',
-          '--no-eventStore',
-          '--stateless',
-          '--',
-          process.execPath,
-          upstream,
-        ],
-        { stdio: 'ignore', detached: true },
-      ),
+      child: mcpProxy(port, ['--server', 'stream', '--no-eventStore', '--stateless']),
     }),
   },
   {
@@ -249,11 +227,7 @@ const bridges: Bridge[] = [
     tool: 'read_notes',
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
-      child: spawn(
-        join(peers, 'node_modules', '.bin', 'mcp-proxy'),
-        ['--host', '127.0.0.1', '--port', String(port), '--', process.execPath, upstream],
-        { stdio: 'ignore', detached: true },
-      ),
+      child: mcpProxy(port, []),
     }),
   },
   {
@@ -265,7 +239,7 @@ const bridges: Bridge[] = [
     start: (port) => ({
       url: `http://127.0.0.1:${port}/mcp`,
       child: spawn(
-        join(peers, 'node_modules', '.bin', 'supergateway'),
+        bin('supergateway'),
         [
           '--stdio',
           `${process.execPath} ${upstream}`,
