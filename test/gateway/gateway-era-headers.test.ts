@@ -5,7 +5,8 @@
  * tool of an HTTP upstream that speaks only 2026-07-28 (a candor server, which
  * refuses a call whose headers are missing or disagree with the body); the upstream
  * says which headers it was sent. A 2026-07-28 client's own headers are checked by
- * the gateway before anything goes upstream.
+ * the gateway before anything goes upstream. A tool the upstream runs only as a task
+ * (the tasks extension) is called as one over HTTP too, and the client gets its result.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -31,6 +32,15 @@ beforeAll(async () => {
     lintOnStart: false,
     modern: { only: true },
     tools: [
+      defineTool({
+        name: 'tally',
+        description: 'Count the words of a text, as a task.',
+        effect: 'read',
+        world: 'closed',
+        task: 'required',
+        input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        handler: (args, ctx) => `${String(args.text).split(/\s+/).length} words${ctx.task ? ' (task)' : ''}`,
+      }),
       defineTool({
         name: 'lookup',
         description: 'Look a query up in one region.',
@@ -101,7 +111,12 @@ describe.each(['2025-11-25', '2026-07-28'] as const)(
       expect(calls).toEqual([{ method: 'tools/call', name: 'lookup', region: 'eu-west-1', version: '2026-07-28' }]);
     });
 
-    test('a value that cannot ride as a plain header goes in the base64 form and arrives intact', async () => {
+    test('a tool the upstream runs only as a task answers the plain call with its result', async () => {
+    const result = await client.callTool({ name: 'geo__tally', arguments: { text: 'one two three' } });
+    expect(text(result)).toBe('3 words (task)');
+  });
+
+  test('a value that cannot ride as a plain header goes in the base64 form and arrives intact', async () => {
       calls.length = 0;
       const result = await client.callTool({ name: 'geo__lookup', arguments: { region: 'Zürich ', query: 'q' } });
       expect(text(result)).toBe('q in Zürich ');

@@ -131,6 +131,11 @@ describe.each([
     expect(shown).toEqual([]);
   });
 
+  test("a tool the upstream runs only as a task is called as one and answers the client's plain call", async () => {
+    expect(text(await client.callTool({ name: 'up__slow', arguments: { n: 7 } }))).toBe('slow 49');
+    expect(readFileSync(log, 'utf8')).toContain('slow:task');
+  });
+
   test('progress passes through in order', async () => {
     const seen: number[] = [];
     const result = await client.callTool(
