@@ -34,6 +34,13 @@ afterAll(async () => {
   metrics.disable();
 });
 
+/** Close the client, the listener and the gateway, then read every metric exported so far. */
+async function closeAndRead(...open: Array<{ close(): Promise<unknown> }>) {
+  for (const item of open) await item.close();
+  await reader.forceFlush();
+  return exporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
+}
+
 test('calls, decisions and latency per server and tool reach the registered meter provider', async () => {
   const gateway = await createGateway({
     logger: { error() {}, warn() {}, info() {}, debug() {} },
@@ -45,11 +52,7 @@ test('calls, decisions and latency per server and tool reach the registered mete
   await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
   await client.callTool({ name: 'notes__read_notes', arguments: {} });
   await client.callTool({ name: 'notes__read_notes', arguments: {} });
-  await client.close();
-  await listener.close();
-  await gateway.close();
-  await reader.forceFlush();
-  const all = exporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
+  const all = await closeAndRead(client, listener, gateway);
   const calls = all.find((m) => m.descriptor.name === 'candor.gateway.calls');
   const point = calls?.dataPoints.find((p) => p.attributes.tool === 'notes__read_notes');
   expect(point?.value).toBe(2);
@@ -92,13 +95,12 @@ test('each finding in a result is counted by kind, rule, action, server and tool
   await client.callTool({ name: 'files__fetch_page', arguments: { url: 'https://example.com' } });
   await client.callTool({ name: 'files__read_note', arguments: {} });
   await client.callTool({ name: 'files__weather', arguments: {} });
-  await client.close();
-  await listener.close();
-  await gateway.close();
-  await reader.forceFlush();
-  const all = exporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
+  const all = await closeAndRead(client, listener, gateway);
   const findings = all.find((m) => m.descriptor.name === 'candor.gateway.result.findings');
-  const points = (findings?.dataPoints ?? []).map((p) => ({ ...p.attributes, value: p.value }));
+  const points: Array<Record<string, unknown>> = (findings?.dataPoints ?? []).map((p) => ({
+    ...(p.attributes as Record<string, unknown>),
+    value: p.value,
+  }));
   expect(points).toEqual(
     expect.arrayContaining([
       {
