@@ -24,8 +24,8 @@ export function answerInputWith(client: Client, method: string, answer: InputAns
     method as never,
     ((request: { method: string; params?: unknown }) => answer(request)) as never,
   );
-  let answerers = byClient.get(client);
-  if (!answerers) byClient.set(client, (answerers = new Map()));
+  const answerers = byClient.get(client) ?? new Map<string, InputAnswerer>();
+  byClient.set(client, answerers);
   answerers.set(method, answer);
 }
 
