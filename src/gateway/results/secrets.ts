@@ -13,7 +13,8 @@ import type { ResultFinding } from './types.js';
 // A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
 // `=`, `:` or a JSON `":` and a quoted or bare value of 16+ token characters. Only the
 // value is reported, so whatever precedes the word in the name is not matched.
-const NAME = '(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)';
+const NAME =
+  '(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)';
 const VALUE = String.raw`["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})`;
 const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
 // What follows every name the expression takes: where it does not, no match ends its name there.
