@@ -112,11 +112,11 @@ describe.each(['2025-11-25', '2026-07-28'] as const)(
     });
 
     test('a tool the upstream runs only as a task answers the plain call with its result', async () => {
-    const result = await client.callTool({ name: 'geo__tally', arguments: { text: 'one two three' } });
-    expect(text(result)).toBe('3 words (task)');
-  });
+      const result = await client.callTool({ name: 'geo__tally', arguments: { text: 'one two three' } });
+      expect(text(result)).toBe('3 words (task)');
+    });
 
-  test('a value that cannot ride as a plain header goes in the base64 form and arrives intact', async () => {
+    test('a value that cannot ride as a plain header goes in the base64 form and arrives intact', async () => {
       calls.length = 0;
       const result = await client.callTool({ name: 'geo__lookup', arguments: { region: 'Zürich ', query: 'q' } });
       expect(text(result)).toBe('q in Zürich ');
