@@ -403,6 +403,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     created: d.created.map(shown),
     modified: d.modified.map(shown),
     deleted: d.deleted.map(shown),
+    ...(d.rewritten ? { rewritten: d.rewritten.map(shown) } : {}),
   });
   const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'

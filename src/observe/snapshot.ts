@@ -1,13 +1,16 @@
 /**
  * Snapshots of the sandbox's writable folders: evidence that holds
  * even when the trace misses something. A snapshot maps each file to its size
- * and content hash; the diff of two says what a call created, changed or deleted.
+ * and content hash (and, for a format a reader recognises, what the file
+ * records: file-meaning.ts); the diff of two says what a call created, changed
+ * or deleted, and which changed files still record the same thing.
  */
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileMeaning } from './file-meaning.js';
 
-/** path → `size:sha1` (or `dir`, `link`). */
+/** path → `size:sha1`, then ` ` and the file's meaning when a reader recognises it (or `dir`, `link`). */
 export type Snapshot = Map<string, string>;
 
 /** What changed between two snapshots. */
@@ -15,6 +18,11 @@ export interface SnapshotDiff {
   created: string[];
   modified: string[];
   deleted: string[];
+  /**
+   * Files whose bytes changed while what they record did not (a git index whose
+   * stat cache was refreshed): the program's bookkeeping, not in `modified`.
+   */
+  rewritten?: string[];
 }
 
 /**
@@ -44,10 +52,10 @@ export async function snapshot(roots: readonly string[]): Promise<Snapshot> {
       } else if (entry.isFile()) {
         try {
           const info = await lstat(full);
-          const hash = createHash('sha1')
-            .update(await readFile(full))
-            .digest('hex');
-          out.set(full, `${info.size}:${hash}`);
+          const bytes = await readFile(full);
+          const hash = createHash('sha1').update(bytes).digest('hex');
+          const meaning = fileMeaning(bytes);
+          out.set(full, `${info.size}:${hash}${meaning === undefined ? '' : ` ${meaning}`}`);
         } catch {
           // Gone while we looked: the next snapshot says so.
         }
@@ -71,13 +79,25 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): SnapshotDiff {
   for (const [file, value] of after) {
     const old = before.get(file);
     if (old === undefined) diff.created.push(file);
-    else if (old !== value) diff.modified.push(file);
+    else if (old !== value) {
+      const meaning = meaningOf(value);
+      if (meaning !== undefined && meaning === meaningOf(old)) {
+        diff.rewritten ??= [];
+        diff.rewritten.push(file);
+      } else diff.modified.push(file);
+    }
   }
   for (const file of before.keys()) if (!after.has(file)) diff.deleted.push(file);
   return diff;
 }
 
-/** Whether a diff is empty. */
+/** The meaning part of a snapshot value, if any. */
+function meaningOf(value: string): string | undefined {
+  const space = value.indexOf(' ');
+  return space < 0 ? undefined : value.slice(space + 1);
+}
+
+/** Whether a diff is empty (files rewritten to the same meaning count as unchanged). */
 export function unchanged(diff: SnapshotDiff): boolean {
   return diff.created.length === 0 && diff.modified.length === 0 && diff.deleted.length === 0;
 }
