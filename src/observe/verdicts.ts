@@ -53,7 +53,7 @@ export const OBSERVE_RULES = [
     summary:
       'A tool marked readOnlyHint: true answered differently when called again at once with the same arguments, in more than times, ids, durations and measurements.',
     explanation:
-      'A read that leaves the server as it found it answers the same when asked again straight away. A second answer that moved (a list one item longer, a counter one higher) shows the call changed state the files do not show: the server’s memory. Hosts let read-only tools run without confirmation and in plan mode; one that changes state should not claim readOnlyHint. The spec ignores idempotentHint when readOnlyHint is true, so this is read-only’s rule, not idempotency’s. Timestamps, durations, generated ids, process ids, percentages and sizes are blanked before comparing: a read of a changing world is not a change the tool made. A warning, not an error: a few reads legitimately answer with fresh data every time.',
+      'A read that leaves the server as it found it answers the same when asked again straight away. A second answer that moved (a list one item longer, a counter one higher) shows the call changed state the files do not show: the server’s memory. Hosts let read-only tools run without confirmation and in plan mode; one that changes state should not claim readOnlyHint. The warning is for state no file shows: a tool whose calls changed files is already reported for them (observe/read-only-wrote, or observe/server-wide-effect when the server does it on every call), and its answers may only echo those files. The spec ignores idempotentHint when readOnlyHint is true, so this is read-only’s rule, not idempotency’s. Timestamps, durations, generated ids, process ids, percentages and sizes are blanked before comparing: a read of a changing world is not a change the tool made. A warning, not an error: a few reads legitimately answer with fresh data every time.',
   },
   {
     id: 'observe/server-wide-effect',
@@ -117,10 +117,8 @@ export function judge(
   const findings: ObserveFinding[] = [];
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
-  const all = merged(
-    exercised.map((c) => classify(c, scene)),
-    serverWide,
-  );
+  const evidence = exercised.map((c) => classify(c, scene));
+  const all = merged(evidence, serverWide);
   const deleted = all.deletions.length + all.overwrites.length > 0;
   if (hints.readOnlyHint && (all.writes.length > 0 || deleted)) {
     findings.push(
@@ -152,7 +150,11 @@ export function judge(
       ),
     );
   }
-  if (hints.readOnlyHint) {
+  // The answers are the witness of state no file shows. A read whose calls changed files is already
+  // held to account for them (here, or once for the server), and its answer may only echo those files
+  // (usage counts in a config it returns).
+  const changedFiles = evidence.some((e) => e.writes.length + e.deletions.length + e.overwrites.length > 0);
+  if (hints.readOnlyHint && !changedFiles) {
     const moved = answerMoved(exercised, { reading: true });
     if (moved)
       findings.push(

@@ -45,6 +45,11 @@ describe('observe: read-only tools that change state in memory', () => {
     ]);
   });
 
+  it('leaves a read whose calls changed files to observe/read-only-wrote: its answer only echoes the file', () => {
+    expect(tool('log_size').calls.map((c) => c.answer)).toEqual(['The log has 1 lines.', 'The log has 2 lines.']);
+    expect(tool('log_size').findings.map((f) => f.ruleId)).toEqual(['observe/read-only-wrote']);
+  });
+
   it('does not warn about fresh times, UUIDs, request ids, process ids or measurements', () => {
     for (const name of ['server_time', 'health', 'version']) {
       const observed = tool(name);
