@@ -11,7 +11,8 @@
  *   runtime bytecode and journals, deletions of files created during this run
  *   (a lock or temp file the server made itself), and files a program rewrote
  *   while what they record stayed the same (a git index whose stat cache
- *   `git status` refreshed, a file renamed over with its own content), reported apart.
+ *   `git status` refreshed, a file renamed over with its own content) or wrote
+ *   inside a folder tagged as a cache (`CACHEDIR.TAG`), reported apart.
  */
 import path from 'node:path';
 import type { SnapshotDiff } from './snapshot.js';
@@ -99,14 +100,16 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
   const deletions = new Set<string>();
   const scratch = new Set<string>();
   const existed = (file: string) => scene.initial.has(file);
-  const created = call.diff.created;
-  for (const file of [...created, ...call.diff.modified]) {
+  const cached = new Set(call.diff.cached);
+  const created = [...call.diff.created, ...cached];
+  const isScratch = (file: string) => cached.has(file) || isScratchPath(file, scene);
+  for (const file of [...(call.diff.rewritten ?? []), ...cached]) scratch.add(file);
+  for (const file of [...call.diff.created, ...call.diff.modified]) {
     // A folder made only to hold scratch (`~/.config` for `~/.config/chromium/…`) is scratch too.
     const inside = created.filter((f) => f.startsWith(`${file}${path.sep}`));
-    const holdsOnlyScratch = inside.length > 0 && inside.every((f) => isScratchPath(f, scene));
-    (isScratchPath(file, scene) || holdsOnlyScratch ? scratch : writes).add(file);
+    const holdsOnlyScratch = inside.length > 0 && inside.every(isScratch);
+    (isScratch(file) || holdsOnlyScratch ? scratch : writes).add(file);
   }
-  for (const file of call.diff.rewritten ?? []) scratch.add(file);
   const deleted = new Set(call.diff.deleted);
   const changed = new Set([...call.diff.modified, ...call.diff.deleted]);
   for (const effect of call.effects) {

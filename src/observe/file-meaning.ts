@@ -9,6 +9,15 @@ import { createHash } from 'node:crypto';
 import { gitIndexEntries } from './git-index.js';
 
 /**
+ * The Cache Directory Tagging Specification's signature: a `CACHEDIR.TAG` file that starts
+ * with it marks its folder as a cache the program can rebuild (cargo's `target/`, ccache, …).
+ */
+const CACHE_TAG_SIGNATURE = 'Signature: 8a477f597d28d172789f06886806bc55';
+
+/** The meaning of a file that tags its folder as a cache. */
+export const CACHE_TAG = 'cache-directory-tag';
+
+/**
  * A digest of what the file records, prefixed by its format, or `undefined`
  * when no reader recognises the content.
  *
@@ -19,6 +28,7 @@ import { gitIndexEntries } from './git-index.js';
  * ```
  */
 export function fileMeaning(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, CACHE_TAG_SIGNATURE.length).toString('latin1') === CACHE_TAG_SIGNATURE) return CACHE_TAG;
   const entries = gitIndexEntries(bytes);
   if (entries) return `git-index:${createHash('sha1').update(entries.join('\n')).digest('hex')}`;
   return undefined;

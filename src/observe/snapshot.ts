@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileMeaning } from './file-meaning.js';
+import { CACHE_TAG, fileMeaning } from './file-meaning.js';
 
 /** path → `size:sha1`, then ` ` and the file's meaning when a reader recognises it (or `dir`, `link`). */
 export type Snapshot = Map<string, string>;
@@ -23,6 +23,12 @@ export interface SnapshotDiff {
    * stat cache was refreshed): the program's bookkeeping, not in `modified`.
    */
   rewritten?: string[];
+  /**
+   * Files created, changed or deleted inside a folder tagged as a cache (a
+   * `CACHEDIR.TAG` with the specification's signature) that was a cache before the
+   * call or made by it: the program's to rebuild, not in the lists above.
+   */
+  cached?: string[];
 }
 
 /**
@@ -62,23 +68,37 @@ export async function snapshot(roots: readonly string[]): Promise<Snapshot> {
       }
     }
   };
-  for (const root of roots) await walk(root);
+  for (const root of roots) {
+    // The roots count as folders that exist, so a cache tag dropped into an empty one is not taken for the run's own.
+    out.set(root, 'dir');
+    await walk(root);
+  }
   return out;
 }
 
 /**
- * What changed from `before` to `after`.
+ * What changed from `before` to `after`; `initial` (the sandbox before the server
+ * started, default `before`) says which cache tags are honoured.
  *
  * @example
  * ```ts
  * diffSnapshots(before, after); // { created: ['/tmp/work/out.txt'], modified: [], deleted: [] }
  * ```
  */
-export function diffSnapshots(before: Snapshot, after: Snapshot): SnapshotDiff {
+export function diffSnapshots(before: Snapshot, after: Snapshot, initial: Snapshot = before): SnapshotDiff {
   const diff: SnapshotDiff = { created: [], modified: [], deleted: [] };
+  const kept = cacheFolders(initial, before, after);
+  const gone = cacheFolders(initial, before, before);
+  const inside = (folders: readonly string[], file: string) =>
+    folders.some((dir) => file === dir || file.startsWith(`${dir}${path.sep}`));
+  const cached = (file: string) => {
+    diff.cached ??= [];
+    diff.cached.push(file);
+  };
   for (const [file, value] of after) {
     const old = before.get(file);
-    if (old === undefined) diff.created.push(file);
+    if (old !== value && inside(kept, file)) cached(file);
+    else if (old === undefined) diff.created.push(file);
     else if (old !== value) {
       const meaning = meaningOf(value);
       if (meaning !== undefined && meaning === meaningOf(old)) {
@@ -87,8 +107,33 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): SnapshotDiff {
       } else diff.modified.push(file);
     }
   }
-  for (const file of before.keys()) if (!after.has(file)) diff.deleted.push(file);
+  for (const file of before.keys()) {
+    if (after.has(file)) continue;
+    if (inside(gone, file)) cached(file);
+    else diff.deleted.push(file);
+  }
   return diff;
+}
+
+/**
+ * Folders tagged as caches in `after` whose tag is honoured: it was there before the run
+ * (`initial`), or the folder is the run's own and came with its tag (new in this call, or tagged
+ * already before it). A tag dropped into a folder that held data does not make that data a cache,
+ * else a server could hide its writes behind one.
+ */
+function cacheFolders(initial: Snapshot, before: Snapshot, after: Snapshot): string[] {
+  const tagged = (shot: Snapshot, file: string) => meaningOf(shot.get(file) ?? '') === CACHE_TAG;
+  // A snapshot lists what is inside its roots, not the roots: a folder with anything in it existed.
+  const held = (shot: Snapshot, dir: string) =>
+    shot.has(dir) || [...shot.keys()].some((file) => file.startsWith(`${dir}${path.sep}`));
+  const folders: string[] = [];
+  for (const [file, value] of after) {
+    if (path.basename(file) !== 'CACHEDIR.TAG' || meaningOf(value) !== CACHE_TAG) continue;
+    const dir = path.dirname(file);
+    const runsOwn = !held(initial, dir) && (!held(before, dir) || tagged(before, file));
+    if (tagged(initial, file) || runsOwn) folders.push(dir);
+  }
+  return folders;
 }
 
 /** The meaning part of a snapshot value, if any. */

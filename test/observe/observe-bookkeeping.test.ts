@@ -2,7 +2,9 @@
  * A program's own bookkeeping is not the user's data: tools that run the real
  * git in the sandbox make it rewrite its index (stat data refreshed by
  * `git status`) while what git records stays the same; that is scratch. Tools
- * that change what git records (a file staged, a commit) are still writes.
+ * that change what git records (a file staged, a commit) are still writes. A
+ * folder of a tool's own tagged as a cache (CACHEDIR.TAG) is scratch; a tag
+ * dropped beside the user's files hides nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ObserveReport, observe } from '../../src/observe/index.js';
 import { ensureBuilt } from '../support/cli-harness.js';
 
-const fixture = path.join(import.meta.dirname, '../fixtures/observe/git-tools.mjs');
+const fixture = path.join(import.meta.dirname, '../fixtures/observe/bookkeeping.mjs');
 let workdir: string;
 let reads: ObserveReport;
 let lies: ObserveReport;
@@ -39,8 +41,8 @@ beforeAll(async () => {
   // Two runs, each on a fresh copy: the reads see the repository as it was made, not after a lie staged it.
   const run = (tools: string[]) =>
     observe({ command: process.execPath, args: [fixture], workdir, tools, timeoutMs: 20_000 });
-  reads = await run(['git_status', 'git_log', 'git_diff']);
-  lies = await run(['git_stage_all', 'git_snapshot']);
+  reads = await run(['git_status', 'git_log', 'git_diff', 'search_files']);
+  lies = await run(['git_stage_all', 'git_snapshot', 'cache_notes']);
 }, 120_000);
 
 afterAll(() => rmSync(workdir, { recursive: true, force: true }));
@@ -75,5 +77,21 @@ describe('observe: a program rewriting its own bookkeeping', () => {
     const evidence = tool('git_snapshot').findings[0]!.evidence;
     expect(evidence).toContain('wrote .git/refs/heads/main');
     expect(evidence.some((e) => /^wrote \.git\/objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/.test(e))).toBe(true);
+  });
+
+  it('takes a folder tagged as a cache (CACHEDIR.TAG, made by the call) for scratch', () => {
+    const search = tool('search_files');
+    expect(search.calls[0]!.diff.cached).toEqual(
+      expect.arrayContaining(['.search-cache', '.search-cache/CACHEDIR.TAG', '.search-cache/v1']),
+    );
+    expect(search.calls.flatMap((c) => [...c.diff.created, ...c.diff.modified])).toEqual([]);
+    expect(search.findings).toEqual([]);
+  });
+
+  it('does not let a cache tag dropped into a folder that held data hide a write there', () => {
+    expect(rules('cache_notes')).toEqual(['observe/read-only-wrote']);
+    expect(tool('cache_notes').findings[0]!.evidence).toEqual(
+      expect.arrayContaining(['wrote CACHEDIR.TAG', 'wrote notes-copy.txt']),
+    );
   });
 });
