@@ -202,14 +202,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
     };
-    const started = await connectSandboxed({
-      command: sandbox.command,
-      args: sandbox.args,
-      env,
-      era,
-      timeoutMs,
-      roots: [sandbox.work],
-    });
+    const started = await connectSandboxed({ command: sandbox.command, args: sandbox.args, env, era, timeoutMs });
     if ('failed' in started) {
       const mismatch = protocolMismatch(options.command, era, started.failed);
       if (mismatch) throw mismatch;
