@@ -9,6 +9,8 @@
  * candor call read_file '{"path": "README.md"}' -- npx -y @modelcontextprotocol/server-filesystem .
  * ```
  */
+
+import type { Tool } from '@modelcontextprotocol/client';
 import type { Command } from 'commander';
 import type { TargetInput } from '../../targets/parse.js';
 import { parseArgPairs, parseJsonArguments, type ToolArguments } from '../args.js';
@@ -113,7 +115,13 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
     try {
       result = (await target.client.callTool(
         { name: tool.name, arguments: args },
-        { timeout: options.timeoutMs },
+        // The listed input schema, so a 2026-07-28 client over HTTP mirrors its x-mcp-header
+        // arguments into Mcp-Param-* headers on this first call (Streamable HTTP, "Custom
+        // Headers from Tool Parameters"). No output schema: the result is shown as sent.
+        {
+          timeout: options.timeoutMs,
+          toolDefinition: { name: tool.name, inputSchema: tool.inputSchema } as Tool,
+        },
       )) as typeof result;
     } catch (error) {
       throw describeRequestError(error, context(`tools/call ${tool.name}`));
