@@ -33,7 +33,11 @@ export interface RunRecord {
   date: string;
   jobs: number;
   budgetSeconds: number;
+  /** The per-call timeout (`--timeout`), when the run set one. */
+  timeoutMs?: number;
   wallSeconds: number;
+  /** Servers scanned again in a second pass (resumed after their reports were removed), and how long it took. */
+  rescanned?: { targets: string[]; wallSeconds: number; timeoutMs: number; reason?: string };
   cores: number;
   /** The 1, 5 and 15 minute load averages when the batch started and ended. */
   loadAverage: { start: number[]; end: number[] };
@@ -100,8 +104,18 @@ export async function storedReports(): Promise<StoredReport[]> {
   return reports;
 }
 
+/** A wrong finding an earlier scan made, which a rule of lint or observe now avoids (the scan was run again). */
+export interface FixedFinding extends Omit<Judgement, 'verdict'> {
+  /** The rule change, in a few words. */
+  fix: string;
+}
+
 export function readJudgements(): Judgement[] {
   return (JSON.parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as { judgements: Judgement[] }).judgements;
+}
+
+export function readFixed(): FixedFinding[] {
+  return (JSON.parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as { fixed?: FixedFinding[] }).fixed ?? [];
 }
 
 export function readRun(): RunRecord | undefined {
@@ -154,7 +168,11 @@ export function precision(reports: readonly StoredReport[], judgements: readonly
 const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`);
 
 /** The README's precision table, generated from the reports and the judgements. */
-export function readmeTable(reports: readonly StoredReport[], judgements: readonly Judgement[]): string {
+export function readmeTable(
+  reports: readonly StoredReport[],
+  judgements: readonly Judgement[],
+  fixed: readonly FixedFinding[] = [],
+): string {
   const scanned = reports.filter((r) => !('error' in r));
   const tools = scanned.reduce((n, r) => n + ('tools' in r ? r.tools.length : 0), 0);
   const lines = [
@@ -168,6 +186,11 @@ export function readmeTable(reports: readonly StoredReport[], judgements: readon
         `| ${row.kind === 'all' ? 'all' : `${row.kind}`} | ${row.findings} | ${row.right} | ${row.wrong} | ${percent(row.right, row.findings)} |`,
     ),
   ];
+  if (fixed.length > 0)
+    lines.push(
+      '',
+      `${fixed.length} wrong findings the scorecard turned up are fixed by a rule (listed on its page), and the servers scanned again.`,
+    );
   return lines.join('\n');
 }
 

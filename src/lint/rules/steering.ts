@@ -85,11 +85,15 @@ export const STEERING_PATTERNS = {
 
 const STEERING: readonly SteeringPattern[] = Object.values(STEERING_PATTERNS);
 
-/** The sentence of `text` around `index`. */
+/** The sentence of `text` around `index` (descriptions are often wrapped: a single line break does not end one). */
 function sentenceAt(text: string, index: number): string {
-  const start = Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('\n', index - 1)) + 1;
-  const end = text.slice(index).search(/[.\n]/);
-  return text.slice(start, end === -1 ? undefined : index + end).trim();
+  const before = text.slice(0, index);
+  const start = Math.max(...[/[.!?]\s/g, /\n\s*\n/g].map((re) => [...before.matchAll(re)].at(-1)?.index ?? -1)) + 1;
+  const end = text.slice(index).search(/[.!?](?:\s|$)|\n\s*\n/);
+  return text
+    .slice(start, end === -1 ? undefined : index + end)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
