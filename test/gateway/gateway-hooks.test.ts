@@ -185,7 +185,7 @@ describe('a hook that never answers', () => {
     const call = await connect(await gateway(config({ beforeCall: `${hanging}/before`, timeoutMs: 300 })));
     const asked = hangingRequests.length;
     const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
-    expect(hangingRequests.length).toBe(asked + 1);
+    await waitFor(() => hangingRequests.length === asked + 1, 'the hanging hook to have been asked');
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(
       'candor gateway: files__read_text_file was refused: the beforeCall hook failed (it did not answer within 300 ms) and the hooks fail closed.',
@@ -201,7 +201,7 @@ describe('a hook that never answers', () => {
     );
     const asked = hangingRequests.length;
     const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
-    expect(hangingRequests.length).toBe(asked + 2);
+    await waitFor(() => hangingRequests.length === asked + 2, 'the hanging hook to have been asked');
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('buy milk');
     const log = outputs.at(-1)!;
@@ -274,7 +274,7 @@ describe('--hooks on the command line', () => {
     const asked = hangingRequests.length;
     const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
     // The example service allowed the call; the config's afterCall hook, which never answers, refused its result.
-    expect(hangingRequests.length).toBe(asked + 1);
+    await waitFor(() => hangingRequests.length === asked + 1, 'the hanging hook to have been asked');
     expect(text(result)).toBe(
       'candor gateway: the result of files__read_text_file was withheld: the afterCall hook failed (it did not answer within 300 ms) and the hooks fail closed.',
     );
