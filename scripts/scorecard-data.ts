@@ -28,6 +28,15 @@ export const README_END = '<!-- scorecard:end -->';
 /** One server's report as the batch stored it: a scan, or why it could not be scanned. */
 export type StoredReport = (ScanReport & { target: string }) | { target: string; error: string };
 
+/** A later pass of a batch over some of its servers. */
+export interface RescanPass {
+  targets: string[];
+  wallSeconds: number;
+  budgetSeconds: number;
+  timeoutMs: number;
+  reason?: string;
+}
+
 /** How the batch ran, measured by the script that ran it. */
 export interface RunRecord {
   date: string;
@@ -36,8 +45,8 @@ export interface RunRecord {
   /** The per-call timeout (`--timeout`), when the run set one. */
   timeoutMs?: number;
   wallSeconds: number;
-  /** Servers scanned again in a second pass (resumed after their reports were removed), and how long it took. */
-  rescanned?: { targets: string[]; wallSeconds: number; timeoutMs: number; reason?: string };
+  /** Later passes: servers scanned again (resumed after their reports were removed), how, why and how long. */
+  rescanned?: RescanPass[];
   cores: number;
   /** The 1, 5 and 15 minute load averages when the batch started and ended. */
   loadAverage: { start: number[]; end: number[] };

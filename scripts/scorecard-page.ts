@@ -126,9 +126,9 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
     lines.push(
       `- The whole list with \`--jobs ${run.jobs}\`, \`--budget ${run.budgetSeconds}\`${timeout}: **${(run.wallSeconds / 60).toFixed(1)} minutes** wall time, on ${run.cores} cores shared with other work (load average ${load(run.loadAverage.start)} at the start, ${load(run.loadAverage.end)} at the end), Node ${run.node}, ${run.date.slice(0, 10)}.`,
     );
-    if (run.rescanned)
+    for (const pass of run.rescanned ?? [])
       lines.push(
-        `- Scanned again in a second pass with \`--timeout ${run.rescanned.timeoutMs}\`${run.rescanned.reason ? ` (${run.rescanned.reason})` : ''}: ${run.rescanned.targets.map((t) => `\`${t}\``).join(', ')}, ${(run.rescanned.wallSeconds / 60).toFixed(1)} minutes more.`,
+        `- Scanned again in a later pass with \`--budget ${pass.budgetSeconds}\` and \`--timeout ${pass.timeoutMs}\`${pass.reason ? ` (${pass.reason})` : ''}: ${pass.targets.map((t) => `\`${t}\``).join(', ')}, ${(pass.wallSeconds / 60).toFixed(1)} minutes more.`,
       );
   }
   return lines;

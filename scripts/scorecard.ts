@@ -24,6 +24,7 @@ import {
   LIST_FILE,
   README_FILE,
   REPORTS_DIR,
+  type RescanPass,
   RUN_FILE,
   type RunRecord,
   readFixed,
@@ -81,12 +82,14 @@ async function runBatch(out: string): Promise<void> {
   if (code === null || code > 2) throw new Error(`candor scan --list exited with ${code}`);
   const wallSeconds = Math.round((performance.now() - start.time) / 100) / 10;
   if (earlier) {
-    const rescanned = {
+    const pass: RescanPass = {
       targets: missing.map((t) => t.listed),
       wallSeconds,
+      budgetSeconds,
       timeoutMs,
       ...(values.reason ? { reason: values.reason } : {}),
     };
+    const rescanned = [...(earlier.rescanned ?? []), pass];
     writeFileSync(runFile, `${JSON.stringify({ ...earlier, rescanned }, null, 2)}\n`);
     return;
   }
