@@ -12,6 +12,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Command } from 'commander';
+import { paramHeaderProblem } from '../../engine/modern/param-header-problems.js';
 import type { TargetInput } from '../../targets/parse.js';
 import { parseArgPairs, parseJsonArguments, type ToolArguments } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
@@ -87,6 +88,16 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
           exitCode: EXIT.usage,
           details: [`Its tools: ${tools.map((t) => t.name).join(', ') || '(none)'}`],
         },
+      );
+    }
+    // Streamable HTTP 2026-07-28 ("Custom Headers from Tool Parameters"): a client MUST NOT
+    // call a tool whose x-mcp-header declarations are invalid.
+    const headerProblem =
+      target.http && target.client.getProtocolEra() === 'modern' ? paramHeaderProblem(tool.inputSchema) : undefined;
+    if (headerProblem !== undefined) {
+      throw new CliError(
+        `${tool.name} on ${target.label} declares its Mcp-Param headers wrongly (${headerProblem}); a 2026-07-28 client over HTTP does not call such a tool. --protocol 2025-11-25 calls it without those headers.`,
+        { exitCode: EXIT.failure },
       );
     }
     const args = { ...fromJson, ...parseArgPairs(options.args, tool.inputSchema) };
