@@ -202,7 +202,14 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
     };
-    const started = await connectSandboxed({ command: sandbox.command, args: sandbox.args, env, era, timeoutMs });
+    const started = await connectSandboxed({
+      command: sandbox.command,
+      args: sandbox.args,
+      env,
+      era,
+      timeoutMs,
+      roots: [sandbox.work],
+    });
     if ('failed' in started) {
       const mismatch = protocolMismatch(options.command, era, started.failed);
       if (mismatch) throw mismatch;

@@ -21,13 +21,24 @@ type PatternName = keyof typeof STEERING_PATTERNS;
 
 // The words are found in any case (the patterns are case-insensitive); a span reaches
 // back over the words a pattern puts before them, and starts one character early where the
-// pattern begins at a word boundary.
-const words = (list: string[], rule: PatternName, before: number, after: number): Anchor[] =>
-  list.map((literal) => ({ literal, rules: [rule], before, after }));
+// pattern begins at a word boundary. What a pattern needs right before or after its word
+// is checked first, on the text itself: source code holds "user", "tool" and "field"
+// hundreds of times per megabyte, nearly always inside a longer name.
+const word = (
+  literal: string,
+  rule: PatternName,
+  reach: { before: number; after: number; precededBy?: RegExp; followedBy?: RegExp },
+): Anchor => ({ literal, rules: [rule], ...reach });
+
+// No word character before the literal (the patterns' `\b` before a word).
+const WORD_START = /(?<!\w)/y;
 
 const ANCHORS: readonly Anchor[] = [
-  // "ignore all previous instructions", "disregard the prior prompt": a match starts with its verb.
-  ...words(['ignore', 'disregard', 'forget', 'override'], 'override', 1, 200),
+  // "ignore all previous instructions", "disregard the prior prompt": a match starts with
+  // its verb, and whitespace follows it.
+  ...['ignore', 'disregard', 'forget', 'override'].map((verb) =>
+    word(verb, 'override', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s/y }),
+  ),
   // Hidden-instruction tags (the names the pattern knows, right after "<" or "</") end at
   // the tag's ">", HTML comments at "-->".
   {
@@ -38,16 +49,25 @@ const ANCHORS: readonly Anchor[] = [
     followedBy: /\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\b/iy,
   },
   { literal: '<!--', rules: ['htmlComment'], before: 0, until: '-->' },
-  // "do not tell the user", "the user must not know".
-  ...words(['user'], 'concealment', 120, 48),
-  // "before using any other tool", "all other tools must…".
-  ...words(['tool'], 'otherTools', 200, 80),
+  // "do not tell the user", "the user must not know": "user" is a whole word in each form.
+  word('user', 'concealment', { before: 120, after: 48, precededBy: WORD_START, followedBy: /(?!\w)/y }),
+  // "before using any other tool", "all other tools must…", "calling the files__read tool":
+  // the word before "tool" is any/another/all/every/other or a tool name holding _ . or -.
+  word('tool', 'otherTools', {
+    before: 200,
+    after: 80,
+    precededBy: /(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy,
+  }),
   // Requests for ~/.ssh, id_rsa, .aws/credentials, mcp.json, private keys, or secrets
   // passed "as the x parameter".
-  ...words(['~/.ssh', '.aws/credentials'], 'secretsRequest', 0, 0),
-  ...words(['id_rsa', 'mcp.json'], 'secretsRequest', 1, 0),
-  ...words(['private'], 'secretsRequest', 1, 200),
-  ...words(['parameter', 'argument', 'field'], 'secretsRequest', 200, 16),
+  ...['~/.ssh', '.aws/credentials'].map((literal) => word(literal, 'secretsRequest', { before: 0, after: 0 })),
+  ...['id_rsa', 'mcp.json'].map((literal) =>
+    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: WORD_START }),
+  ),
+  word('private', 'secretsRequest', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s+keys?\b/iy }),
+  ...['parameter', 'argument', 'field'].map((literal) =>
+    word(literal, 'secretsRequest', { before: 200, after: 16, precededBy: /(?<=\bthe\s+\w+\s+)/iy }),
+  ),
 ];
 
 /**

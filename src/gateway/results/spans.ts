@@ -31,6 +31,8 @@ export interface Anchor {
   nearWithin?: number;
   /** What must follow the literal at once in the text (a sticky expression), else no match holds it. */
   followedBy?: RegExp;
+  /** What must come just before the literal in the text (a sticky, zero-width lookbehind tried at its start). */
+  precededBy?: RegExp;
 }
 
 /** A part of a text the rules must see, and which rules. */
@@ -82,6 +84,10 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
     return stopAt;
   };
   const add = (anchor: Anchor, at: number) => {
+    if (anchor.precededBy !== undefined) {
+      anchor.precededBy.lastIndex = at;
+      if (!anchor.precededBy.test(text)) return;
+    }
     if (anchor.followedBy !== undefined) {
       anchor.followedBy.lastIndex = at + anchor.literal.length;
       if (!anchor.followedBy.test(text)) return;
@@ -108,7 +114,7 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
     for (let at = view.indexOf(key); at !== -1; at = view.indexOf(key, at + 1)) {
       for (const [index, { anchor, offset }] of probes.entries()) {
         const start = at - offset;
-        if (start < 0 || (anchor.literal.length !== key.length && !view.startsWith(anchor.literal, start))) continue;
+        if (start < 0 || (anchor.literal.length !== key.length && !holdsAt(view, anchor.literal, start))) continue;
         if (anchor.near !== undefined) {
           let next = near[index] ?? -1;
           if (next !== Number.POSITIVE_INFINITY && next < start) {
@@ -126,9 +132,9 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
   if (pivoted.size > 0)
     for (let at = view.indexOf('_'); at !== -1; at = view.indexOf('_', at + 1)) {
       for (const { anchor, offset } of pivoted.get(view.charCodeAt(at - 1)) ?? [])
-        if (view.startsWith(anchor.literal, at - offset)) add(anchor, at - offset);
+        if (holdsAt(view, anchor.literal, at - offset)) add(anchor, at - offset);
       for (const { anchor, offset } of pivoted.get(-1) ?? [])
-        if (view.startsWith(anchor.literal, at - offset)) add(anchor, at - offset);
+        if (holdsAt(view, anchor.literal, at - offset)) add(anchor, at - offset);
     }
   if (found.length < 2) return found;
   found.sort((a, b) => a.start - b.start);
@@ -160,6 +166,17 @@ function scanView(text: string, caseless: boolean): string {
   const narrow = hasWideCharacters(text) ? Buffer.from(text, 'latin1').toString('ascii') : text;
   last = { text, view: narrow.toLowerCase() };
   return last.view;
+}
+
+/**
+ * Whether `literal` is in `text` at `at`. `startsWith` copies the part it compares when the
+ * text is kept in two bytes per character and the literal in one (about 0.2 µs a call,
+ * 1 ms over the underscores of 1 MB of source); comparing the characters costs nothing.
+ */
+function holdsAt(text: string, literal: string, at: number): boolean {
+  if (at < 0 || at + literal.length > text.length) return false;
+  for (let i = 0; i < literal.length; i++) if (text.charCodeAt(at + i) !== literal.charCodeAt(i)) return false;
+  return true;
 }
 
 /** Where an anchor's literal starts, relative to where its search key is found. */
