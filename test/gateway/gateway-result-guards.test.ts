@@ -230,24 +230,6 @@ describe.each(downstreamClients(closers, { extensions: { [TRUST]: {} } }))(
       expect(trustOf(await call('files__read_payroll'))).toMatchObject({ sensitive: true, untrusted: true });
     });
 
-    it('is advertised in the capabilities the gateway answers initialize with', async () => {
-      const url = await startGateway(['--config', config()]);
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      });
-      const body = await response.text();
-      const json = body.startsWith('{') ? body : body.split('data: ')[1]!.split('\n')[0]!;
-      const message = JSON.parse(json) as { result: { capabilities: { extensions?: Record<string, unknown> } } };
-      expect(message.result.capabilities.extensions?.[TRUST]).toEqual({});
-    });
-
     it("puts no label on a withheld result: it holds only the gateway's words", async () => {
       const blocking = await connect(await startGateway(['--config', config(), '--results', 'secrets=block']));
       const withheld = await blocking('files__read_key');
@@ -327,6 +309,24 @@ describe('settings from the config and the command line', () => {
     expect(textOf(await call('files__fetch_page', { url: 'x' }))).toMatch(/^<html>/);
     // weather matches no entry: the server's "block" applies (and it has nothing to block).
     expect((await call('files__weather')).isError).toBeFalsy();
+  });
+
+  it('advertises the trust-annotations extension in the capabilities the gateway answers initialize with', async () => {
+    const url = await startGateway(['--config', config()]);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    const body = await response.text();
+    const json = body.startsWith('{') ? body : body.split('data: ')[1]!.split('\n')[0]!;
+    const message = JSON.parse(json) as { result: { capabilities: { extensions?: Record<string, unknown> } } };
+    expect(message.result.capabilities.extensions?.[TRUST]).toEqual({});
   });
 
   it('refuses a bad --results value and a bad "results" key with a clear message', async () => {
