@@ -25,6 +25,7 @@ import { LeanToolCalls } from './lean-calls.js';
 import { useLeanReader } from './lean-read-buffer.js';
 import { asksForTasks, callAsTask, requiresTask } from './task-calls.js';
 import type { ConnectionCallOptions, HostConnection, ServerConfig } from './types.js';
+import { openedUrlsFor } from './url-required.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
 const TOOLS_PAGE = z.looseObject({
@@ -290,9 +291,14 @@ export class ServerConnection implements HostConnection {
       return await this.#sdkCall(client, name, args, options);
     } catch (error) {
       // 2026-07-28 lists do not say which tools need a task: the refusal does (task-calls.ts).
-      if (!asksForTasks(error)) throw error;
-      this.#taskOnly.add(name);
-      return callAsTask(client, name, args, options, declared);
+      if (asksForTasks(error)) {
+        this.#taskOnly.add(name);
+        return callAsTask(client, name, args, options, declared);
+      }
+      // 2025-11-25 URLElicitationRequired: show the person the URLs, then try once more.
+      if (!(await openedUrlsFor(client, error))) throw error;
+      if (this.#lean) return this.#lean.call(name, args, options);
+      return this.#sdkCall(client, name, args, options);
     }
   }
 

@@ -136,6 +136,14 @@ describe.each([
     expect(readFileSync(log, 'utf8')).toContain('slow:task');
   });
 
+  if (up === 'legacy-only') {
+    test("an upstream's URLElicitationRequired (-32042) shows the client the URL, then the call is tried again", async () => {
+      shown.length = 0;
+      expect(text(await client.callTool({ name: 'up__gated', arguments: {} }))).toBe('gated open');
+      expect(shown.map((s) => s.url)).toEqual(['https://example.com/sign-in?state=s1']);
+    });
+  }
+
   if (up === 'modern-only') {
     test("a task upstream that stops to ask (input_required in tasks/get) gets the client's answer", async () => {
       expect(text(await client.callTool({ name: 'up__ask_task', arguments: {} }))).toBe('hello Ada');
