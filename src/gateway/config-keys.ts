@@ -278,10 +278,11 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'results',
-    type: '{ secrets, injection }',
-    summary: "This server's result guards, over the top-level `results`.",
-    example: { secrets: 'block' },
-    invalid: { injection: 'drop' },
+    type: '{ secrets, injection, tools: { "<name or glob>": { secrets, injection } } }',
+    summary:
+      "This server's result guards, over the top-level `results`; `tools` sets them per tool (its name on the server or `server__tool`, globs allowed; the most specific entry wins).",
+    example: { secrets: 'block', tools: { 'fetch_*': { injection: 'block' } } },
+    invalid: { tools: { 'fetch_*': { injection: 'drop' } } },
   },
   {
     key: 'hooks',

@@ -18,8 +18,8 @@ import { hookSettings } from './hooks/settings.js';
 import type { HookSettings } from './hooks/types.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
 import { parseQuotas } from './quotas/parse-quotas.js';
-import { resultSettings } from './results/settings.js';
-import type { ResultGuardSettings } from './results/types.js';
+import { resultSettings, serverResultSettings } from './results/settings.js';
+import type { ResultGuardSettings, ServerResultSettings } from './results/types.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
@@ -130,7 +130,7 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
     }
-    if (record.results !== undefined) upstream.results = resultsOf(file, `${where}.results`, record.results);
+    if (record.results !== undefined) upstream.results = serverResultsOf(file, `${where}.results`, record.results);
     if (record.hooks !== undefined) upstream.hooks = hooksOf(file, `${where}.hooks`, record.hooks);
     const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
     if (sandbox !== undefined) upstream.sandbox = sandbox;
@@ -384,6 +384,13 @@ function positive(file: string, where: string, value: unknown): number {
 function resultsOf(file: string, where: string, value: unknown): ResultGuardSettings {
   const settings = resultSettings(value);
   if (typeof settings === 'string') fail(file, where, settings);
+  return settings;
+}
+
+/** A server's `results` value (with per-tool entries), or a config error naming where it is. */
+function serverResultsOf(file: string, where: string, value: unknown): ServerResultSettings {
+  const settings = serverResultSettings(value);
+  if ('problem' in settings) fail(file, `${where}${settings.at}`, settings.problem);
   return settings;
 }
 

@@ -124,6 +124,9 @@ export function serveEndpoints(
       prompts,
       logger,
       lintOnStart: false,
+      // Upstream tools that can run as tasks can here too, for clients of either era (proxy-tool.ts);
+      // they are added after start, so tasks are on from the start. With Redis they live there.
+      tasks: {},
       ...(options.auth ? { auth: options.auth } : {}),
       ...(options.redis === undefined ? {} : { redis: options.redis }),
       ...(toolScope ? { toolScope } : {}),

@@ -94,6 +94,10 @@ export function proxyTool(
     ...(ui ? { ui } : {}),
     meta: { ...meta, [GATEWAY_META_KEY]: gateway },
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    // Any call can be a task at the gateway, whatever either side's era: the gateway holds the
+    // task and calls upstream as the upstream needs (plainly, or as its own task: host/task-calls.ts).
+    // 2026-07-28 lists no longer say which upstream tools take tasks, so this cannot follow them.
+    task: 'optional',
     timeoutMs: options.timeoutMs,
     handler: options.handler as ToolHandler<unknown>,
   }) as unknown as ToolDefinition<Record<string, unknown>>;

@@ -16,7 +16,7 @@ import type { AuditEntry } from './audit-log.js';
 import type { HookSettings } from './hooks/types.js';
 import type { ProfileConfig } from './profiles.js';
 import type { Quota } from './quotas/types.js';
-import type { ResultGuardSettings } from './results/types.js';
+import type { ResultGuardSettings, ServerResultSettings } from './results/types.js';
 import type { PrefixMode } from './tool-names.js';
 
 /** One upstream server: a host `ServerConfig` (stdio `command`, or `url`), untrusted unless `trust: "trusted"`. */
@@ -42,8 +42,11 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * (the gateway knows who calls) and a token key (`tokenKey`; `candor gateway` reads `CANDOR_TOKEN_KEY`).
    */
   perUser?: boolean;
-  /** What the gateway does with secrets and injected instructions in this server's results (over the gateway's `results`). */
-  results?: ResultGuardSettings;
+  /**
+   * What the gateway does with secrets and injected instructions in this server's results (over the
+   * gateway's `results`), and per tool under `tools` (names or globs; the most specific wins).
+   */
+  results?: ServerResultSettings;
   /** Outside services asked about this server's calls and results (over the gateway's `hooks`). */
   hooks?: HookSettings;
 };

@@ -7,14 +7,23 @@
  * which of several concurrent calls a server request belongs to).
  */
 
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { InputRequiredError } from '../engine/modern/call-context.js';
 import { CandorError } from '../errors.js';
-import type { LogLevel } from '../tool/types.js';
+import type { ElicitResult, LogLevel } from '../tool/types.js';
 import { type CallScope, callScope } from './ask.js';
 
-/** The client capabilities a gateway declares upstream: it can pass these on. */
-export const FORWARDED_CAPABILITIES = { elicitation: { form: {} }, sampling: {}, roots: { listChanged: false } };
+/**
+ * The client capabilities a gateway declares upstream: it can pass these on. URL-mode
+ * elicitation is declared because the gateway forwards it; a downstream client that
+ * cannot open URLs answers `decline` through the gateway, as it would itself.
+ */
+export const FORWARDED_CAPABILITIES = {
+  elicitation: { form: {}, url: {} },
+  sampling: {},
+  roots: { listChanged: false },
+};
 
 /** Calls in flight per upstream server. */
 export class InFlight {
@@ -70,22 +79,31 @@ export function forwardUpstreamRequests(server: string, client: Client, inFlight
   };
   client.setRequestHandler('elicitation/create', async (request) => {
     const scope = scopeOrFail('elicitation/create');
-    const params = request.params as { message?: unknown; requestedSchema?: unknown; mode?: unknown };
-    if (params.mode === 'url') return { action: 'decline' };
-    try {
-      const answer = await scope.ctx.elicit({
-        message: `${server}: ${String(params.message ?? '')}`,
-        requestedSchema: (params.requestedSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
-      });
-      return answer as never;
-    } catch (error) {
-      if (error instanceof InputRequiredError) {
-        // 2026-07-28 downstream: the question goes out as input_required, and the retried call asks again.
-        scope.inputRequired = error;
-        return { action: 'cancel' };
-      }
-      return { action: 'decline' };
+    const params = request.params as UpstreamElicitation;
+    const message = `${server}: ${String(params.message ?? '')}`;
+    if (params.mode === 'url') {
+      const url = openableUrl(params.url);
+      if (url === undefined) return { action: 'decline' };
+      // A 2026-07-28 upstream sends no id (that era dropped it); a 2025-11-25 client still needs one.
+      const id = typeof params.elicitationId === 'string' ? params.elicitationId : randomUUID();
+      const elicitationId = gatewayElicitationId(server, id);
+      return (await askDownstream(scope, () =>
+        scope.ctx.elicit({ mode: 'url', message, url, elicitationId }),
+      )) as never;
     }
+    return (await askDownstream(scope, () =>
+      scope.ctx.elicit({
+        message,
+        requestedSchema: (params.requestedSchema ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+      }),
+    )) as never;
+  });
+  client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+    // A URL flow finished upstream: tell the client that was shown the link (2025-11-25 downstream;
+    // a 2026-07-28 client learns it by retrying the call).
+    const id = (notification.params as { elicitationId?: unknown }).elicitationId;
+    const scope = inFlight.scopeFor(server);
+    if (scope && typeof id === 'string') scope.ctx.elicitationComplete(gatewayElicitationId(server, id));
   });
   client.setRequestHandler('sampling/createMessage', async (request) => {
     const scope = scopeOrFail('sampling/createMessage');
@@ -101,4 +119,53 @@ export function forwardUpstreamRequests(server: string, client: Client, inFlight
     if (!scope || !params.level) return;
     void scope.ctx.log(params.level, params.data, params.logger ?? server).catch(() => {});
   });
+}
+
+/** An upstream's `elicitation/create` params, either mode (kept loose: it is the upstream's word). */
+interface UpstreamElicitation {
+  mode?: unknown;
+  message?: unknown;
+  requestedSchema?: unknown;
+  url?: unknown;
+  elicitationId?: unknown;
+}
+
+/** Ask the downstream client; a 2026-07-28 downstream gets the question as input_required. */
+async function askDownstream(scope: CallScope, ask: () => Promise<ElicitResult>): Promise<ElicitResult> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (error instanceof InputRequiredError) {
+      // 2026-07-28 downstream: the question goes out as input_required, and the retried call asks again.
+      scope.inputRequired = error;
+      return { action: 'cancel' };
+    }
+    // The client cannot answer this kind of question (no `elicitation.url`, no elicitation at all).
+    return { action: 'decline' };
+  }
+}
+
+/**
+ * An upstream's URL as the client may be shown it: absolute https, or http to a
+ * loopback host (a local sign-in page). Anything else (javascript:, file:, data:,
+ * plain http to the network) is declined rather than passed to a person to open.
+ */
+export function openableUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password) return undefined;
+  if (url.protocol === 'https:') return url.href;
+  const loopback =
+    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  return url.protocol === 'http:' && loopback ? url.href : undefined;
+}
+
+/** Elicitation ids are unique per server; downstream they must be unique across the gateway's servers. */
+export function gatewayElicitationId(server: string, id: string): string {
+  return `${server}:${id}`;
 }

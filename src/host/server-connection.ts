@@ -23,6 +23,7 @@ import type { WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult } from '../tool/types.js';
 import { LeanToolCalls } from './lean-calls.js';
 import { useLeanReader } from './lean-read-buffer.js';
+import { asksForTasks, callAsTask, requiresTask } from './task-calls.js';
 import type { ConnectionCallOptions, HostConnection, ServerConfig } from './types.js';
 
 /** A `tools/list` page, loosely: entries are checked by the host, not dropped by a schema. */
@@ -85,6 +86,8 @@ export class ServerConnection implements HostConnection {
   #options: ServerConnectionOptions;
   #usedTransport = false;
   #lean: LeanToolCalls | undefined;
+  /** Tools that run only as a task (listed so in 2025-11-25; refused without the extension in 2026-07-28). */
+  readonly #taskOnly = new Set<string>();
 
   constructor(options: ServerConnectionOptions) {
     this.name = options.name;
@@ -251,6 +254,7 @@ export class ServerConnection implements HostConnection {
       for (const tool of result.tools) {
         if (typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string') {
           tools.push(tool as WireToolLike);
+          if (requiresTask(tool)) this.#taskOnly.add((tool as WireToolLike).name);
         }
       }
       const next = result.nextCursor;
@@ -274,8 +278,17 @@ export class ServerConnection implements HostConnection {
    */
   async callTool(name: string, args: Record<string, unknown>, options: ConnectionCallOptions): Promise<CallToolResult> {
     const client = this.#connected();
-    if (this.#lean) return this.#lean.call(name, args, options);
-    return this.#sdkCall(client, name, args, options);
+    const declared = { capabilities: this.#options.capabilities ?? {}, clientInfo: CLIENT_INFO };
+    if (this.#taskOnly.has(name)) return callAsTask(client, name, args, options, declared);
+    try {
+      if (this.#lean) return await this.#lean.call(name, args, options);
+      return await this.#sdkCall(client, name, args, options);
+    } catch (error) {
+      // 2026-07-28 lists do not say which tools need a task: the refusal does (task-calls.ts).
+      if (!asksForTasks(error)) throw error;
+      this.#taskOnly.add(name);
+      return callAsTask(client, name, args, options, declared);
+    }
   }
 
   async #sdkCall(

@@ -32,7 +32,7 @@ function allFindings(
 function headline(report: ScanReport): string {
   const pkg = report.package ? `${report.package.name}@${report.package.version}` : report.target;
   const counts = (v: string) => report.tools.filter((t) => t.verdict === v).length;
-  return `${pkg}: ${report.verdict} — ${report.tools.length} tools, ${counts('consistent')} consistent, ${counts('contradicts')} contradict, ${counts('not exercised')} not exercised (${report.seconds} s)`;
+  return `${pkg}: ${report.verdict} — ${report.tools.length} ${report.tools.length === 1 ? 'tool' : 'tools'}, ${counts('consistent')} consistent, ${counts('contradicts')} contradict, ${counts('not exercised')} not exercised (${report.seconds} s${report.protocolVersion ? `, protocol ${report.protocolVersion}` : ''})`;
 }
 
 /** Where the server came from and what it lacked: the server.json entry, the remote URL, missing inputs. */

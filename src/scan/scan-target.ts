@@ -38,6 +38,8 @@ export interface ScanTargetOptions {
   skip?: string[];
   timeoutMs?: number;
   budgetSeconds?: number;
+  /** The protocol era to speak (default: a config entry's `"protocol"`, else `auto`). */
+  protocol?: 'legacy' | 'modern' | 'auto';
   candorVersion: string;
   progress?: (line: string) => void;
 }
@@ -102,6 +104,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
     target: options.command?.length ? options.command.join(' ') : options.words.join(' '),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.budgetSeconds !== undefined ? { budgetSeconds: options.budgetSeconds } : {}),
+    ...(options.protocol ? { protocol: options.protocol } : {}),
     candorVersion: options.candorVersion,
     startedAt,
     ...(options.progress ? { progress: options.progress } : {}),
@@ -185,6 +188,8 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
           env: { ...(target.ownEnv ?? target.env ?? {}), ...given },
         };
       if (target.kind === 'stdio' && !options.command?.length) base.target = target.label;
+      // A config entry's "protocol" holds the scan to that era unless --protocol says otherwise.
+      if (base.protocol === undefined && target.protocol !== undefined) base.protocol = target.protocol;
     }
     if (remote) return await scanRemote({ ...base, remote });
     const workdir = options.workdir ? path.resolve(options.workdir) : await generateWorkdir();

@@ -26,6 +26,8 @@ export interface ScanBase {
   timeoutMs?: number;
   /** Seconds the whole scan may take (install included); later tools are "not exercised: out of time". */
   budgetSeconds?: number;
+  /** The protocol era to speak (default `auto`: 2026-07-28 where the server offers it). */
+  protocol?: 'legacy' | 'modern' | 'auto';
   candorVersion: string;
   /** When the scan started (`Date.now()`), install included. */
   startedAt: number;
@@ -81,6 +83,7 @@ export async function scanServer(options: ScanOptions): Promise<ScanReport> {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
     ...(options.budgetSeconds !== undefined ? { deadline: options.startedAt + options.budgetSeconds * 1000 } : {}),
+    ...(options.protocol ? { protocol: options.protocol } : {}),
   });
   const checked = scanTools({
     listed: observed.listed ?? [],
@@ -88,7 +91,7 @@ export async function scanServer(options: ScanOptions): Promise<ScanReport> {
     ...(options.needs ? { needs: options.needs } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  return finish(options, checked, {});
+  return finish(options, checked, observed.protocolVersion ? { protocolVersion: observed.protocolVersion } : {});
 }
 
 /**
@@ -103,10 +106,12 @@ export async function scanServer(options: ScanOptions): Promise<ScanReport> {
 export async function scanRemote(options: ScanBase & { remote: HttpTarget }): Promise<ScanReport> {
   options.progress?.(`connecting to ${options.remote.url} and listing its tools`);
   const connection = await connectTarget(options.remote, {
+    ...(options.protocol ? { era: options.protocol } : {}),
     timeoutMs: options.timeoutMs ?? 10_000,
     clientInfo: { name: 'candor-scan', version: options.candorVersion },
   });
   let listed: WireToolLike[];
+  const protocolVersion = connection.client.getNegotiatedProtocolVersion();
   try {
     listed = (await listAllTools(connection.client, { timeoutMs: options.timeoutMs ?? 10_000 })) as WireToolLike[];
   } finally {
@@ -117,5 +122,8 @@ export async function scanRemote(options: ScanBase & { remote: HttpTarget }): Pr
     unobserved: REMOTE_REASON,
     ...(options.progress ? { progress: options.progress } : {}),
   });
-  return finish(options, checked, { remote: { url: options.remote.url, transport: options.remote.transport } });
+  return finish(options, checked, {
+    remote: { url: options.remote.url, transport: options.remote.transport },
+    ...(protocolVersion ? { protocolVersion } : {}),
+  });
 }

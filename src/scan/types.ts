@@ -44,6 +44,8 @@ export interface ScanReport {
   remote?: { url: string; transport: 'streamable-http' | 'sse' };
   /** Required inputs (environment variables, arguments) the server was started without. */
   needs?: string[];
+  /** The protocol version spoken with the server (2026-07-28 or 2025-11-25). */
+  protocolVersion?: string;
   tools: ScanTool[];
   /** The scan at the door (steering and naming rules). */
   door: Finding[];

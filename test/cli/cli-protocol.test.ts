@@ -141,3 +141,28 @@ describe('candor lint, pin and verify --protocol', () => {
     }
   });
 });
+
+describe('candor scan --protocol', () => {
+  it('scans a server that speaks only 2026-07-28 by default, and says which era observe spoke', async () => {
+    const { code, stdout } = await runCli(['scan', '--format', 'json', ...MODERN_ONLY]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { verdict: string; protocolVersion?: string };
+    expect(report.verdict).toBe('consistent');
+    expect(report.protocolVersion).toBe('2026-07-28');
+    const pretty = await runCli(['scan', ...MODERN_ONLY]);
+    expect(pretty.stdout).toContain('protocol 2026-07-28)');
+  });
+
+  it('scans the SDK v1 server in 2025-11-25 by default', async () => {
+    const { code, stdout } = await runCli(['scan', '--format', 'json', ...SDK_V1]);
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { protocolVersion?: string }).protocolVersion).toBe('2025-11-25');
+  });
+
+  it('cannot scan (exit 2) when held to an era the server does not speak, and names both', async () => {
+    const { code, stderr } = await runCli(['scan', '--protocol', '2025-11-25', ...MODERN_ONLY]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('does not speak protocol 2025-11-25');
+    expect(stderr).toContain('2026-07-28');
+  });
+});

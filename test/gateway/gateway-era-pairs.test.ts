@@ -40,8 +40,35 @@ describe.each([
   ['2026-07-28', 'modern-only'],
 ] as Array<[Down, Up]>)('a %s client in front of a %s upstream', (down, up) => {
   let client: Client;
+  let url: string;
   let log: string;
   let changes = 0;
+  const shown: Array<{ url?: string; elicitationId?: string; message?: string }> = [];
+  const completed: string[] = [];
+
+  const connect = async (elicitation: { form?: Record<string, never>; url?: Record<string, never> }) => {
+    const downstream = new Client(
+      { name: 'downstream', version: '1.0.0' },
+      {
+        capabilities: { elicitation },
+        versionNegotiation: { mode: down === '2026-07-28' ? { pin: down } : 'legacy' },
+      },
+    );
+    downstream.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as { mode?: string; url?: string; elicitationId?: string; message?: string };
+      if (params.mode === 'url') {
+        shown.push({ url: params.url, elicitationId: params.elicitationId, message: params.message });
+        return { action: 'accept' };
+      }
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    downstream.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      completed.push(String((notification.params as { elicitationId?: unknown }).elicitationId));
+    });
+    await downstream.connect(new StreamableHTTPClientTransport(new URL(url)));
+    open.push(() => downstream.close());
+    return downstream;
+  };
 
   beforeAll(async () => {
     log = join(dir, `${down}-${up}.log`);
@@ -57,19 +84,11 @@ describe.each([
       () => gateway.close(),
       () => listener.close(),
     );
-    client = new Client(
-      { name: 'downstream', version: '1.0.0' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: down === '2026-07-28' ? { pin: down } : 'legacy' },
-      },
-    );
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }));
+    url = listener.url;
+    client = await connect({ form: {}, url: {} });
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       changes++;
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
-    open.push(() => client.close());
   }, 60_000);
 
   test('the client speaks its era and calls a tool', async () => {
@@ -79,6 +98,42 @@ describe.each([
 
   test("the upstream's question reaches the client and its answer comes back", async () => {
     expect(text(await client.callTool({ name: 'up__ask', arguments: {} }))).toBe('hello Ada');
+  });
+
+  test("the upstream's URL reaches a client that opens URLs, named by server, and its completion follows", async () => {
+    shown.length = 0;
+    expect(text(await client.callTool({ name: 'up__visit', arguments: {} }))).toBe('visit accept');
+    // elicitationId and notifications/elicitation/complete exist in 2025-11-25 only; 2026-07-28
+    // dropped both (the client's retry of the call is how the server learns the flow is over).
+    // A 2025-11-25 client gets an id unique across the gateway's servers: the upstream's own, or (from a
+    // 2026-07-28 upstream, which sends none) one the gateway makes.
+    expect(shown).toEqual([
+      {
+        url: 'https://example.com/sign-in?state=s1',
+        elicitationId:
+          down === '2026-07-28'
+            ? undefined
+            : up === 'legacy-only'
+              ? 'up:sign-in-1'
+              : expect.stringMatching(/^up:[0-9a-f-]{36}$/),
+        message: 'up: Sign in to continue.',
+      },
+    ]);
+    if (down === '2025-11-25' && up === 'legacy-only')
+      await waitFor(() => completed.includes('up:sign-in-1'), 'elicitation/complete');
+    else expect(completed).toEqual([]);
+  });
+
+  test('a client that cannot open URLs answers decline through the gateway and is shown nothing', async () => {
+    shown.length = 0;
+    const formOnly = await connect({ form: {} });
+    expect(text(await formOnly.callTool({ name: 'up__visit', arguments: {} }))).toBe('visit decline');
+    expect(shown).toEqual([]);
+  });
+
+  test("a tool the upstream runs only as a task is called as one and answers the client's plain call", async () => {
+    expect(text(await client.callTool({ name: 'up__slow', arguments: { n: 7 } }))).toBe('slow 49');
+    expect(readFileSync(log, 'utf8')).toContain('slow:task');
   });
 
   test('progress passes through in order', async () => {

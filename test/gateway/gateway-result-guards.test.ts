@@ -213,6 +213,30 @@ describe('settings from the config and the command line', () => {
     expect(textOf(await trusted('files__fetch_page', { url: 'x' }))).toMatch(/^candor gateway: the result below/);
   });
 
+  it("lets a server's per-tool entries decide over its own settings, the most specific entry first", async () => {
+    const results = {
+      secrets: 'block',
+      tools: {
+        'read_*': { secrets: 'annotate' },
+        read_key: { secrets: 'redact' },
+        'files__fetch_*': { injection: 'off' },
+      },
+    };
+    const call = await CLIENTS[2]![1](await startGateway(['--config', config({}, { results })]));
+    // read_session: only "read_*" matches, so its secrets are left in place and labelled.
+    const session = await call('files__read_session');
+    expect(textOf(session)).toContain(secrets.apiKey);
+    expect(labels(session)).toEqual(['sensitive']);
+    // read_key: the exact name is more specific than "read_*".
+    const key = await call('files__read_key');
+    expect(textOf(key)).toContain('[redacted: secret]');
+    expect(seen(key)).not.toContain(secrets.privateKey.split('\n')[5]);
+    // fetch_page matches by its catalog name: injection off, the page verbatim.
+    expect(textOf(await call('files__fetch_page', { url: 'x' }))).toMatch(/^<html>/);
+    // weather matches no entry: the server's "block" applies (and it has nothing to block).
+    expect((await call('files__weather')).isError).toBeFalsy();
+  });
+
   it('refuses a bad --results value and a bad "results" key with a clear message', async () => {
     const flag = await runCli(['gateway', '--config', config(), '--results', 'secrets=hide', '--stdio']);
     expect(flag.code).not.toBe(0);
@@ -222,6 +246,14 @@ describe('settings from the config and the command line', () => {
     const file = config({}, { results: { secret: 'redact' } });
     const key = await runCli(['gateway', '--config', file, '--stdio']);
     expect(key.code).not.toBe(0);
-    expect(key.stderr).toContain('servers.files.results: unknown key "secret"; expected "secrets" or "injection".');
+    expect(key.stderr).toContain(
+      'servers.files.results: unknown key "secret"; expected "secrets", "injection" or "tools".',
+    );
+    const perTool = config({}, { results: { tools: { 'fetch_*': { injection: 'drop' } } } });
+    const tool = await runCli(['gateway', '--config', perTool, '--stdio']);
+    expect(tool.code).not.toBe(0);
+    expect(tool.stderr).toContain(
+      'servers.files.results.tools.fetch_*: injection must be one of "annotate", "redact", "block", "off" (got "drop").',
+    );
   });
 });

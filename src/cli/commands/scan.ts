@@ -18,6 +18,7 @@ import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
+import { addProtocolOption, protocolOf } from '../protocol-flag.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -88,7 +89,7 @@ export function registerScan(program: Command): Command {
       180,
     )
     .addHelpText('after', HELP);
-  return addEnvOptions(command, { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, cmd: Command) => {
       const progress = (line: string) => process.stderr.write(`candor scan: ${line}\n`);
       const { before, command: argv } = splitAtDashDash(cmd, operands);
@@ -109,6 +110,7 @@ export function registerScan(program: Command): Command {
         skip: opts.skip as string[],
         timeoutMs: opts.timeout as number,
         budgetSeconds: opts.budget as number,
+        ...(protocolOf(opts) ? { protocol: protocolOf(opts) } : {}),
         candorVersion: packageInfo().version,
       };
       if (typeof opts.list === 'string') {

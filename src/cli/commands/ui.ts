@@ -21,6 +21,7 @@ import { loadServerModule } from '../load-server.js';
 import { openBrowser } from '../open-browser.js';
 import { splitAtDashDash } from '../operands.js';
 import { demoRoot } from '../package-root.js';
+import { addProtocolOption, type ProtocolChoice } from '../protocol-flag.js';
 import { nameFor } from './gateway.js';
 
 const UI_EXAMPLES = ['workspace', 'notes-app'] as const;
@@ -36,6 +37,8 @@ interface UiCliOptions {
   overrides?: string;
   root?: string;
   sandbox?: boolean;
+  /** `--protocol`: the era to speak to every server (default: its entry's `"protocol"`, else `auto`). */
+  protocol?: ProtocolChoice;
 }
 
 function parsePort(value: string): number {
@@ -89,6 +92,7 @@ async function uiServers(
   const servers: Record<string, ServerConfig> = {};
   const local: CandorServer[] = [];
   const stdio: Array<[string, StdioTarget]> = [];
+  const eras = new Map<string, ProtocolChoice>();
   const examples =
     opts.example.length > 0 || before.length > 0 || cmd.length > 0 || opts.config !== undefined
       ? opts.example
@@ -145,6 +149,8 @@ async function uiServers(
         continue;
       }
       const name = nameFor(target, servers);
+      const era = opts.protocol ?? target.protocol;
+      if (era !== undefined) eras.set(name, era);
       if (target.kind === 'http') {
         if (target.transport === 'sse') {
           throw new CliError(
@@ -177,6 +183,8 @@ async function uiServers(
   // A server that cannot be reached is shown failed, with its error, instead of keeping the console from starting.
   for (const [name, config] of Object.entries(servers)) {
     if (config.transport === undefined) servers[name] = { ...config, optional: true, connectTimeoutMs: 20_000 };
+    const era = eras.get(name);
+    if (era !== undefined && servers[name]) servers[name].era = era;
   }
   for (const name of opts.trust) {
     const server = servers[name];
@@ -259,7 +267,7 @@ async function runUi(operands: string[], command: Command, opts: UiCliOptions): 
  * ```
  */
 export function registerUi(program: Command): Command {
-  return program
+  const command = program
     .command('ui')
     .description(
       'A local web console: annotations, lint, pins, calls through the host policy, and MCP App Views hosted safely.',
@@ -308,8 +316,8 @@ export function registerUi(program: Command): Command {
         '  candor ui --example notes-app -- npx -y @modelcontextprotocol/server-memory',
         '  candor ui http://127.0.0.1:3000/mcp --policy confirm-writes --lock candor.lock.json',
       ].join('\n'),
-    )
-    .action(async (operands: string[], opts: UiCliOptions, command: Command) => {
-      await runUi(operands, command, opts);
-    });
+    );
+  return addProtocolOption(command).action(async (operands: string[], opts: UiCliOptions, command: Command) => {
+    await runUi(operands, command, opts);
+  });
 }

@@ -78,8 +78,10 @@ export class Interactions {
       if (!canElicitUrl(capability)) {
         throw this.#missing('elicitation', 'needs to send the user to a URL', 'URL-mode elicitation (elicitation.url)');
       }
-      const { message, url, elicitationId } = params;
-      request = { method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } };
+      // 2026-07-28 dropped `elicitationId` with `notifications/elicitation/complete`: the
+      // client's retry of the call is how the server learns the flow is over.
+      const { message, url } = params;
+      request = { method: 'elicitation/create', params: { mode: 'url', message, url } };
     } else {
       if (!canElicitForm(capability)) {
         throw this.#missing('elicitation', 'needs to ask the user', 'the elicitation capability (form mode)');

@@ -1,12 +1,13 @@
 /**
  * The result guard as one step of the gateway's call path: the settings for the
- * tool (its server's `results`, else the gateway's, else the tool's hints decide),
- * then {@link guardResult}, then the audit's view of what was found.
+ * tool (its server's `tools` entries, its server's `results`, the gateway's, else the
+ * tool's hints decide), then {@link guardResult}, then the audit's view of what was found.
  */
 import type { CatalogTool } from '../../host/types.js';
 import type { CallToolResult } from '../../tool/types.js';
 import { guardResult } from './inspect.js';
-import type { GuardedResult, ResultGuardSettings } from './types.js';
+import { toolResultSettings } from './tool-settings.js';
+import type { GuardedResult, ResultGuardSettings, ServerResultSettings } from './types.js';
 
 /** One finding as the audit log keeps it. */
 export interface AuditedFinding {
@@ -32,10 +33,11 @@ export type ResultGuardStep = (
  */
 export function resultGuardStep(options: {
   gateway?: ResultGuardSettings | undefined;
-  server: (name: string) => ResultGuardSettings | undefined;
+  server: (name: string) => ServerResultSettings | undefined;
 }): ResultGuardStep {
+  const settingsFor = toolResultSettings(options);
   return async (tool, result) => {
-    const settings = { ...options.gateway, ...options.server(tool.server) };
+    const settings = settingsFor(tool);
     const guarded = await guardResult(
       result,
       { name: tool.name, openWorld: tool.hints.openWorldHint, trusted: tool.trust === 'trusted' },

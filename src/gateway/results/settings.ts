@@ -2,7 +2,7 @@
  * Reading result-guard settings from the config (`"results": { "secrets": "block" }`)
  * and from the command line (`--results secrets=block,injection=annotate`).
  */
-import type { ResultAction, ResultGuardSettings } from './types.js';
+import type { ResultAction, ResultGuardSettings, ServerResultSettings } from './types.js';
 
 const ACTIONS: readonly ResultAction[] = ['annotate', 'redact', 'block', 'off'];
 const KINDS = ['secrets', 'injection'] as const;
@@ -27,6 +27,48 @@ export function resultSettings(value: unknown): ResultGuardSettings | string {
     out[key as (typeof KINDS)[number]] = action as ResultAction;
   }
   return out;
+}
+
+/** What is wrong with a server's `results`, and where below it (`""` or `.tools.fetch_*`). */
+export interface ResultSettingsProblem {
+  at: string;
+  problem: string;
+}
+
+/**
+ * Check a server's `results`: the kinds, plus `tools` (a name or glob per entry, each
+ * with kinds of its own). Returns the settings, or what is wrong and where.
+ *
+ * @example
+ * ```ts
+ * serverResultSettings({ secrets: 'redact', tools: { 'fetch_*': { injection: 'block' } } });
+ * serverResultSettings({ tools: { 'fetch_*': { injection: 'drop' } } });
+ * // { at: '.tools.fetch_*', problem: 'injection must be one of … (got "drop").' }
+ * ```
+ */
+export function serverResultSettings(value: unknown): ServerResultSettings | ResultSettingsProblem {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return {
+      at: '',
+      problem: 'must be an object such as { "secrets": "redact", "tools": { "fetch_*": { "injection": "block" } } }.',
+    };
+  const { tools, ...kinds } = value as Record<string, unknown>;
+  for (const key of Object.keys(kinds))
+    if (!(KINDS as readonly string[]).includes(key))
+      return { at: '', problem: `unknown key "${key}"; expected "secrets", "injection" or "tools".` };
+  const own = resultSettings(kinds);
+  if (typeof own === 'string') return { at: '', problem: own };
+  if (tools === undefined) return own;
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools))
+    return { at: '.tools', problem: 'expected { "<tool name or glob>": { "secrets": "block" } }.' };
+  const perTool: Record<string, ResultGuardSettings> = {};
+  for (const [glob, settings] of Object.entries(tools)) {
+    if (glob.trim() === '') return { at: '.tools', problem: 'a tool name or glob must not be empty.' };
+    const checked = resultSettings(settings);
+    if (typeof checked === 'string') return { at: `.tools.${glob}`, problem: checked };
+    perTool[glob] = checked;
+  }
+  return { ...own, tools: perTool };
 }
 
 /**

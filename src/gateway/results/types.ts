@@ -12,6 +12,14 @@ export interface ResultGuardSettings {
   injection?: ResultAction;
 }
 
+/**
+ * A server's `results`: the actions for all its tools, and per tool (a name or glob,
+ * matched against the tool's name on its server and against `server__tool`).
+ */
+export interface ServerResultSettings extends ResultGuardSettings {
+  tools?: Record<string, ResultGuardSettings>;
+}
+
 /** One finding in a result: its kind, the rule that found it, where; never the matched text itself. */
 export interface ResultFinding {
   kind: ResultFindingKind;

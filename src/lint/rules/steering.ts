@@ -50,6 +50,8 @@ interface Pattern {
   re: RegExp;
 }
 
+const OTHER_TOOLS = 'text aimed at other tools';
+
 /** Phrases that address the model instead of describing the tool. */
 const STEERING: Pattern[] = [
   {
@@ -66,7 +68,7 @@ const STEERING: Pattern[] = [
     re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.]{0,30}\buser\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b/i,
   },
   {
-    kind: 'text aimed at other tools',
+    kind: OTHER_TOOLS,
     re: /\b(?:when|whenever|before|after|instead\s+of)\b[^.]{0,40}\b(?:using|calling|invoking|running)\s+(?:(?:any|another|all|every)\s+(?:other\s+)?tools?|other\s+tools?|the\s+[\w.-]*[_.-][\w.-]*\s+tool)\b|\b(?:all|any|every)\s+other\s+tools?\b[^.]{0,40}\b(?:must|should|shall)\b/i,
   },
   {
@@ -74,6 +76,26 @@ const STEERING: Pattern[] = [
     re: /(?:~\/\.ssh|\bid_rsa\b|\.aws\/credentials|\bmcp\.json\b|\bprivate\s+keys?\b[^.]{0,40}\b(?:pass|send|include|read)\b|\b(?:pass|send|include|read)\b[^.]{0,40}\b(?:api\s+keys?|passwords?|tokens?|credentials)\b\s+(?:as|in|into)\s+the\s+\w+\s+(?:parameter|argument|field))/i,
   },
 ];
+
+/** The sentence of `text` around `index`. */
+function sentenceAt(text: string, index: number): string {
+  const start = Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('\n', index - 1)) + 1;
+  const end = text.slice(index).search(/[.\n]/);
+  return text.slice(start, end === -1 ? undefined : index + end).trim();
+}
+
+/**
+ * A sentence that says what this tool is for and when to use it ("Use this to find the
+ * index names before calling other tools") sequences the tool's own use: weaker evidence
+ * of steering than an order about other tools, so it is reported one level lower. An
+ * order (always, must, first…) or a sentence about the other tools stays firm.
+ */
+function ownUseSentence(sentence: string): boolean {
+  return (
+    /^(?:use|call|run|invoke)\s+(?:this|it)\b(?:\s+tool)?\s+to\b/i.test(sentence) &&
+    !/\b(?:always|must|never|first|only|every\s+time|required|mandatory|instead)\b/i.test(sentence)
+  );
+}
 
 export const descriptionSteering: LintRule = {
   id: 'description-steering',
@@ -87,10 +109,12 @@ export const descriptionSteering: LintRule = {
         for (const { kind, re } of STEERING) {
           const m = re.exec(text);
           if (!m) continue;
+          const ownUse = kind === OTHER_TOOLS && ownUseSentence(sentenceAt(text, m.index));
           yield {
             tool: toolLabel(tool),
             message: `${toolLabel(tool)}: ${where} contains ${kind}: ${JSON.stringify(excerpt(m[0]))}.`,
             fix: 'Describe what the tool does; never address the model with orders, hide text, or refer to other tools.',
+            ...(ownUse ? { certainty: 'likely' as const } : {}),
           };
         }
       }

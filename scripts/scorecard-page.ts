@@ -1,0 +1,191 @@
+/**
+ * docs/scorecard/index.md from the stored reports, the judgements and the run
+ * record: how it was made, what it measured, the precision table, one line per
+ * server, then a table per server with its error-level findings and their judgements.
+ */
+import {
+  type ErrorFinding,
+  errorFindings,
+  type Judgement,
+  judgementOf,
+  precision,
+  type RunRecord,
+  type StoredReport,
+} from './scorecard-data.js';
+
+/** Text safe in a VitePress table cell: no pipes, no line breaks, no HTML, no Vue interpolation. */
+const cell = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\{/g, '&#123;')
+    .replace(/\}/g, '&#125;')
+    .replace(/\|/g, '\\|')
+    .replace(/([*_`[\]])/g, '\\$1');
+
+const short = (text: string, max = 140) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+/** How many of a scan's tools declare at least one of the four hints. */
+function withHints(report: Extract<StoredReport, { tools: unknown }>): number {
+  return report.tools.filter((t) => HINTS.some((hint) => hint in t.declared)).length;
+}
+
+function observeErrors(report: StoredReport): number {
+  return 'error' in report ? 0 : report.observe.findings.filter((f) => f.severity === 'error').length;
+}
+
+/** The tools not exercised, grouped by reason (a long list of tools failing for one reason reads as one line). */
+function notExercised(report: Extract<StoredReport, { tools: unknown }>): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const tool of report.tools.filter((t) => t.verdict === 'not exercised')) {
+    const reason = short(tool.reason ?? 'no reason given', 160);
+    byReason.set(reason, [...(byReason.get(reason) ?? []), tool.name]);
+  }
+  return [...byReason].map(([reason, tools]) => `${tools.length} (${short(tools.join(', '), 120)}): ${reason}`);
+}
+
+/** A server's name in the page: its package and version, whatever form the list gives it in. */
+function label(report: StoredReport): string {
+  return 'package' in report && report.package ? `${report.package.name}@${report.package.version}` : report.target;
+}
+
+function findingLine(found: ErrorFinding, judgements: readonly Judgement[]): string {
+  const judged = judgementOf(found, judgements);
+  const verdict = judged ? `**${judged.verdict}** (\`${judged.source}\`): ${cell(judged.why)}` : '**not judged yet**';
+  const where = found.finding.tool ? ` on \`${found.finding.tool}\`` : '';
+  return `- ${found.kind} \`${found.finding.ruleId}\`${where}: ${cell(short(found.finding.message, 220))} — ${verdict}`;
+}
+
+function serverSection(report: StoredReport, judgements: readonly Judgement[]): string {
+  if ('error' in report)
+    return `### ${report.target}\n\nCould not be scanned: ${cell(short(report.error.split('\n').join(' '), 400))}\n`;
+  const started = report.serverJson
+    ? `\`${report.serverJson.file}\` (its arguments and environment)`
+    : 'the package alone, no arguments';
+  const tools = report.tools.length;
+  const hinted = withHints(report);
+  const skipped = notExercised(report);
+  const rows: Array<[string, string]> = [
+    ['Version', `${report.package?.version ?? '—'}`],
+    ['Started with', started],
+    ['Tools', String(tools)],
+    ['Declared hints', `${hinted} of ${tools} tools (${tools ? Math.round((100 * hinted) / tools) : 0}%)`],
+    [
+      'Lint',
+      `${report.lint.filter((f) => f.severity === 'error').length} errors, ${report.lint.filter((f) => f.severity === 'warning').length} warnings`,
+    ],
+    ['Observe contradictions', String(observeErrors(report))],
+    ['Consistent', `${report.tools.filter((t) => t.verdict === 'consistent').length} tools`],
+    ['Not exercised', skipped.length === 0 ? '0' : skipped.map(cell).join('<br>')],
+    ['Verdict', report.verdict],
+    ['Scan time', `${report.seconds} s`],
+  ];
+  const findings = errorFindings(report);
+  return [
+    `### ${label(report)}`,
+    '',
+    '| | |',
+    '| --- | --- |',
+    ...rows.map(([name, value]) => `| ${name} | ${value} |`),
+    '',
+    ...(findings.length > 0
+      ? ['Error-level findings, judged against the source:', '', ...findings.map((f) => findingLine(f, judgements)), '']
+      : []),
+  ].join('\n');
+}
+
+function summaryRow(report: StoredReport): string {
+  if ('error' in report) return `| ${report.target} | — | — | — | — | — | — | could not scan |`;
+  const tools = report.tools.length;
+  const lintErrors = report.lint.filter((f) => f.severity === 'error').length;
+  const lintWarnings = report.lint.filter((f) => f.severity === 'warning').length;
+  const skipped = report.tools.filter((t) => t.verdict === 'not exercised').length;
+  const hinted = tools ? `${Math.round((100 * withHints(report)) / tools)}%` : '—';
+  return `| ${label(report)} | ${tools} | ${hinted} | ${lintErrors} | ${lintWarnings} | ${observeErrors(report)} | ${skipped} | ${report.verdict} |`;
+}
+
+function measurements(reports: readonly StoredReport[], run: RunRecord | undefined): string[] {
+  const times = reports.flatMap((r) => ('seconds' in r ? [r.seconds] : []));
+  const lines = [
+    `- Median scan time per server, install included: **${median(times).toFixed(1)} s** (${times.length} servers; the fastest ${Math.min(...times).toFixed(1)} s, the slowest ${Math.max(...times).toFixed(1)} s).`,
+  ];
+  if (run) {
+    const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
+    lines.push(
+      `- The whole list with \`--jobs ${run.jobs}\` and \`--budget ${run.budgetSeconds}\`: **${(run.wallSeconds / 60).toFixed(1)} minutes** wall time, on ${run.cores} cores shared with other work (load average ${load(run.loadAverage.start)} at the start, ${load(run.loadAverage.end)} at the end), Node ${run.node}, ${run.date.slice(0, 10)}.`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * The scorecard page.
+ *
+ * @example
+ * ```ts
+ * writeFileSync('docs/scorecard/index.md', scorecardPage(await storedReports(), readJudgements(), readRun()));
+ * ```
+ */
+export function scorecardPage(
+  reports: readonly StoredReport[],
+  judgements: readonly Judgement[],
+  run: RunRecord | undefined,
+): string {
+  const rows = precision(reports, judgements);
+  const percent = (row: (typeof rows)[number]) =>
+    row.findings === 0 ? '—' : `${((100 * row.right) / row.findings).toFixed(1)}%`;
+  return [
+    '# The honesty scorecard',
+    '',
+    '<!-- Generated by scripts/scorecard.ts from docs/scorecard/reports/ and docs/scorecard/judgements.json: edit those, then run `npx tsx scripts/scorecard.ts --from-reports`. -->',
+    '',
+    'Widely used MCP servers from npm, each pinned to an exact version (the list is `docs/scorecard/servers.txt`),',
+    'scanned with [`candor scan`](../check/scan.md): installed in the sandbox, started once, every tool linted and',
+    'called on a generated workdir, and what it did compared with the hints it declares.',
+    '',
+    'A server that will not start without an argument or a variable is started from a `server.json` in',
+    '`docs/scorecard/servers/`: the workdir as its folder or file, the system Chromium for a browser, and for a',
+    'service a placeholder credential or an address where nothing answers (never a real one; the sandbox has no',
+    'network). Its tools then fail and are listed as not exercised, with the reason; lint still covers their',
+    'definitions.',
+    '',
+    'Every error-level finding (a lint error, or an observed contradiction) was judged by hand against the',
+    "server's published code and recorded as right or wrong, with the line that decides it",
+    '(`docs/scorecard/judgements.json`).',
+    '',
+    'Made by:',
+    '',
+    '```sh',
+    'npx tsx scripts/scorecard.ts                 # scans the list (candor scan --list … --jobs 2) and writes this page',
+    'npx tsx scripts/scorecard.ts --from-reports  # this page again from the stored reports, without scanning',
+    '```',
+    '',
+    '## Measured',
+    '',
+    ...measurements(reports, run),
+    '',
+    '## Precision',
+    '',
+    '| Error-level findings | Found | Right | Wrong | Precision |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row.kind} | ${row.findings} | ${row.right} | ${row.wrong} | ${percent(row)} |`),
+    '',
+    '## Servers',
+    '',
+    '| Server | Tools | Declared hints | Lint errors | Lint warnings | Observe contradictions | Not exercised | Verdict |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...reports.map(summaryRow),
+    '',
+    ...reports.map((report) => serverSection(report, judgements)),
+  ].join('\n');
+}

@@ -1,0 +1,136 @@
+/**
+ * The scorecard: scan the checked-in list of npm servers with the built CLI
+ * (`candor scan --list … --jobs 2 --out DIR`), keep each server's raw JSON report
+ * in docs/scorecard/reports/, and write docs/scorecard/index.md and the README's
+ * precision table from the reports and docs/scorecard/judgements.json.
+ *
+ *   npx tsx scripts/scorecard.ts                   scan (resumes in --out), then write
+ *   npx tsx scripts/scorecard.ts --force           scan every server again
+ *   npx tsx scripts/scorecard.ts --from-run DIR    take the reports of a batch run before into DIR
+ *   npx tsx scripts/scorecard.ts --from-reports    only write the page and the table again
+ *
+ * Options: --jobs N (2), --budget SECONDS per server (120), --out DIR (a folder under the OS temp dir),
+ * --cli FILE (the built CLI to run; default dist/src/cli/main.js, so `npm run build` first).
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { slugFor } from '../src/scan/batch.js';
+import {
+  errorFindings,
+  judgementOf,
+  LIST_FILE,
+  README_FILE,
+  REPORTS_DIR,
+  RUN_FILE,
+  type RunRecord,
+  readJudgements,
+  readmeTable,
+  readmeWithTable,
+  readRun,
+  SCORECARD_DIR,
+  scorecardTargets,
+  storedReports,
+} from './scorecard-data.js';
+import { scorecardPage } from './scorecard-page.js';
+
+const ROOT = path.join(import.meta.dirname, '..');
+
+const { values } = parseArgs({
+  options: {
+    'from-reports': { type: 'boolean', default: false },
+    'from-run': { type: 'string' },
+    force: { type: 'boolean', default: false },
+    jobs: { type: 'string', default: '2' },
+    budget: { type: 'string', default: '120' },
+    out: { type: 'string', default: path.join(os.tmpdir(), 'candor-scorecard') },
+    // Another build of the CLI (a copy, so rebuilding the checkout during a long batch does not change it).
+    cli: { type: 'string', default: path.join(ROOT, 'dist', 'src', 'cli', 'main.js') },
+  },
+});
+const CLI = path.resolve(values.cli);
+
+/** Run the batch with the built CLI and record how long it took and how loaded the machine was. */
+async function runBatch(out: string): Promise<void> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  mkdirSync(out, { recursive: true });
+  const jobs = Number(values.jobs);
+  const budgetSeconds = Number(values.budget);
+  const args = [
+    CLI,
+    'scan',
+    '--list',
+    LIST_FILE,
+    '--jobs',
+    String(jobs),
+    '--out',
+    out,
+    '--budget',
+    String(budgetSeconds),
+  ];
+  if (values.force) args.push('--force');
+  const start = { time: performance.now(), load: os.loadavg() };
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  // Exit 1 (contradictions) and 2 (a server could not be scanned) are results, not failures of the batch.
+  if (code === null || code > 2) throw new Error(`candor scan --list exited with ${code}`);
+  const run: RunRecord = {
+    date: new Date().toISOString(),
+    jobs,
+    budgetSeconds,
+    wallSeconds: Math.round((performance.now() - start.time) / 100) / 10,
+    cores: os.availableParallelism(),
+    loadAverage: { start: start.load, end: os.loadavg() },
+    node: process.versions.node,
+  };
+  writeFileSync(path.join(out, 'run.json'), `${JSON.stringify(run, null, 2)}\n`);
+}
+
+/**
+ * Copy each listed server's JSON report (and the run record) from a batch folder into
+ * the docs, named and labelled by the target as the list writes it.
+ */
+async function keepReports(out: string): Promise<void> {
+  mkdirSync(REPORTS_DIR, { recursive: true });
+  let kept = 0;
+  for (const { listed, scanned } of await scorecardTargets()) {
+    const from = path.join(out, `${slugFor(scanned)}.json`);
+    if (!existsSync(from)) {
+      console.log(`no report for ${listed} in ${out}`);
+      continue;
+    }
+    const report = JSON.parse(readFileSync(from, 'utf8'));
+    report.target = listed;
+    if (report.serverJson) report.serverJson.file = path.relative(SCORECARD_DIR, report.serverJson.file);
+    // The reports name the sandbox's folders under HOME; the checked-in copy says ~ instead.
+    const text = JSON.stringify(report, null, 2).replaceAll(os.homedir(), '~');
+    writeFileSync(path.join(REPORTS_DIR, `${slugFor(listed)}.json`), `${text}\n`);
+    kept++;
+  }
+  if (existsSync(path.join(out, 'run.json'))) copyFileSync(path.join(out, 'run.json'), RUN_FILE);
+  console.log(`kept ${kept} reports in ${path.relative(ROOT, REPORTS_DIR)}`);
+}
+
+if (!values['from-reports']) {
+  const out = path.resolve(values['from-run'] ?? values.out);
+  if (!values['from-run']) await runBatch(out);
+  await keepReports(out);
+}
+
+const reports = await storedReports();
+const judgements = readJudgements();
+writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun()));
+writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements)));
+console.log(`wrote docs/scorecard/index.md and the README's table (${reports.length} servers)`);
+
+const unjudged = reports.flatMap(errorFindings).filter((f) => !judgementOf(f, judgements));
+if (unjudged.length > 0) {
+  console.log(`\n${unjudged.length} error-level findings have no judgement in docs/scorecard/judgements.json:`);
+  for (const f of unjudged)
+    console.log(`  ${f.server} ${f.finding.tool ?? '(server)'} ${f.finding.ruleId}: ${f.finding.message}`);
+}
