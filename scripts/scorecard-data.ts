@@ -28,12 +28,25 @@ export const README_END = '<!-- scorecard:end -->';
 /** One server's report as the batch stored it: a scan, or why it could not be scanned. */
 export type StoredReport = (ScanReport & { target: string }) | { target: string; error: string };
 
+/** A later pass of a batch over some of its servers. */
+export interface RescanPass {
+  targets: string[];
+  wallSeconds: number;
+  budgetSeconds: number;
+  timeoutMs: number;
+  reason?: string;
+}
+
 /** How the batch ran, measured by the script that ran it. */
 export interface RunRecord {
   date: string;
   jobs: number;
   budgetSeconds: number;
+  /** The per-call timeout (`--timeout`), when the run set one. */
+  timeoutMs?: number;
   wallSeconds: number;
+  /** Later passes: servers scanned again (resumed after their reports were removed), how, why and how long. */
+  rescanned?: RescanPass[];
   cores: number;
   /** The 1, 5 and 15 minute load averages when the batch started and ended. */
   loadAverage: { start: number[]; end: number[] };
@@ -100,8 +113,18 @@ export async function storedReports(): Promise<StoredReport[]> {
   return reports;
 }
 
+/** A wrong finding an earlier scan made, which a rule of lint or observe now avoids (the scan was run again). */
+export interface FixedFinding extends Omit<Judgement, 'verdict'> {
+  /** The rule change, in a few words. */
+  fix: string;
+}
+
 export function readJudgements(): Judgement[] {
   return (JSON.parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as { judgements: Judgement[] }).judgements;
+}
+
+export function readFixed(): FixedFinding[] {
+  return (JSON.parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as { fixed?: FixedFinding[] }).fixed ?? [];
 }
 
 export function readRun(): RunRecord | undefined {
@@ -154,7 +177,11 @@ export function precision(reports: readonly StoredReport[], judgements: readonly
 const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`);
 
 /** The README's precision table, generated from the reports and the judgements. */
-export function readmeTable(reports: readonly StoredReport[], judgements: readonly Judgement[]): string {
+export function readmeTable(
+  reports: readonly StoredReport[],
+  judgements: readonly Judgement[],
+  fixed: readonly FixedFinding[] = [],
+): string {
   const scanned = reports.filter((r) => !('error' in r));
   const tools = scanned.reduce((n, r) => n + ('tools' in r ? r.tools.length : 0), 0);
   const lines = [
@@ -168,6 +195,11 @@ export function readmeTable(reports: readonly StoredReport[], judgements: readon
         `| ${row.kind === 'all' ? 'all' : `${row.kind}`} | ${row.findings} | ${row.right} | ${row.wrong} | ${percent(row.right, row.findings)} |`,
     ),
   ];
+  if (fixed.length > 0)
+    lines.push(
+      '',
+      `${fixed.length} wrong findings the scorecard turned up are fixed by a rule (listed on its page), and the servers scanned again.`,
+    );
   return lines.join('\n');
 }
 

@@ -6,6 +6,7 @@
 import {
   type ErrorFinding,
   errorFindings,
+  type FixedFinding,
   type Judgement,
   judgementOf,
   precision,
@@ -121,9 +122,14 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
   ];
   if (run) {
     const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
+    const timeout = run.timeoutMs ? ` and \`--timeout ${run.timeoutMs}\`` : '';
     lines.push(
-      `- The whole list with \`--jobs ${run.jobs}\` and \`--budget ${run.budgetSeconds}\`: **${(run.wallSeconds / 60).toFixed(1)} minutes** wall time, on ${run.cores} cores shared with other work (load average ${load(run.loadAverage.start)} at the start, ${load(run.loadAverage.end)} at the end), Node ${run.node}, ${run.date.slice(0, 10)}.`,
+      `- The whole list with \`--jobs ${run.jobs}\`, \`--budget ${run.budgetSeconds}\`${timeout}: **${(run.wallSeconds / 60).toFixed(1)} minutes** wall time, on ${run.cores} cores shared with other work (load average ${load(run.loadAverage.start)} at the start, ${load(run.loadAverage.end)} at the end), Node ${run.node}, ${run.date.slice(0, 10)}.`,
     );
+    for (const pass of run.rescanned ?? [])
+      lines.push(
+        `- Scanned again in a later pass with \`--budget ${pass.budgetSeconds}\` and \`--timeout ${pass.timeoutMs}\`${pass.reason ? ` (${pass.reason})` : ''}: ${pass.targets.map((t) => `\`${t}\``).join(', ')}, ${(pass.wallSeconds / 60).toFixed(1)} minutes more.`,
+      );
   }
   return lines;
 }
@@ -140,6 +146,7 @@ export function scorecardPage(
   reports: readonly StoredReport[],
   judgements: readonly Judgement[],
   run: RunRecord | undefined,
+  fixed: readonly FixedFinding[] = [],
 ): string {
   const rows = precision(reports, judgements);
   const percent = (row: (typeof rows)[number]) =>
@@ -180,6 +187,18 @@ export function scorecardPage(
     '| --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row.kind} | ${row.findings} | ${row.right} | ${row.wrong} | ${percent(row)} |`),
     '',
+    ...(fixed.length > 0
+      ? [
+          'Wrong findings the scorecard turned up, each now avoided by a rule that holds for every server (with a',
+          'regression test), the server scanned again:',
+          '',
+          ...fixed.map(
+            (f) =>
+              `- \`${f.rule}\` on \`${f.tool ?? '(server)'}\` of ${f.server} (\`${f.source}\`): ${cell(f.why)} Fix: ${cell(f.fix)}`,
+          ),
+          '',
+        ]
+      : []),
     '## Servers',
     '',
     '| Server | Tools | Declared hints | Lint errors | Lint warnings | Observe contradictions | Not exercised | Verdict |',

@@ -9,11 +9,11 @@
  *   npx tsx scripts/scorecard.ts --from-run DIR    take the reports of a batch run before into DIR
  *   npx tsx scripts/scorecard.ts --from-reports    only write the page and the table again
  *
- * Options: --jobs N (2), --budget SECONDS per server (120), --out DIR (a folder under the OS temp dir),
+ * Options: --jobs N (2), --budget SECONDS per server (120), --timeout MS per call (10000), --out DIR (a folder under the OS temp dir),
  * --cli FILE (the built CLI to run; default dist/src/cli/main.js, so `npm run build` first).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,8 +24,10 @@ import {
   LIST_FILE,
   README_FILE,
   REPORTS_DIR,
+  type RescanPass,
   RUN_FILE,
   type RunRecord,
+  readFixed,
   readJudgements,
   readmeTable,
   readmeWithTable,
@@ -45,6 +47,9 @@ const { values } = parseArgs({
     force: { type: 'boolean', default: false },
     jobs: { type: 'string', default: '2' },
     budget: { type: 'string', default: '120' },
+    timeout: { type: 'string', default: '10000' },
+    // Why a resumed batch scans the servers it scans (kept in the run record and shown on the page).
+    reason: { type: 'string' },
     out: { type: 'string', default: path.join(os.tmpdir(), 'candor-scorecard') },
     // Another build of the CLI (a copy, so rebuilding the checkout during a long batch does not change it).
     cli: { type: 'string', default: path.join(ROOT, 'dist', 'src', 'cli', 'main.js') },
@@ -58,19 +63,15 @@ async function runBatch(out: string): Promise<void> {
   mkdirSync(out, { recursive: true });
   const jobs = Number(values.jobs);
   const budgetSeconds = Number(values.budget);
-  const args = [
-    CLI,
-    'scan',
-    '--list',
-    LIST_FILE,
-    '--jobs',
-    String(jobs),
-    '--out',
-    out,
-    '--budget',
-    String(budgetSeconds),
-  ];
+  const timeoutMs = Number(values.timeout);
+  const args = [CLI, 'scan', '--list', LIST_FILE, '--jobs', String(jobs), '--out', out];
+  args.push('--budget', String(budgetSeconds), '--timeout', String(timeoutMs));
   if (values.force) args.push('--force');
+  // A batch resumed in the same folder scans only the servers without a report: it is recorded as a second pass.
+  const runFile = path.join(out, 'run.json');
+  const earlier =
+    !values.force && existsSync(runFile) ? (JSON.parse(readFileSync(runFile, 'utf8')) as RunRecord) : undefined;
+  const missing = (await scorecardTargets()).filter((t) => !existsSync(path.join(out, `${slugFor(t.scanned)}.json`)));
   const start = { time: performance.now(), load: os.loadavg() };
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -79,11 +80,25 @@ async function runBatch(out: string): Promise<void> {
   });
   // Exit 1 (contradictions) and 2 (a server could not be scanned) are results, not failures of the batch.
   if (code === null || code > 2) throw new Error(`candor scan --list exited with ${code}`);
+  const wallSeconds = Math.round((performance.now() - start.time) / 100) / 10;
+  if (earlier) {
+    const pass: RescanPass = {
+      targets: missing.map((t) => t.listed),
+      wallSeconds,
+      budgetSeconds,
+      timeoutMs,
+      ...(values.reason ? { reason: values.reason } : {}),
+    };
+    const rescanned = [...(earlier.rescanned ?? []), pass];
+    writeFileSync(runFile, `${JSON.stringify({ ...earlier, rescanned }, null, 2)}\n`);
+    return;
+  }
   const run: RunRecord = {
     date: new Date().toISOString(),
     jobs,
     budgetSeconds,
-    wallSeconds: Math.round((performance.now() - start.time) / 100) / 10,
+    timeoutMs,
+    wallSeconds,
     cores: os.availableParallelism(),
     loadAverage: { start: start.load, end: os.loadavg() },
     node: process.versions.node,
@@ -112,6 +127,9 @@ async function keepReports(out: string): Promise<void> {
     writeFileSync(path.join(REPORTS_DIR, `${slugFor(listed)}.json`), `${text}\n`);
     kept++;
   }
+  // A server no longer on the list (or now named by a server.json) leaves no stale report behind.
+  const names = new Set([...(await scorecardTargets()).map((t) => `${slugFor(t.listed)}.json`), 'run.json']);
+  for (const name of readdirSync(REPORTS_DIR)) if (!names.has(name)) rmSync(path.join(REPORTS_DIR, name));
   if (existsSync(path.join(out, 'run.json'))) copyFileSync(path.join(out, 'run.json'), RUN_FILE);
   console.log(`kept ${kept} reports in ${path.relative(ROOT, REPORTS_DIR)}`);
 }
@@ -124,8 +142,9 @@ if (!values['from-reports']) {
 
 const reports = await storedReports();
 const judgements = readJudgements();
-writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun()));
-writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements)));
+const fixed = readFixed();
+writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun(), fixed));
+writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements, fixed)));
 console.log(`wrote docs/scorecard/index.md and the README's table (${reports.length} servers)`);
 
 const unjudged = reports.flatMap(errorFindings).filter((f) => !judgementOf(f, judgements));

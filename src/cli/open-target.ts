@@ -22,6 +22,8 @@ import type { ListedTool } from './tool-summary.js';
 export interface OpenTarget {
   client: Client;
   label: string;
+  /** Whether requests go over HTTP (where 2026-07-28 mirrors tool parameters into headers). */
+  http: boolean;
   /** The last lines a stdio server wrote to stderr (for error messages). */
   stderrTail(): string[];
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function openTarget(
     return {
       client,
       label: target.label,
+      http: false,
       stderrTail: () => [],
       close: async () => {
         await client.close().catch(() => undefined);
@@ -92,6 +95,7 @@ export async function openTarget(
     });
     return {
       ...connection,
+      http: connection.target.kind === 'http',
       close: async () => {
         await connection.close();
         await dispose();

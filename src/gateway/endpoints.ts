@@ -20,6 +20,7 @@ import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { quotaAuditEntry } from './quotas/quota-audit.js';
 import { quotaMiddleware } from './quotas/quota-middleware.js';
+import { TRUST_ANNOTATIONS } from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
@@ -127,6 +128,8 @@ export function serveEndpoints(
       // Upstream tools that can run as tasks can here too, for clients of either era (proxy-tool.ts);
       // they are added after start, so tasks are on from the start. With Redis they live there.
       tasks: {},
+      // Labels on guarded results, for clients that declare the extension too (results/trust-annotations.ts).
+      capabilities: { extensions: { [TRUST_ANNOTATIONS]: {} } },
       ...(options.auth ? { auth: options.auth } : {}),
       ...(options.redis === undefined ? {} : { redis: options.redis }),
       ...(toolScope ? { toolScope } : {}),

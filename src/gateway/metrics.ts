@@ -2,8 +2,10 @@
  * OpenTelemetry metrics of the gateway, when `@opentelemetry/api`
  * is installed (an optional peer dependency; nothing is recorded otherwise):
  * `candor.gateway.calls` (counter: server, tool, decision, decided_by,
- * outcome) and `candor.gateway.call.duration` (histogram in ms: server, tool,
- * outcome). The application registers the meter provider and its exporter
+ * outcome), `candor.gateway.call.duration` (histogram in ms: server, tool,
+ * outcome) and `candor.gateway.result.findings` (counter: kind, rule, action, server,
+ * tool; one per rule that found something in a call's result, never what it found).
+ * The application registers the meter provider and its exporter
  * before the gateway starts; without one nothing is recorded or built.
  */
 import type { AuditEntry } from './audit-log.js';
@@ -40,8 +42,14 @@ export async function gatewayMetrics(): Promise<CallMetrics | undefined> {
     description: 'How long a call through the gateway took (policy, confirmation and upstream).',
     unit: 'ms',
   });
+  const findings = meter.createCounter('candor.gateway.result.findings', {
+    description:
+      "Secrets and injected instructions found in tool results, by kind, rule, the action taken, server and tool (one per rule per call's result).",
+  });
   return (entry) => {
     const server = entry.server ?? '';
+    for (const finding of entry.results ?? [])
+      findings.add(1, { kind: finding.kind, rule: finding.rule, action: finding.action, server, tool: entry.tool });
     calls.add(1, {
       server,
       tool: entry.tool,

@@ -16,6 +16,12 @@ import { resultOf } from './call-result.js';
 import type { CallHooks } from './hooks/call-hooks.js';
 import type { PerUserSignIns } from './per-user.js';
 import type { ResultGuardStep } from './results/guard-step.js';
+import {
+  declaresTrustAnnotations,
+  TRUST_ANNOTATIONS,
+  type TrustAnnotation,
+  trustAnnotation,
+} from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
 import type { InFlight } from './upstream-requests.js';
 
@@ -119,10 +125,22 @@ export function upstreamCall(options: UpstreamCallOptions) {
     );
     if (scope.inputRequired) throw scope.inputRequired;
     let audited: Awaited<ReturnType<ResultGuardStep>>['audited'] = [];
+    let labels: TrustAnnotation | undefined;
     if (options.guard && outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) {
+      // Read before resultOf drops the protocol's own keys of the upstream hop.
+      const upstreamLabels = outcome.result._meta?.[TRUST_ANNOTATIONS];
       const guarded = await options.guard(tool, outcome.result);
       outcome = { ...outcome, result: guarded.result };
       audited = guarded.audited;
+      // A withheld result holds only the gateway's own words: nothing to label.
+      if (declaresTrustAnnotations(ctx.clientCapabilities) && !audited.some((f) => f.action === 'block'))
+        labels = trustAnnotation({
+          server: tool.server,
+          tool: tool.name,
+          outsideInput: guarded.outsideInput,
+          findings: audited,
+          upstream: upstreamLabels,
+        });
     }
     // After the result guards: a hook never sees what they redacted.
     const after = options.hooks
@@ -138,7 +156,9 @@ export function upstreamCall(options: UpstreamCallOptions) {
         };
       record(entry);
     }
-    return after.result;
+    // A result a hook replaced is the hook's, not the upstream's: the labels describe the upstream's.
+    if (labels === undefined || after.decision === 'replace') return after.result;
+    return { ...after.result, _meta: { ...after.result._meta, [TRUST_ANNOTATIONS]: labels } };
   };
 }
 

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { InputRequiredError } from '../engine/modern/call-context.js';
 import { CandorError } from '../errors.js';
+import { answerInputWith } from '../host/input-answerers.js';
 import type { ElicitResult, LogLevel } from '../tool/types.js';
 import { type CallScope, callScope } from './ask.js';
 
@@ -77,7 +78,8 @@ export function forwardUpstreamRequests(server: string, client: Client, inFlight
       });
     return scope;
   };
-  client.setRequestHandler('elicitation/create', async (request) => {
+  // Registered as answerers too: a 2026-07-28 upstream task asks these through tasks/get.
+  answerInputWith(client, 'elicitation/create', async (request) => {
     const scope = scopeOrFail('elicitation/create');
     const params = request.params as UpstreamElicitation;
     const message = `${server}: ${String(params.message ?? '')}`;
@@ -105,11 +107,11 @@ export function forwardUpstreamRequests(server: string, client: Client, inFlight
     const scope = inFlight.scopeFor(server);
     if (scope && typeof id === 'string') scope.ctx.elicitationComplete(gatewayElicitationId(server, id));
   });
-  client.setRequestHandler('sampling/createMessage', async (request) => {
+  answerInputWith(client, 'sampling/createMessage', async (request) => {
     const scope = scopeOrFail('sampling/createMessage');
     return (await scope.ctx.sample(request.params as never)) as never;
   });
-  client.setRequestHandler('roots/list', async () => {
+  answerInputWith(client, 'roots/list', async () => {
     const scope = scopeOrFail('roots/list');
     return { roots: await scope.ctx.listRoots() } as never;
   });

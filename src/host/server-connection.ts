@@ -88,6 +88,8 @@ export class ServerConnection implements HostConnection {
   #lean: LeanToolCalls | undefined;
   /** Tools that run only as a task (listed so in 2025-11-25; refused without the extension in 2026-07-28). */
   readonly #taskOnly = new Set<string>();
+  /** Tools whose schema asks for `Mcp-Param-*` headers: handed to the SDK so the first call carries them. */
+  readonly #headerTools = new Map<string, { name: string; inputSchema: unknown }>();
 
   constructor(options: ServerConnectionOptions) {
     this.name = options.name;
@@ -254,7 +256,10 @@ export class ServerConnection implements HostConnection {
       for (const tool of result.tools) {
         if (typeof tool === 'object' && tool !== null && typeof (tool as { name?: unknown }).name === 'string') {
           tools.push(tool as WireToolLike);
-          if (requiresTask(tool)) this.#taskOnly.add((tool as WireToolLike).name);
+          const { name, inputSchema } = tool as WireToolLike & { inputSchema?: unknown };
+          if (requiresTask(tool)) this.#taskOnly.add(name);
+          if (JSON.stringify(inputSchema ?? {}).includes('"x-mcp-header"'))
+            this.#headerTools.set(name, { name, inputSchema });
         }
       }
       const next = result.nextCursor;
@@ -302,7 +307,11 @@ export class ServerConnection implements HostConnection {
       timeout?: number;
       onprogress?: (p: { progress: number; total?: number; message?: string }) => void;
       resetTimeoutOnProgress?: boolean;
+      toolDefinition?: never;
     } = {};
+    // 2026-07-28 over HTTP: the SDK mirrors x-mcp-header arguments from the definition it is given.
+    const definition = this.#headerTools.get(name);
+    if (definition) request.toolDefinition = definition as never;
     if (options.onProgress) {
       request.onprogress = options.onProgress;
       request.resetTimeoutOnProgress = true;

@@ -13,8 +13,8 @@
  *   with -32021 naming it. The call is then made again with the extension declared
  *   in the request's client capabilities, answers `resultType: "task"`, and
  *   `tasks/get` is polled until the `DetailedTask` carries the result or error.
- *   A task that stops for input (`input_required`) fails the call with a message
- *   saying so: answering through `tasks/update` is not done here.
+ *   A task that stops for input (`input_required`) has its questions answered by
+ *   the client's own handlers (input-answerers.ts) and sent back with `tasks/update`.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -27,6 +27,7 @@ import { z } from 'zod';
 import { TASKS_EXTENSION } from '../engine/tasks/task-wire.js';
 import { CandorError } from '../errors.js';
 import type { CallToolResult } from '../tool/types.js';
+import { answererOf } from './input-answerers.js';
 import { rawRequest } from './raw-request.js';
 import type { ConnectionCallOptions } from './types.js';
 
@@ -36,6 +37,8 @@ const MIN_POLL = 25;
 const MAX_POLL = 5_000;
 /** The spec's "Missing required client capability" (2026-07-28). */
 const MISSING_CAPABILITY = -32021;
+/** Rounds of questions one task may ask before the call gives up (a server that never stops asking). */
+const MAX_INPUT_ROUNDS = 32;
 
 type Loose = Record<string, unknown>;
 
@@ -122,7 +125,7 @@ export async function callAsTask(
   controller.signal.addEventListener('abort', cancel, { once: true });
   try {
     if (!modern) return (await request('tasks/result', { taskId })) as unknown as CallToolResult;
-    return await pollUntilDone(name, taskId, task as Loose, request, controller.signal);
+    return await pollUntilDone(client, name, taskId, task as Loose, request, controller.signal);
   } finally {
     controller.signal.removeEventListener('abort', cancel);
   }
@@ -130,6 +133,7 @@ export async function callAsTask(
 
 /** 2026-07-28: poll `tasks/get` until the task ends. */
 async function pollUntilDone(
+  client: Client,
   name: string,
   taskId: string,
   first: Loose,
@@ -137,6 +141,7 @@ async function pollUntilDone(
   signal: AbortSignal,
 ): Promise<CallToolResult> {
   let task = first;
+  let rounds = 0;
   for (;;) {
     switch (task.status) {
       case 'completed':
@@ -147,16 +152,39 @@ async function pollUntilDone(
       }
       case 'cancelled':
         throw new CandorError(`The server cancelled the task of ${name}.`, { code: 'task_cancelled' });
-      case 'input_required':
-        throw new CandorError(
-          `The task of ${name} stopped to ask for input; candor does not answer a task's questions (tasks/update) yet.`,
-          { code: 'client_request_failed' },
-        );
+      case 'input_required': {
+        if (++rounds > MAX_INPUT_ROUNDS) {
+          throw new CandorError(`The task of ${name} asked for input ${MAX_INPUT_ROUNDS} times; giving up.`, {
+            code: 'client_request_failed',
+          });
+        }
+        const inputResponses = await answersTo(client, name, task.inputRequests);
+        await request('tasks/update', { taskId, inputResponses });
+        task = await request('tasks/get', { taskId });
+        continue;
+      }
     }
     const interval = typeof task.pollIntervalMs === 'number' ? task.pollIntervalMs : 250;
     await pause(Math.min(MAX_POLL, Math.max(MIN_POLL, interval)), signal);
     task = await request('tasks/get', { taskId });
   }
+}
+
+/** Answer each of a task's questions with the client's own handler for that kind of question. */
+async function answersTo(client: Client, name: string, requests: unknown): Promise<Loose> {
+  const entries = Object.entries((requests ?? {}) as Record<string, { method?: unknown; params?: unknown }>);
+  const answers: Loose = {};
+  for (const [key, question] of entries) {
+    const method = typeof question?.method === 'string' ? question.method : '';
+    const answer = answererOf(client, method);
+    if (!answer) {
+      throw new CandorError(`The task of ${name} asks for ${method || 'something'}, which this client cannot answer.`, {
+        code: 'client_request_failed',
+      });
+    }
+    answers[key] = await answer({ method, params: question.params });
+  }
+  return answers;
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

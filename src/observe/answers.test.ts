@@ -21,6 +21,31 @@ describe('answersDiffer', () => {
   });
 });
 
+describe('answersDiffer as readings (read-only tools)', () => {
+  it('also ignores generated ids, process ids, percentages and sizes', () => {
+    const reading = { reading: true };
+    expect(
+      answersDiffer(
+        'session search_1_1795665925748 pid 412 cpu 3.5% rss 120 MB',
+        'session search_2_1795665926001 pid 977 cpu 12% rss 98 MB',
+        reading,
+      ),
+    ).toBeUndefined();
+    expect(answersDiffer('trace V1StGbR8_Z5jdHi6B-myT', 'trace 4f9Kq2Lm0pXz7RtYb1Cd', reading)).toBeUndefined();
+  });
+
+  it('still reports a list that grew or a counter that moved', () => {
+    const reading = { reading: true };
+    expect(answersDiffer('{"searches":["a"]}', '{"searches":["a","a"]}', reading)).toBeDefined();
+    expect(answersDiffer('viewed 1 times', 'viewed 2 times', reading)).toBeDefined();
+    expect(answersDiffer('notes: note-0001', 'notes: note-0001, note-0002', reading)).toBeDefined();
+  });
+
+  it('keeps the stricter comparison for repeats of non-read-only tools', () => {
+    expect(answersDiffer('pid 412 took 3%', 'pid 413 took 3%')).toBeDefined();
+  });
+});
+
 describe('readAnswer', () => {
   it('takes isError and errors said in words as failures, and text that merely mentions an error as an answer', () => {
     expect(readAnswer({ isError: true, content: [{ type: 'text', text: 'nope' }] }).error).toBe('nope');

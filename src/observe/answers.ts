@@ -19,10 +19,33 @@ const VOLATILE: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b\d+\.\d{2,}\b/g, '<fraction>'],
 ];
 
+/**
+ * What a read may see move without having changed anything: generated ids
+ * (`search_3_1795…`, nanoids: letters and digits mixed, 8 or more), process ids,
+ * and measurements (percentages, sizes). A read of the world answers these
+ * differently on every call; only what is left says the server's state moved.
+ */
+const READING: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}\b/g, '<id>'],
+  [/\b(pid|PID|process id)\b[\s:=#]*\d+/g, '<pid>'],
+  [/\b\d+(\.\d+)?\s?%/g, '<share>'],
+  [/\b\d+(\.\d+)?\s?([KMGTP]i?B|[kKMGTP]|bytes?|B)\b/g, '<size>'],
+];
+
+/** Options of {@link normaliseAnswer} and {@link answersDiffer}. */
+export interface AnswerOptions {
+  /**
+   * Compare as readings (a read-only tool): also blank generated ids, process
+   * ids and measurements, which differ between two reads of an unchanged server.
+   */
+  reading?: boolean;
+}
+
 /** The answer with what changes between any two calls blanked. */
-export function normaliseAnswer(text: string): string {
+export function normaliseAnswer(text: string, { reading = false }: AnswerOptions = {}): string {
   let out = text;
   for (const [pattern, placeholder] of VOLATILE) out = out.replace(pattern, placeholder);
+  if (reading) for (const [pattern, placeholder] of READING) out = out.replace(pattern, placeholder);
   return out.replace(/\s+/g, ' ').trim();
 }
 
@@ -39,10 +62,11 @@ export function normaliseAnswer(text: string): string {
 export function answersDiffer(
   first: string | undefined,
   again: string | undefined,
+  options: AnswerOptions = {},
 ): { first: string; again: string } | undefined {
   if (first === undefined || again === undefined) return undefined;
-  const a = normaliseAnswer(first);
-  const b = normaliseAnswer(again);
+  const a = normaliseAnswer(first, options);
+  const b = normaliseAnswer(again, options);
   if (a === b) return undefined;
   let at = 0;
   while (at < a.length && a[at] === b[at]) at++;

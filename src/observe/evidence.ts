@@ -8,8 +8,11 @@
  * - a network attempt: an outbound connection or a name lookup (a contradiction
  *   only for `openWorldHint: false`);
  * - the server's own scratch: files under the sandbox's TMPDIR or HOME caches,
- *   runtime bytecode and journals, and deletions of files created during this run
- *   (a lock or temp file the server made itself), reported apart.
+ *   runtime bytecode and journals, deletions of files created during this run
+ *   (a lock or temp file the server made itself), and files a program rewrote
+ *   while what they record stayed the same (a git index whose stat cache
+ *   `git status` refreshed, a file renamed over with its own content) or wrote
+ *   inside a folder tagged as a cache (`CACHEDIR.TAG`), reported apart.
  */
 import path from 'node:path';
 import type { SnapshotDiff } from './snapshot.js';
@@ -97,20 +100,23 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
   const deletions = new Set<string>();
   const scratch = new Set<string>();
   const existed = (file: string) => scene.initial.has(file);
-  const created = call.diff.created;
-  for (const file of [...created, ...call.diff.modified]) {
+  const cached = new Set(call.diff.cached);
+  const created = [...call.diff.created, ...cached];
+  const isScratch = (file: string) => cached.has(file) || isScratchPath(file, scene);
+  for (const file of [...(call.diff.rewritten ?? []), ...cached]) scratch.add(file);
+  for (const file of [...call.diff.created, ...call.diff.modified]) {
     // A folder made only to hold scratch (`~/.config` for `~/.config/chromium/…`) is scratch too.
     const inside = created.filter((f) => f.startsWith(`${file}${path.sep}`));
-    const holdsOnlyScratch = inside.length > 0 && inside.every((f) => isScratchPath(f, scene));
-    (isScratchPath(file, scene) || holdsOnlyScratch ? scratch : writes).add(file);
+    const holdsOnlyScratch = inside.length > 0 && inside.every(isScratch);
+    (isScratch(file) || holdsOnlyScratch ? scratch : writes).add(file);
   }
   const deleted = new Set(call.diff.deleted);
+  const changed = new Set([...call.diff.modified, ...call.diff.deleted]);
   for (const effect of call.effects) {
     if (effect.kind === 'delete' || effect.kind === 'rmdir') deleted.add(effect.path);
-    // A rename onto a file that existed replaces its data; a rename away removes it from its name.
-    if (effect.kind === 'rename') {
-      if (existed(effect.to)) deleted.add(effect.to);
-    }
+    // A rename onto a file that existed replaces its data, unless what lands there records the same
+    // (the atomic rewrite of a lock-and-rename); a rename away shows in the snapshot as a deletion.
+    if (effect.kind === 'rename' && existed(effect.to)) (changed.has(effect.to) ? deleted : scratch).add(effect.to);
   }
   for (const file of deleted) {
     (isScratchPath(file, scene) || !existed(file) ? scratch : deletions).add(file);

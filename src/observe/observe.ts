@@ -202,7 +202,14 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
     };
-    const started = await connectSandboxed({ command: sandbox.command, args: sandbox.args, env, era, timeoutMs });
+    const started = await connectSandboxed({
+      command: sandbox.command,
+      args: sandbox.args,
+      env,
+      era,
+      timeoutMs,
+      roots: [sandbox.work],
+    });
     if ('failed' in started) {
       const mismatch = protocolMismatch(options.command, era, started.failed);
       if (mismatch) throw mismatch;
@@ -265,7 +272,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       }
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
-      record.diff = diffSnapshots(before, await snapshot(roots));
+      record.diff = diffSnapshots(before, await snapshot(roots), startSnapshot);
       if (rowsBefore) {
         const gone = deletedRows(rowsBefore, await readRows(databases));
         if (gone.length > 0) record.rowsDeleted = gone;
@@ -403,6 +410,8 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     created: d.created.map(shown),
     modified: d.modified.map(shown),
     deleted: d.deleted.map(shown),
+    ...(d.rewritten ? { rewritten: d.rewritten.map(shown) } : {}),
+    ...(d.cached ? { cached: d.cached.map(shown) } : {}),
   });
   const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'

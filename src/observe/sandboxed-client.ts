@@ -8,8 +8,13 @@
  * whose leftovers (a lock file held by a process being reaped) can stop the real start.
  * A transport that is a subclass of the SDK's makes it probe in place instead; a server
  * that exits on a request before `initialize` is started once more, speaking 2025-11-25.
+ *
+ * The client offers MCP roots: the sandbox's copy of the workdir is the one root, so a
+ * server that takes the folders it may touch from its client (and refuses every path
+ * without them) works on the copy, as it would on the project in a real client.
  */
 import { once } from 'node:events';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientOptionsFor } from '../targets/connect.js';
@@ -30,6 +35,8 @@ export interface SandboxedStart {
   env: Record<string, string>;
   era: 'legacy' | 'modern' | 'auto';
   timeoutMs: number;
+  /** Folders offered as the client's roots (`roots/list`). */
+  roots: string[];
 }
 
 /** The server did not finish the handshake: why, and its last stderr lines. */
@@ -44,7 +51,7 @@ export interface SandboxedStartFailure {
  *
  * @example
  * ```ts
- * const started = await connectSandboxed({ command, args, env, era: 'auto', timeoutMs: 10_000 });
+ * const started = await connectSandboxed({ command, args, env, era: 'auto', timeoutMs: 10_000, roots: [work] });
  * if (!('failed' in started)) started.client.getNegotiatedProtocolVersion(); // '2026-07-28'
  * ```
  */
@@ -58,7 +65,12 @@ async function attempt(
   start: SandboxedStart,
   era: SandboxedStart['era'],
 ): Promise<SandboxedClient | SandboxedStartFailure> {
-  const client = new Client({ name: 'candor-observe', version: '0.1.0' }, clientOptionsFor(era, start.timeoutMs));
+  const client = new Client(
+    { name: 'candor-observe', version: '0.1.0' },
+    { ...clientOptionsFor(era, start.timeoutMs), capabilities: { roots: { listChanged: false } } },
+  );
+  const roots = start.roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: 'workdir' }));
+  client.setRequestHandler('roots/list', async () => ({ roots }));
   const transport = new InPlaceStdioTransport({
     command: start.command,
     args: start.args,

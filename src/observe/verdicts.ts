@@ -10,7 +10,7 @@
  */
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
-import { answersDiffer } from './answers.js';
+import { type AnswerOptions, answersDiffer } from './answers.js';
 import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
 
 export type { CallRecord } from './evidence.js';
@@ -46,6 +46,14 @@ export const OBSERVE_RULES = [
       'A tool marked idempotentHint: true changed state again, or answered differently, when called a second time with the same arguments.',
     explanation:
       'Hosts retry idempotent calls after failures; a repeat that changes things again (on disk, or in the server’s memory, as a different answer shows) is not safe to retry. Answers that differ only in timestamps, durations or ids are not counted.',
+  },
+  {
+    id: 'observe/read-only-state-changed',
+    severity: 'warning',
+    summary:
+      'A tool marked readOnlyHint: true answered differently when called again at once with the same arguments, in more than times, ids, durations and measurements.',
+    explanation:
+      'A read that leaves the server as it found it answers the same when asked again straight away. A second answer that moved (a list one item longer, a counter one higher) shows the call changed state the files do not show: the server’s memory. Hosts let read-only tools run without confirmation and in plan mode; one that changes state should not claim readOnlyHint. The warning is for state no file shows: a tool whose calls changed files is already reported for them (observe/read-only-wrote, or observe/server-wide-effect when the server does it on every call), and its answers may only echo those files. The spec ignores idempotentHint when readOnlyHint is true, so this is read-only’s rule, not idempotency’s. Timestamps, durations, generated ids, process ids, percentages and sizes are blanked before comparing: a read of a changing world is not a change the tool made. A warning, not an error: a few reads legitimately answer with fresh data every time.',
   },
   {
     id: 'observe/server-wide-effect',
@@ -109,10 +117,8 @@ export function judge(
   const findings: ObserveFinding[] = [];
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
-  const all = merged(
-    exercised.map((c) => classify(c, scene)),
-    serverWide,
-  );
+  const evidence = exercised.map((c) => classify(c, scene));
+  const all = merged(evidence, serverWide);
   const deleted = all.deletions.length + all.overwrites.length > 0;
   if (hints.readOnlyHint && (all.writes.length > 0 || deleted)) {
     findings.push(
@@ -143,6 +149,22 @@ export function judge(
         evidenceLines({ deletions: all.deletions, overwrites: all.overwrites }),
       ),
     );
+  }
+  // The answers are the witness of state no file shows. A read whose calls changed files is already
+  // held to account for them (here, or once for the server), and its answer may only echo those files
+  // (usage counts in a config it returns).
+  const changedFiles = evidence.some((e) => e.writes.length + e.deletions.length + e.overwrites.length > 0);
+  if (hints.readOnlyHint && !changedFiles) {
+    const moved = answerMoved(exercised, { reading: true });
+    if (moved)
+      findings.push(
+        finding(
+          'observe/read-only-state-changed',
+          tool,
+          `${tool} claims readOnlyHint: true, but the same call answered differently the second time.`,
+          moved,
+        ),
+      );
   }
   if (!hints.readOnlyHint && hints.idempotentHint) {
     const repeat = idempotencyBreak(exercised, scene, serverWide);
@@ -186,13 +208,24 @@ function idempotencyBreak(
         ),
       };
     }
-    const differs = answersDiffer(first.answer, again.answer);
-    if (differs) {
-      return {
+  }
+  const moved = answerMoved(exercised);
+  return moved
+    ? {
         message: 'claims idempotentHint: true, but the same call answered differently the second time.',
-        evidence: [`first answer: ${differs.first}`, `repeat answer: ${differs.again}`],
-      };
-    }
+        evidence: moved,
+      }
+    : undefined;
+}
+
+/** The first back-to-back pair of calls with the same arguments whose answers differ: both answers, as evidence lines. */
+function answerMoved(exercised: readonly CallRecord[], options: AnswerOptions = {}): string[] | undefined {
+  for (let i = 1; i < exercised.length; i++) {
+    const first = exercised[i - 1]!;
+    const again = exercised[i]!;
+    if (JSON.stringify(first.args) !== JSON.stringify(again.args)) continue;
+    const differs = answersDiffer(first.answer, again.answer, options);
+    if (differs) return [`first answer: ${differs.first}`, `repeat answer: ${differs.again}`];
   }
   return undefined;
 }

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import {
   Client,
+  type ClientCapabilities,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -56,6 +57,20 @@ export interface ConnectOptions {
    * it, else 2025-11-25), `legacy` (2025-11-25 `initialize` only) or `modern` (2026-07-28 only).
    */
   era?: 'legacy' | 'modern' | 'auto';
+  /**
+   * Client capabilities declared to the server (default none), e.g.
+   * `{ elicitation: { form: {} } }` together with an `elicitation/create` handler set in
+   * {@link ConnectOptions.onClient}. Declared before the handshake, as both eras require:
+   * 2025-11-25 in `initialize`, 2026-07-28 in every request's `_meta`.
+   */
+  capabilities?: ClientCapabilities;
+  /**
+   * Called with each SDK client made for the target, before it connects (a retry after a
+   * sign-in makes a new one): the seam to answer server→client
+   * requests (elicitation, sampling, roots), which in 2026-07-28 arrive as an
+   * `input_required` result that the client fulfils and retries with `requestState`.
+   */
+  onClient?: (client: Client) => void;
 }
 
 /**
@@ -75,36 +90,26 @@ export interface ConnectOptions {
 export async function connectTarget(target: Target, options: ConnectOptions = {}): Promise<Connection> {
   const { timeoutMs = 30_000, clientInfo = { name: 'candor', version: '0' }, stderrLines = 20 } = options;
   if (target.kind === 'invalid') throw new CandorError(target.reason, { code: 'invalid_target' });
+  const once = {
+    timeoutMs,
+    clientInfo,
+    stderrLines,
+    credentials: options.credentials,
+    era: options.era ?? target.protocol,
+    capabilities: options.capabilities,
+    onClient: options.onClient,
+  };
   try {
-    return await connectOnce(target, {
-      timeoutMs,
-      clientInfo,
-      stderrLines,
-      credentials: options.credentials,
-      era: options.era ?? target.protocol,
-    });
+    return await connectOnce(target, once);
   } catch (error) {
-    const era = options.era ?? target.protocol ?? 'auto';
-    if (era === 'auto' && target.kind === 'stdio' && closedDuringProbe(error)) {
+    if ((once.era ?? 'auto') === 'auto' && target.kind === 'stdio' && closedDuringProbe(error)) {
       // It quits on a request before initialize: start it again in 2025-11-25.
-      return connectOnce(target, {
-        timeoutMs,
-        clientInfo,
-        stderrLines,
-        credentials: options.credentials,
-        era: 'legacy',
-      });
+      return connectOnce(target, { ...once, era: 'legacy' });
     }
     const required = findSignInRequired(error);
     if (!required || target.kind !== 'http') throw error;
     if (options.onSignInRequired && (await options.onSignInRequired(required, target))) {
-      return connectOnce(target, {
-        timeoutMs,
-        clientInfo,
-        stderrLines,
-        credentials: options.credentials,
-        era: options.era ?? target.protocol,
-      });
+      return connectOnce(target, once);
     }
     throw required;
   }
@@ -113,10 +118,14 @@ export async function connectTarget(target: Target, options: ConnectOptions = {}
 async function connectOnce(
   target: StdioTarget | HttpTarget | ModuleTarget,
   options: Required<Pick<ConnectOptions, 'timeoutMs' | 'clientInfo' | 'stderrLines'>> &
-    Pick<ConnectOptions, 'credentials' | 'era'>,
+    Pick<ConnectOptions, 'credentials' | 'era' | 'capabilities' | 'onClient'>,
 ): Promise<Connection> {
   const { timeoutMs, clientInfo, stderrLines } = options;
-  const client = new Client(clientInfo, clientOptionsFor(options.era ?? 'auto', timeoutMs));
+  const client = new Client(clientInfo, {
+    ...clientOptionsFor(options.era ?? 'auto', timeoutMs),
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+  });
+  options.onClient?.(client);
   const tail: string[] = [];
   let stopServer: (() => Promise<void>) | undefined;
   let transport: Transport;

@@ -11,6 +11,7 @@ import {
   errorFindings,
   judgementOf,
   README_FILE,
+  readFixed,
   readJudgements,
   readmeRegion,
   readmeTable,
@@ -40,12 +41,12 @@ describe('the scorecard', () => {
 
   it("has the README's precision table generated from the reports and the judgements", async () => {
     const readme = readFileSync(README_FILE, 'utf8');
-    expect(readmeRegion(readme), REGENERATE).toBe(readmeTable(await storedReports(), readJudgements()));
+    expect(readmeRegion(readme), REGENERATE).toBe(readmeTable(await storedReports(), readJudgements(), readFixed()));
   });
 
   it('has the page generated from the reports, the judgements and the run record', async () => {
     const page = readFileSync(path.join(SCORECARD_DIR, 'index.md'), 'utf8');
-    expect(page, REGENERATE).toBe(scorecardPage(await storedReports(), readJudgements(), readRun()));
+    expect(page, REGENERATE).toBe(scorecardPage(await storedReports(), readJudgements(), readRun(), readFixed()));
   });
 
   it('has a judgement for every error-level finding of the reports', async () => {
@@ -68,6 +69,19 @@ describe('the scorecard', () => {
       expect(['right', 'wrong'], label).toContain(judgement.verdict);
       expect(judgement.source, `${label}: file:line`).toMatch(/^[^\s:]+:\d+$/);
       expect(judgement.why.trim().length, `${label}: why`).toBeGreaterThan(10);
+    }
+  });
+
+  it('no longer has, in the reports scanned again, the wrong findings a rule now avoids', async () => {
+    const found = (await storedReports()).flatMap(errorFindings);
+    for (const fixed of readFixed()) {
+      const label = `${fixed.server} ${fixed.tool ?? ''} ${fixed.rule}`;
+      expect(storedReport(fixed.server), `${label}: the server's report`).toBeDefined();
+      expect(
+        found.some((f) => judgementOf(f, [{ ...fixed, verdict: 'wrong' }])),
+        `${label} is still reported`,
+      ).toBe(false);
+      expect(fixed.source, `${label}: file:line`).toMatch(/^[^\s:]+:\d+$/);
     }
   });
 });

@@ -3,8 +3,8 @@
  * bundled with esbuild the way a Worker is deployed (no Node.js built-ins) and run in
  * workerd (the `workerd` npm package's binary), without and with `nodejs_compat`. The
  * official clients call its tools over HTTP in both eras: the SDK v2 client on 2026-07-28
- * and on 2025-11-25, and the SDK v1 client; what needs Node.js fails there with an error
- * that says so.
+ * and on 2025-11-25, and the SDK v1 client; rate limits (a tool's and the endpoint's) count
+ * in the isolate's memory; what needs Node.js fails there with an error that says so.
  */
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -53,7 +53,7 @@ describe.each([{ flags: [] as string[] }, { flags: ['nodejs_compat'] }])(
         try {
           expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
           const { tools } = await client.listTools();
-          expect(tools.map((t) => t.name)).toEqual(['count', 'delete_note', 'echo', 'node_only', 'tag']);
+          expect(tools.map((t) => t.name)).toEqual(['count', 'delete_note', 'echo', 'limited', 'node_only', 'tag']);
           expect(text(await client.callTool({ name: 'echo', arguments: { text: era } }))).toBe(`${era} (from workerd)`);
         } finally {
           await client.close();
@@ -94,11 +94,48 @@ describe.each([{ flags: [] as string[] }, { flags: ['nodejs_compat'] }])(
         const client = new ClientV1({ name: 'workerd-v1', version: '1.0.0' });
         await client.connect(new HttpTransportV1(url));
         try {
-          expect((await client.listTools()).tools).toHaveLength(5);
+          expect((await client.listTools()).tools).toHaveLength(6);
           expect(text(await client.callTool({ name: 'echo', arguments: { text: 'v1' } }))).toBe('v1 (from workerd)');
         } finally {
           await client.close();
         }
+      });
+    });
+
+    describe('rate limits in workerd, counted in the isolate', () => {
+      test("a tool's rateLimit lets max calls through in the window and answers the next with the rate-limit tool error", async () => {
+        const client = v2Client('modern');
+        await client.connect(new StreamableHTTPClientTransport(url));
+        try {
+          const call = () => client.callTool({ name: 'limited', arguments: {} });
+          for (let i = 0; i < 2; i++) expect(text(await call())).toBe('within the limit');
+          const over = await call();
+          expect(over.isError).toBe(true);
+          expect(text(over)).toMatch(
+            /^Rate limit reached for tool "limited": at most 2 calls per minute\. Try again in \d+ seconds?\.$/,
+          );
+        } finally {
+          await client.close();
+        }
+      });
+
+      test('the endpoint rateLimit answers requests past max with 429 and Retry-After', async () => {
+        const post = () =>
+          fetch(new URL('/limited', worker.origin), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+          });
+        const statuses: number[] = [];
+        let last: Response | undefined;
+        for (let i = 0; i < 3; i++) {
+          last = await post();
+          statuses.push(last.status);
+          await last.body?.cancel();
+        }
+        expect(statuses[2]).toBe(429);
+        expect(statuses.slice(0, 2)).not.toContain(429);
+        expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
       });
     });
 
@@ -107,7 +144,6 @@ describe.each([{ flags: [] as string[] }, { flags: ['nodejs_compat'] }])(
         ['stdio', 'server.stdio() needs Node.js'],
         ['listen', 'server.listen() needs Node.js'],
         ['redis', 'Shared state on Redis (the redis option or REDIS_URL) needs Node.js'],
-        ['rateLimit', 'A rate limit (rate-limiter-flexible) needs Node.js'],
       ])('%s fails with a node_only error that says so', async (part, expected) => {
         const client = v2Client('modern');
         await client.connect(new StreamableHTTPClientTransport(url));

@@ -12,10 +12,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway } from '../../src/gateway/index.js';
 import { createServer, defineTool, silentLogger } from '../../src/index.js';
+import { type RecordingFront, startRecordingFront } from '../support/recording-front.js';
 
 const open: Array<() => Promise<unknown>> = [];
 const calls: Array<Record<string, string | undefined>> = [];
 let gatewayUrl: string;
+/** Between the gateway and the upstream: what the gateway put on the wire. */
+let front: RecordingFront;
 
 const REGION_SCHEMA = {
   type: 'object',
@@ -62,9 +65,11 @@ beforeAll(async () => {
   });
   const upstreamListener = await upstream.listen({ port: 0, handleSignals: false });
   open.push(() => upstreamListener.close());
+  front = await startRecordingFront(upstreamListener.url);
+  open.push(() => front.close());
   const gateway = await createGateway({
     logger: silentLogger,
-    servers: { geo: { url: upstreamListener.url } },
+    servers: { geo: { url: front.url } },
     policy: 'yolo',
   });
   const listener = await gateway.listen({ port: 0, handleSignals: false });

@@ -136,6 +136,12 @@ describe.each([
     expect(readFileSync(log, 'utf8')).toContain('slow:task');
   });
 
+  if (up === 'modern-only') {
+    test("a task upstream that stops to ask (input_required in tasks/get) gets the client's answer", async () => {
+      expect(text(await client.callTool({ name: 'up__ask_task', arguments: {} }))).toBe('hello Ada');
+    });
+  }
+
   test('progress passes through in order', async () => {
     const seen: number[] = [];
     const result = await client.callTool(

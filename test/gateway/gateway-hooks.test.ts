@@ -5,7 +5,8 @@
  * The service allows a read,
  * denies a read of a credential file and a destructive call by someone not allowed to
  * write, and replaces a long result; a hook that never answers refuses the call when the
- * hooks fail closed and lets it through when they fail open; settings that would send
+ * hooks fail closed and lets it through when they fail open; `--hooks` names them on the
+ * command line (with or without a config, over its "hooks"); settings that would send
  * calls to a plain-http remote host are refused with a clear message.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -184,7 +185,7 @@ describe('a hook that never answers', () => {
     const call = await connect(await gateway(config({ beforeCall: `${hanging}/before`, timeoutMs: 300 })));
     const asked = hangingRequests.length;
     const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
-    expect(hangingRequests.length).toBe(asked + 1);
+    await waitFor(() => hangingRequests.length === asked + 1, 'the hanging hook to have been asked');
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(
       'candor gateway: files__read_text_file was refused: the beforeCall hook failed (it did not answer within 300 ms) and the hooks fail closed.',
@@ -200,7 +201,7 @@ describe('a hook that never answers', () => {
     );
     const asked = hangingRequests.length;
     const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
-    expect(hangingRequests.length).toBe(asked + 2);
+    await waitFor(() => hangingRequests.length === asked + 2, 'the hanging hook to have been asked');
     expect(result.isError).toBeFalsy();
     expect(text(result)).toBe('buy milk');
     const log = outputs.at(-1)!;
@@ -227,6 +228,77 @@ describe('hooks of one server', () => {
     expect(text(result)).toBe(
       `candor gateway: files__read_text_file was refused by the beforeCall hook: the arguments name a credential file (${secret}).`,
     );
+  });
+});
+
+describe('--hooks on the command line', () => {
+  it('asks the hooks it names for a server named on the command line, without a config file', async () => {
+    const [, connect] = CLIENTS[2]!;
+    const url = await startProcess(
+      [
+        CLI,
+        'gateway',
+        '--hooks',
+        `beforeCall=${service}/before,afterCall=${service}/after`,
+        // Trusted, so its read-only hints let the reads run without a confirmation.
+        '--trust',
+        'files',
+        '--http',
+        '127.0.0.1:0',
+        '--',
+        process.execPath,
+        filesystem,
+        files,
+      ],
+      /MCP endpoint: (http:\/\/\S+)/,
+    );
+    const call = await connect(url);
+    const secret = path.join(files, '.ssh', 'id_rsa');
+    expect(text(await call('files__read_text_file', { path: secret }))).toBe(
+      `candor gateway: files__read_text_file was refused by the beforeCall hook: the arguments name a credential file (${secret}).`,
+    );
+    expect(text(await call('files__read_text_file', { path: path.join(files, 'long.txt') }))).toContain(
+      '[hook service: result cut to 100 of 500 characters]',
+    );
+    expect(text(await call('files__read_text_file', { path: path.join(files, 'notes.txt') }))).toBe('buy milk');
+  });
+
+  it("goes over the config's hooks key by key: its URL in place of the config's, the config's timeout kept", async () => {
+    const [, connect] = CLIENTS[0]!;
+    const file = config({ beforeCall: `${hanging}/before`, afterCall: `${hanging}/after`, timeoutMs: 300 });
+    const url = await startProcess(
+      [CLI, 'gateway', '--config', file, '--hooks', `beforeCall=${service}/before`, '--http', '127.0.0.1:0'],
+      /MCP endpoint: (http:\/\/\S+)/,
+    );
+    const call = await connect(url);
+    const asked = hangingRequests.length;
+    const result = await call('files__read_text_file', { path: path.join(files, 'notes.txt') });
+    // The example service allowed the call; the config's afterCall hook, which never answers, refused its result.
+    await waitFor(() => hangingRequests.length === asked + 1, 'the hanging hook to have been asked');
+    expect(text(result)).toBe(
+      'candor gateway: the result of files__read_text_file was withheld: the afterCall hook failed (it did not answer within 300 ms) and the hooks fail closed.',
+    );
+  });
+
+  it('refuses a malformed --hooks, an unknown key and plain http to a remote host, naming the flag', async () => {
+    for (const [flag, message] of [
+      [
+        'beforeCall',
+        '--hooks expects key=value pairs separated by commas, e.g. --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed (got "beforeCall").',
+      ],
+      [
+        'before=https://hooks.example.com',
+        '--hooks: unknown key "before"; expected "beforeCall", "afterCall", "timeoutMs", "failure", "allowRemoteHttp".',
+      ],
+      [
+        'afterCall=http://10.0.0.5/after',
+        '--hooks: afterCall is plain http to 10.0.0.5; use https, a loopback address, or set "allowRemoteHttp": true.',
+      ],
+    ] as const) {
+      const run = await runCli(['gateway', '--config', config(undefined), '--hooks', flag, '--http', '127.0.0.1:0']);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(message);
+    }
   });
 });
 

@@ -3,13 +3,15 @@
  * return provider tokens, a private key, a JSON Web Token, a poisoned web page and
  * ordinary data; SDK v1 and v2 clients downstream (2025 and 2026-07-28 eras) over
  * Streamable HTTP; each action (redact, annotate, block, off), the defaults that follow
- * the hints and the server's trust, the audit lines, and bad settings refused clearly.
+ * the hints and the server's trust, the audit lines, bad settings refused clearly, and the
+ * trust-annotations extension's labels for clients that declared it (and only for them).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import canonicalize from 'canonicalize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
 import { type Call, downstreamClients, type CallResult as Result } from '../support/downstream-clients.js';
@@ -99,6 +101,8 @@ const CLIENTS = downstreamClients(closers);
 const textOf = (r: Result) => r.content.map((b) => b.text ?? '').join('\n');
 const seen = (r: Result) => JSON.stringify(r);
 const labels = (r: Result) => (r._meta?.['dev.candor/result-guard'] as { labels?: string[] } | undefined)?.labels;
+const TRUST = 'io.modelcontextprotocol/trust-annotations';
+const trustOf = (r: Result) => r._meta?.[TRUST] as Record<string, unknown> | undefined;
 
 describe.each(CLIENTS)('through the built gateway with %s', (_label, connect) => {
   let call: Call;
@@ -163,7 +167,77 @@ describe.each(CLIENTS)('through the built gateway with %s', (_label, connect) =>
     );
     expect([...tools]).toEqual(['files__fetch_page']);
   });
+
+  it("gives a client that did not declare trust-annotations none of its labels, not even the server's own", async () => {
+    for (const [tool, args] of [
+      ['files__read_key'],
+      ['files__fetch_page', { url: 'x' }],
+      ['files__read_payroll'],
+    ] as const)
+      expect(trustOf(await call(tool, args))).toBeUndefined();
+  });
 });
+
+describe.each(downstreamClients(closers, { extensions: { [TRUST]: {} } }))(
+  'trust-annotations labels for %s that declared the extension',
+  (_label, connect) => {
+    let call: Call;
+    let trusted: Call;
+    let audit: string;
+    beforeAll(async () => {
+      audit = path.join(dir, `audit-${randomBytes(4).toString('hex')}.jsonl`);
+      call = await connect(await startGateway(['--config', config(), '--audit', audit]));
+      trusted = await connect(await startGateway(['--config', config(), '--trust', 'files']));
+    });
+
+    it("labels a redacted secret sensitive and an untrusted server's result untrusted, with a digest of the audit line", async () => {
+      const result = await call('files__read_key');
+      expect(trustOf(result)).toEqual({
+        untrusted: true,
+        sensitive: true,
+        evidenceRef: {
+          type: 'dev.candor/result-guard.v1',
+          digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+          canonicalization: 'jcs/rfc8785',
+        },
+      });
+      // Whoever holds the audit log can match the label to the call's line.
+      const line = await until(
+        () => (existsSync(audit) ? readFileSync(audit, 'utf8') : ''),
+        (text) => text.includes('files__read_key'),
+      );
+      const entry = JSON.parse(
+        line
+          .trim()
+          .split('\n')
+          .find((l) => l.includes('files__read_key'))!,
+      ) as Record<string, unknown>;
+      const record = { server: entry.server, tool: entry.tool, results: entry.results ?? [] };
+      const digest = createHash('sha256').update(canonicalize(record)!).digest('hex');
+      expect((trustOf(result)!.evidenceRef as { digest: string }).digest).toBe(`sha256:${digest}`);
+    });
+
+    it("labels an open-world tool's page untrusted, whoever serves it, and claims nothing for a trusted closed-world tool", async () => {
+      expect(trustOf(await trusted('files__fetch_page', { url: 'x' }))).toMatchObject({ untrusted: true });
+      expect(trustOf(await trusted('files__fetch_page', { url: 'x' }))?.sensitive).toBeUndefined();
+      const weather = await trusted('files__weather');
+      expect(trustOf(weather)).toBeUndefined();
+      expect(weather._meta?.['dev.candor/result-guard']).toBeUndefined();
+    });
+
+    it("keeps the upstream server's own label and never weakens it", async () => {
+      expect(trustOf(await trusted('files__read_payroll'))).toMatchObject({ sensitive: true });
+      expect(trustOf(await call('files__read_payroll'))).toMatchObject({ sensitive: true, untrusted: true });
+    });
+
+    it("puts no label on a withheld result: it holds only the gateway's words", async () => {
+      const blocking = await connect(await startGateway(['--config', config(), '--results', 'secrets=block']));
+      const withheld = await blocking('files__read_key');
+      expect(withheld.isError).toBe(true);
+      expect(trustOf(withheld)).toBeUndefined();
+    });
+  },
+);
 
 describe('settings from the config and the command line', () => {
   it('blocks per the server\'s "results" and --results: a tool error naming the kind, nothing of the result', async () => {
@@ -235,6 +309,24 @@ describe('settings from the config and the command line', () => {
     expect(textOf(await call('files__fetch_page', { url: 'x' }))).toMatch(/^<html>/);
     // weather matches no entry: the server's "block" applies (and it has nothing to block).
     expect((await call('files__weather')).isError).toBeFalsy();
+  });
+
+  it('advertises the trust-annotations extension in the capabilities the gateway answers initialize with', async () => {
+    const url = await startGateway(['--config', config()]);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    const body = await response.text();
+    const json = body.startsWith('{') ? body : body.split('data: ')[1]!.split('\n')[0]!;
+    const message = JSON.parse(json) as { result: { capabilities: { extensions?: Record<string, unknown> } } };
+    expect(message.result.capabilities.extensions?.[TRUST]).toEqual({});
   });
 
   it('refuses a bad --results value and a bad "results" key with a clear message', async () => {

@@ -175,6 +175,7 @@ function observeFindings(): Finding[] {
     ...judge('add_note', hints(false, false, true, true), [deleted, deleted], scene),
     ...judge('bump_counter', hints(false, false, true, true), [answered('count 1'), answered('count 2')], scene),
     ...judge('drop_table', hints(false, true, false, true), [call(), call()], scene),
+    ...judge('list_searches', hints(true, false, true, false), [answered('["a"]'), answered('["a","a"]')], scene),
   ];
   const usage = call({ diff: { created: [], modified: ['/h/.usage.json'], deleted: [] } });
   const tools = ['read_a', 'read_b', 'read_c', 'read_d'].map((name, i) => ({
@@ -223,7 +224,17 @@ describe('finding messages', () => {
 
   it('are one short sentence for every observe rule, each rule firing at least once', () => {
     const findings = observeFindings();
-    const names = ['get_status', 'add_note', 'bump_counter', 'drop_table', 'read_a', 'read_b', 'read_c', 'read_d'];
+    const names = [
+      'get_status',
+      'add_note',
+      'bump_counter',
+      'drop_table',
+      'list_searches',
+      'read_a',
+      'read_b',
+      'read_c',
+      'read_d',
+    ];
     expect(new Set(findings.map((f) => f.ruleId))).toEqual(new Set(OBSERVE_RULES.map((r) => r.id)));
     for (const finding of findings) expectOneShortSentence(finding, names);
   });

@@ -56,6 +56,22 @@ describe('candor observe on npm servers', () => {
     expect(fingerprint(workdir)).toBe(before);
   }, 120_000);
 
+  it('server-filesystem with no folder argument takes the workdir from the client roots observe offers', async () => {
+    const report = await observe({
+      command: process.execPath,
+      args: [serverBin('server-filesystem')],
+      workdir,
+      tools: ['list_allowed_directories', 'read_text_file', 'list_directory', 'write_file'],
+      timeoutMs: 20_000,
+    });
+    expect(report.tools.filter((t) => t.notExercised).map((t) => [t.name, t.notExercised])).toEqual([]);
+    // Paths in the report are said relative to the workdir: the one allowed folder is the copy.
+    expect(report.tools.find((t) => t.name === 'list_allowed_directories')!.calls[0]!.answer).toContain('.');
+    expect(report.tools.find((t) => t.name === 'read_text_file')!.calls[0]!.answer).toMatch(/alpha|beta/);
+    expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(fingerprint(workdir)).toBe(before);
+  }, 120_000);
+
   it('server-memory via a config entry: writes exercised, reads clean', async () => {
     const config = path.join(tmpdir(), `candor-observe-memory-${process.pid}.json`);
     writeFileSync(

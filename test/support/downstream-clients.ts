@@ -19,7 +19,8 @@ export interface CallResult {
 export type Call = (name: string, args?: Record<string, unknown>) => Promise<CallResult>;
 
 /**
- * `[title, connect]` for each client, for `describe.each`; `closers` gets each client's close.
+ * `[title, connect]` for each client, for `describe.each`; `closers` gets each client's close;
+ * `capabilities` are declared by each client (e.g. `extensions`).
  *
  * @example
  * ```ts
@@ -28,6 +29,7 @@ export type Call = (name: string, args?: Record<string, unknown>) => Promise<Cal
  */
 export function downstreamClients(
   closers: Array<() => Promise<unknown>>,
+  capabilities: Record<string, unknown> = {},
 ): Array<[string, (url: string) => Promise<Call>]> {
   const callerOf =
     (client: { callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }): Call =>
@@ -37,7 +39,7 @@ export function downstreamClients(
     [
       'an SDK v1 client',
       async (url) => {
-        const client = new ClientV1({ name: 'v1', version: '1.0.0' });
+        const client = new ClientV1({ name: 'v1', version: '1.0.0' }, { capabilities });
         await client.connect(new TransportV1(new URL(url)));
         closers.push(() => client.close());
         return callerOf(client);
@@ -46,7 +48,7 @@ export function downstreamClients(
     [
       'an SDK v2 client on the 2025 era',
       async (url) => {
-        const client = new ClientV2({ name: 'v2', version: '1.0.0' });
+        const client = new ClientV2({ name: 'v2', version: '1.0.0' }, { capabilities });
         await client.connect(new TransportV2(new URL(url)));
         closers.push(() => client.close());
         return callerOf(client);
@@ -57,7 +59,7 @@ export function downstreamClients(
       async (url) => {
         const client = new ClientV2(
           { name: 'v2-modern', version: '1.0.0' },
-          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+          { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } },
         );
         await client.connect(new TransportV2(new URL(url)));
         closers.push(() => client.close());

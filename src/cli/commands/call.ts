@@ -9,7 +9,10 @@
  * candor call read_file '{"path": "README.md"}' -- npx -y @modelcontextprotocol/server-filesystem .
  * ```
  */
+
+import type { Tool } from '@modelcontextprotocol/client';
 import type { Command } from 'commander';
+import { paramHeaderProblem } from '../../engine/modern/param-header-problems.js';
 import type { TargetInput } from '../../targets/parse.js';
 import { parseArgPairs, parseJsonArguments, type ToolArguments } from '../args.js';
 import { CliError, EXIT } from '../cli-error.js';
@@ -87,6 +90,16 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
         },
       );
     }
+    // Streamable HTTP 2026-07-28 ("Custom Headers from Tool Parameters"): a client MUST NOT
+    // call a tool whose x-mcp-header declarations are invalid.
+    const headerProblem =
+      target.http && target.client.getProtocolEra() === 'modern' ? paramHeaderProblem(tool.inputSchema) : undefined;
+    if (headerProblem !== undefined) {
+      throw new CliError(
+        `${tool.name} on ${target.label} declares its Mcp-Param headers wrongly (${headerProblem}); a 2026-07-28 client over HTTP does not call such a tool. --protocol 2025-11-25 calls it without those headers.`,
+        { exitCode: EXIT.failure },
+      );
+    }
     const args = { ...fromJson, ...parseArgPairs(options.args, tool.inputSchema) };
 
     if (isDestructive(tool) && !options.yes) {
@@ -113,7 +126,13 @@ export async function runCall(options: CallOptions, io: CallIo): Promise<number>
     try {
       result = (await target.client.callTool(
         { name: tool.name, arguments: args },
-        { timeout: options.timeoutMs },
+        // The listed input schema, so a 2026-07-28 client over HTTP mirrors its x-mcp-header
+        // arguments into Mcp-Param-* headers on this first call (Streamable HTTP, "Custom
+        // Headers from Tool Parameters"). No output schema: the result is shown as sent.
+        {
+          timeout: options.timeoutMs,
+          toolDefinition: { name: tool.name, inputSchema: tool.inputSchema } as Tool,
+        },
       )) as typeof result;
     } catch (error) {
       throw describeRequestError(error, context(`tools/call ${tool.name}`));

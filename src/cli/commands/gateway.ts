@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { GATEWAY_CONFIG_FILES, loadGatewayConfig, upstreamOf } from '../../gateway/config.js';
 import { createGateway } from '../../gateway/gateway.js';
+import { hookSettingsFlag } from '../../gateway/hooks/settings.js';
 import {
   CLIENT_ENTRY_NAME,
   CLIENTS,
@@ -40,6 +41,7 @@ interface GatewayCliOptions extends AuthFlags {
   lock?: string;
   audit?: string;
   results?: string;
+  hooks?: string;
   trust: string[];
   printConfig?: ClientName;
   redis?: string;
@@ -114,6 +116,11 @@ async function gatewayOptions(operands: string[], command: Command, opts: Gatewa
     if (typeof results === 'string') throw new CliError(results, { exitCode: EXIT.usage });
     options.results = { ...options.results, ...results };
   }
+  if (opts.hooks !== undefined) {
+    const hooks = hookSettingsFlag(opts.hooks, options.hooks);
+    if (typeof hooks === 'string') throw new CliError(hooks, { exitCode: EXIT.usage });
+    options.hooks = hooks;
+  }
   if (opts.prefix !== undefined) options.prefix = opts.prefix;
   if (opts.rules !== undefined) options.rules = path.resolve(opts.rules);
   if (opts.authGroupsClaim !== undefined) options.groupsClaim = opts.authGroupsClaim;
@@ -179,6 +186,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.audit) args.push('--audit', opts.audit === '-' ? '-' : path.resolve(opts.audit));
   if (opts.tools) args.push('--tools', opts.tools);
   if (opts.results) args.push('--results', opts.results);
+  if (opts.hooks) args.push('--hooks', opts.hooks);
   if (opts.prefix) args.push('--prefix', opts.prefix);
   if (opts.profile) args.push('--profile', opts.profile);
   if (opts.rules) args.push('--rules', path.resolve(opts.rules));
@@ -316,6 +324,10 @@ export function registerGateway(program: Command): Command {
       'what to do with secrets and injected instructions in results: secrets|injection = annotate|redact|block|off (default: secrets redacted; injection annotated for open-world tools and untrusted servers)',
     )
     .option(
+      '--hooks <key=value,…>',
+      'outside services asked about every call, over the config\'s "hooks": beforeCall=URL, afterCall=URL, timeoutMs=N, failure=closed|open, allowRemoteHttp=true (https, or http to a loopback address)',
+    )
+    .option(
       '--trust <server>',
       'trust this upstream: its hints may relax prompts (repeatable)',
       (v: string, p: string[]) => [...p, v],
@@ -381,6 +393,7 @@ export function registerGateway(program: Command): Command {
         'Examples:',
         '  candor gateway --config candor.gateway.json --http 4000',
         '  candor gateway --config ~/.cursor/mcp.json --stdio --policy confirm-writes',
+        '  candor gateway --config candor.gateway.json --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed',
         '  candor gateway --print-config claude --config candor.gateway.json',
         '  candor gateway http://127.0.0.1:3000/mcp -- npx -y @modelcontextprotocol/server-memory',
       ].join('\n'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hookSettings, isLoopbackHost } from './settings.js';
+import { hookSettings, hookSettingsFlag, isLoopbackHost } from './settings.js';
 
 describe('hook settings', () => {
   it('takes https anywhere and plain http to loopback only', () => {
@@ -31,5 +31,37 @@ describe('hook settings', () => {
   it('knows the loopback names and addresses, and nothing that only looks like them', () => {
     expect(['localhost', '127.0.0.1', '127.9.8.7', '[::1]'].every(isLoopbackHost)).toBe(true);
     expect(['127.0.0.1.nip.io', 'localhost.example.com', '10.0.0.1', '0.0.0.0'].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('--hooks', () => {
+  it('reads key=value pairs, numbers and booleans as the config holds them, URLs with their query strings', () => {
+    expect(hookSettingsFlag('beforeCall=http://127.0.0.1:8787/before?team=a&x=1,timeoutMs=500,failure=open')).toEqual({
+      beforeCall: 'http://127.0.0.1:8787/before?team=a&x=1',
+      timeoutMs: 500,
+      failure: 'open',
+    });
+  });
+
+  it("goes over the config's hooks and checks the whole", () => {
+    expect(hookSettingsFlag('afterCall=http://10.0.0.5/after', { allowRemoteHttp: true, failure: 'closed' })).toEqual({
+      allowRemoteHttp: true,
+      afterCall: 'http://10.0.0.5/after',
+      failure: 'closed',
+    });
+    expect(hookSettingsFlag('failure=open', { beforeCall: 'https://g.example/b', failure: 'closed' })).toEqual({
+      beforeCall: 'https://g.example/b',
+      failure: 'open',
+    });
+  });
+
+  it('says what is wrong, naming the flag', () => {
+    expect(hookSettingsFlag('beforeCall')).toBe(
+      '--hooks expects key=value pairs separated by commas, e.g. --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed (got "beforeCall").',
+    );
+    expect(hookSettingsFlag('timeoutMs=soon')).toBe('--hooks: timeoutMs must be a positive number.');
+    expect(hookSettingsFlag('before=https://g.example/b')).toBe(
+      '--hooks: unknown key "before"; expected "beforeCall", "afterCall", "timeoutMs", "failure", "allowRemoteHttp".',
+    );
   });
 });

@@ -67,3 +67,35 @@ export function hookSettings(value: unknown): HookSettings | string {
   }
   return out;
 }
+
+/**
+ * Parse the command line's `--hooks key=value,...` over the config's `hooks` (the flag's
+ * keys win), and check the whole; returns the settings or a sentence saying what is wrong.
+ * Each pair splits at its first `=`, so URLs keep their query strings; a URL holding a
+ * comma must write it as `%2C`.
+ *
+ * @example
+ * ```ts
+ * hookSettingsFlag('beforeCall=http://127.0.0.1:8787/before,failure=closed');
+ * // { beforeCall: 'http://127.0.0.1:8787/before', failure: 'closed' }
+ * ```
+ */
+export function hookSettingsFlag(text: string, base: HookSettings = {}): HookSettings | string {
+  const record: Record<string, unknown> = { ...base };
+  for (const part of text.split(',')) {
+    const at = part.indexOf('=');
+    const key = at < 0 ? '' : part.slice(0, at).trim();
+    const value = at < 0 ? '' : part.slice(at + 1).trim();
+    if (key === '' || value === '')
+      return `--hooks expects key=value pairs separated by commas, e.g. --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed (got "${part}").`;
+    // Numbers and booleans as the config would hold them; anything else is checked as given.
+    record[key] =
+      key === 'timeoutMs' && /^\d+(\.\d+)?$/.test(value)
+        ? Number(value)
+        : key === 'allowRemoteHttp' && (value === 'true' || value === 'false')
+          ? value === 'true'
+          : value;
+  }
+  const settings = hookSettings(record);
+  return typeof settings === 'string' ? `--hooks: ${settings}` : settings;
+}

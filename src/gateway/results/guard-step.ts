@@ -20,7 +20,7 @@ export interface AuditedFinding {
 export type ResultGuardStep = (
   tool: CatalogTool,
   result: CallToolResult,
-) => Promise<GuardedResult<CallToolResult> & { audited: AuditedFinding[] }>;
+) => Promise<GuardedResult<CallToolResult> & { audited: AuditedFinding[]; outsideInput: boolean }>;
 
 /**
  * Make the step from the gateway's and each server's settings.
@@ -43,6 +43,8 @@ export function resultGuardStep(options: {
       { name: tool.name, openWorld: tool.hints.openWorldHint, trusted: tool.trust === 'trusted' },
       settings,
     );
+    // The same rule as the injection default: an open world or an untrusted server makes it outside input.
+    const outsideInput = tool.hints.openWorldHint || tool.trust !== 'trusted';
     const audited: AuditedFinding[] = [];
     const seen = new Set<string>();
     for (const f of guarded.findings) {
@@ -51,6 +53,6 @@ export function resultGuardStep(options: {
       seen.add(`${f.kind} ${f.rule}`);
       audited.push({ kind: f.kind, rule: f.rule, action });
     }
-    return { ...guarded, audited };
+    return { ...guarded, audited, outsideInput };
   };
 }

@@ -1,65 +1,78 @@
 /**
- * Injected instructions in result text: the door scan's own steering rules (instruction
- * overrides, hidden-instruction tags, concealment, text aimed at other tools, invisible
- * and bidirectional Unicode), run over the text as if it were a tool's description. One
- * set of rules for what comes in at the door and what comes back.
+ * Injected instructions in result text: the door scan's own steering patterns (instruction
+ * overrides, hidden-instruction tags, HTML comments, concealment, text aimed at other
+ * tools, requests for secrets) and its invisible and bidirectional Unicode check. One set
+ * of rules for what comes in at the door and what comes back.
  *
- * The rules run only on the spans around the words their patterns need (see `spans.ts`):
- * every pattern of the steering rule holds one of the words below, and invisible
- * characters are never ASCII.
+ * Each pattern runs only on the spans around the words it needs (see `spans.ts`), and only
+ * where its own words are: a result full of "user" and "tool" (most source code) is
+ * checked for concealment and for orders about other tools, not for everything.
  */
-import { descriptionSteering, hiddenUnicode } from '../../lint/rules/steering.js';
-import type { LintRule, LintTool } from '../../lint/types.js';
+import {
+  descriptionSteering,
+  hasInvisibleCharacters,
+  hiddenUnicode,
+  STEERING_PATTERNS,
+} from '../../lint/rules/steering.js';
 import { type Anchor, spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
-const STEERING = [descriptionSteering.id];
+type PatternName = keyof typeof STEERING_PATTERNS;
 
 // The words are found in any case (the patterns are case-insensitive); a span reaches
-// back over the words a pattern puts before them.
-const words = (list: string[], before: number, after: number): Anchor[] =>
-  list.map((literal) => ({ literal, rules: STEERING, before, after }));
+// back over the words a pattern puts before them, and starts one character early where the
+// pattern begins at a word boundary. What a pattern needs right before or after its word
+// is checked first, on the text itself: source code holds "user", "tool" and "field"
+// hundreds of times per megabyte, nearly always inside a longer name.
+const word = (
+  literal: string,
+  rule: PatternName,
+  reach: { before: number; after: number; precededBy?: RegExp; followedBy?: RegExp },
+): Anchor => ({ literal, rules: [rule], ...reach });
+
+// No word character before the literal (the patterns' `\b` before a word).
+const WORD_START = /(?<!\w)/y;
 
 const ANCHORS: readonly Anchor[] = [
-  // "ignore all previous instructions", "disregard the prior prompt"...
-  ...words(['instruction', 'prompt', 'rules', 'message', 'direction', 'guideline'], 200, 16),
-  // Hidden-instruction tags (the names the steering rule knows, right after "<" or "</")
-  // end at the tag's ">", HTML comments at "-->".
+  // "ignore all previous instructions", "disregard the prior prompt": a match starts with
+  // its verb, and whitespace follows it.
+  ...['ignore', 'disregard', 'forget', 'override'].map((verb) =>
+    word(verb, 'override', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s/y }),
+  ),
+  // Hidden-instruction tags (the names the pattern knows, right after "<" or "</") end at
+  // the tag's ">", HTML comments at "-->".
   {
     literal: '<',
-    rules: STEERING,
+    rules: ['hiddenTag'],
     before: 0,
     until: '>',
     followedBy: /\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\b/iy,
   },
-  { literal: '<!--', rules: STEERING, before: 0, until: '-->' },
-  // "do not tell the user", "the user must not know".
-  ...words(['user'], 120, 48),
-  // "before using any other tool", "all other tools must…".
-  ...words(['tool'], 200, 80),
+  { literal: '<!--', rules: ['htmlComment'], before: 0, until: '-->' },
+  // "do not tell the user", "the user must not know": "user" is a whole word in each form.
+  word('user', 'concealment', { before: 120, after: 48, precededBy: WORD_START, followedBy: /(?!\w)/y }),
+  // "before using any other tool", "all other tools must…", "calling the files__read tool":
+  // the word before "tool" is any/another/all/every/other or a tool name holding _ . or -.
+  word('tool', 'otherTools', {
+    before: 200,
+    after: 80,
+    precededBy: /(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy,
+  }),
   // Requests for ~/.ssh, id_rsa, .aws/credentials, mcp.json, private keys, or secrets
   // passed "as the x parameter".
-  ...words(['.ssh', 'id_rsa', 'mcp.json', 'credentials', 'private', 'parameter', 'argument', 'field'], 200, 80),
+  ...['~/.ssh', '.aws/credentials'].map((literal) => word(literal, 'secretsRequest', { before: 0, after: 0 })),
+  ...['id_rsa', 'mcp.json'].map((literal) =>
+    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: WORD_START }),
+  ),
+  word('private', 'secretsRequest', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s+keys?\b/iy }),
+  ...['parameter', 'argument', 'field'].map((literal) =>
+    word(literal, 'secretsRequest', { before: 200, after: 16, precededBy: /(?<=\bthe\s+\w+\s+)/iy }),
+  ),
 ];
 
-/** The rule's findings on one text, as result findings (one per rule at most). */
-function check(rule: LintRule, text: string): ResultFinding[] {
-  const tool: LintTool = {
-    index: 0,
-    name: 'tool_result',
-    raw: {},
-    description: text,
-    annotations: {},
-    hasAnnotations: false,
-    meta: {},
-    defaulted: new Set(),
-  };
-  for (const _ of rule.check({ tools: [tool] })) return [{ kind: 'injection', rule: rule.id }];
-  return [];
-}
-
 /**
- * The door scan's text findings in a result text.
+ * The door scan's text findings in a result text: `description-steering` once if any
+ * steering pattern is in it, `hidden-unicode` if any invisible character is.
  *
  * @example
  * ```ts
@@ -68,15 +81,14 @@ function check(rule: LintRule, text: string): ResultFinding[] {
  */
 export function findInjection(text: string): ResultFinding[] {
   const found: ResultFinding[] = [];
-  for (const span of spans(text, ANCHORS, { caseless: true })) {
-    const steering = check(descriptionSteering, text.slice(span.start, span.end));
-    if (steering.length > 0) {
-      found.push(...steering);
-      break;
-    }
+  steering: for (const span of spans(text, ANCHORS, { caseless: true })) {
+    const part = text.slice(span.start, span.end);
+    for (const name of span.rules)
+      if (STEERING_PATTERNS[name as PatternName].re.test(part)) {
+        found.push({ kind: 'injection', rule: descriptionSteering.id });
+        break steering;
+      }
   }
-  // Invisible characters are all outside ASCII: a text whose UTF-8 form is as long as the
-  // text has none.
-  if (Buffer.byteLength(text, 'utf8') !== text.length) found.push(...check(hiddenUnicode, text));
+  if (hasInvisibleCharacters(text)) found.push({ kind: 'injection', rule: hiddenUnicode.id });
   return found;
 }

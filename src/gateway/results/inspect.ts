@@ -134,13 +134,18 @@ export async function guardResult(
       actions: taken,
     };
   }
-  const result: CallToolResult = structuredClone(original);
-  const slots = textSlots(result);
-  if (taken.secret === 'redact')
+  // Redaction writes into the result's blocks and structured content, so it works on a deep
+  // copy; a note and labels only replace the top-level `content` and `_meta`, so a shallow
+  // one leaves the original as it was (and a 1 MB result is not copied to be annotated).
+  const redacting = taken.secret === 'redact' && secretSlots.length > 0;
+  const result: CallToolResult = redacting ? structuredClone(original) : { ...original };
+  if (redacting) {
+    const slots = textSlots(result);
     for (const { index, found } of secretSlots) {
       const slot = slots[index] as TextSlot;
       slot.set(redact(slot.text, found));
     }
+  }
   const annotated = kinds.filter((k) => taken[k] === 'annotate' || (k === 'secret' && taken[k] === 'redact'));
   if (taken.injection === 'annotate') {
     result.content = [

@@ -1,9 +1,8 @@
 /**
- * How a guarded result is labelled for the client. The tool-annotations interest
- * group's trust-annotations extension (labels such as `untrusted` and `sensitive` on
- * a result) had no published shape candor could follow, so the labels sit under
- * candor's own `_meta` key; this is the one module to change once the extension's
- * shape is settled.
+ * How a guarded result is labelled under candor's own `_meta` key, for every client.
+ * Clients that declared the tool-annotations interest group's trust-annotations
+ * extension get its labels too (trust-annotations.ts); this key stays for the others
+ * and says which rules fired and what was blocked.
  */
 import type { ResultFindingKind } from './types.js';
 

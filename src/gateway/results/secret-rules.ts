@@ -27,7 +27,7 @@ const SCANNERS = new Map(
 /**
  * The literals each preset rule's matches contain, read from the rules' patterns: a token
  * prefix, the `://` of a URL with a password in it, the name of an AWS secret key. Where
- * a literal starts with a common letter, a later part of it is searched for (a search is
+ * a literal starts with a common letter, a later part of it stands for it (a search is
  * as slow as its first character is common) and the span reaches back over the rest.
  * `secret-rules.test.ts` checks, for a sample of every rule, that the spans find what
  * the whole-text rules find.
@@ -58,7 +58,7 @@ export const PRESET_ANCHORS: readonly Anchor[] = [
   { literal: 'hf_', rules: ['huggingface'] },
   { literal: 'lin_api_', rules: ['linear'] },
   { literal: 'ntn_', rules: ['notion'] },
-  { literal: 'VATE KEY', rules: ['privatekey'], after: 16 * 1024 },
+  { literal: 'PRIVATE KEY', rules: ['privatekey'], after: 16 * 1024 },
   { literal: 'SG.', rules: ['sendgrid'] },
   ...['shppa_', 'shpca_', 'shpat_', 'shpss_'].map((literal) => ({ literal, rules: ['shopify'] })),
   { literal: 'k_live_', rules: ['stripe'] },
@@ -77,8 +77,15 @@ export const PRESET_ANCHORS: readonly Anchor[] = [
   ...['cfk_', 'cfut_', 'cfat_'].map((literal) => ({ literal, rules: ['cloudflare'] })),
   { literal: 'key-', rules: ['tailscale'] },
   // (AWS|aws|Aws)?_?(SECRET|secret|Secret)_?(ACCESS|access|Access)_?(KEY|key|Key): the
-  // key's name ends in one of these.
-  ...['KEY', 'key', 'Key'].map((literal) => ({ literal, rules: ['aws'], before: 32, after: 96 })),
+  // key's name ends in one of these, and the rule's `["']?\s*(:|=>|=)\s*["']?` and 40
+  // key characters follow it.
+  ...['KEY', 'key', 'Key'].map((literal) => ({
+    literal,
+    rules: ['aws'],
+    before: 32,
+    after: 96,
+    followedBy: /["']?\s*(?::|=>|=)\s*["']?[A-Za-z0-9/+=]{40}/y,
+  })),
 ];
 
 /** The preset rules this guard runs, by short name (`github`, `aws`...). */

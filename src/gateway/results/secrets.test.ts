@@ -22,6 +22,20 @@ describe('secrets in result text', () => {
     );
   });
 
+  it('redacts high-entropy values after secret-like names in the casings names are written in', async () => {
+    const values = Array.from({ length: 6 }, () => `${alnum(24)}9`);
+    const text = [
+      `apiKey: "${values[0]}"`,
+      `PASSWORD=${values[1]}`,
+      `"client_secret":"${values[2]}"`,
+      `AUTH_TOKEN = '${values[3]}'`,
+      `passwd: ${values[4]}`,
+      `Secret: ${values[5]}`,
+    ].join('\n');
+    const shown = redact(text, await findSecrets(text));
+    for (const value of values) expect(shown).not.toContain(value);
+  });
+
   it('finds nothing in placeholders, versions and words next to secret-like names', async () => {
     const text = 'password: changeme\ntoken = xxxxxxxxxxxxxxxxxxxx\napi_key: "$API_KEY"\nsecret_version = 1.2.3-beta.4';
     expect(await findSecrets(text)).toEqual([]);

@@ -13,8 +13,12 @@ import type { ResultFinding } from './types.js';
 // A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
 // `=`, `:` or a JSON `":` and a quoted or bare value of 16+ token characters. Only the
 // value is reported, so whatever precedes the word in the name is not matched.
-const NAMED_VALUE =
-  /(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})/gi;
+const NAME =
+  '(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)';
+const VALUE = String.raw`["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})`;
+const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
+// What follows every name the expression takes: where it does not, no match ends its name there.
+const AFTER_NAME = new RegExp(VALUE, 'y');
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
@@ -83,13 +87,14 @@ export function privateKeyBlocks(text: string): ResultFinding[] {
 // names are written in (api_key, apiKey, ApiKey, API_KEY; token, accessToken, TOKEN...);
 // each is searched for from a rarer letter on, as a search costs what its first letter does.
 const OWN_ANCHORS: readonly Anchor[] = [
-  { literal: 'yJ', rules: ['json-web-token'] },
-  { literal: 'VATE KEY', rules: ['pem-private-key'], after: 16 * 1024 },
-  // secret, Secret, SECRET; token, Token, TOKEN; password, Password, passwd; key, Key, KEY
-  // (searched for from their rarer letters).
-  ...['cret', 'CRET', 'ken', 'KEN', 'wor', 'WOR', 'wd', 'WD', 'key', 'Key', 'KEY'].map((literal) => ({
+  { literal: 'eyJ', search: 'J', rules: ['json-web-token'], before: 1, followedBy: /[A-Za-z0-9_-]{8,}\.eyJ/y },
+  { literal: 'PRIVATE KEY', rules: ['pem-private-key'], after: 16 * 1024 },
+  // The ends of the names: secret, Secret, SECRET; token, Token, TOKEN; password, Password,
+  // passwd; key, Key, KEY. A name ends where a value follows it.
+  ...['cret', 'CRET', 'ken', 'KEN', 'word', 'WORD', 'wd', 'WD', 'key', 'Key', 'KEY'].map((literal) => ({
     literal,
     rules: ['named-high-entropy-value'],
+    followedBy: AFTER_NAME,
     after: 128,
   })),
 ];

@@ -64,6 +64,35 @@ describe('multi-action-hints', () => {
     expect(ids([withActions('mode', ['json', 'text', 'fast'], { readOnlyHint: true })])).toEqual([]);
   });
 
+  it('does not take a field of the record a tool creates for its action', () => {
+    // The shape of a published server's tool: it saves a request definition; the method is the saved request's.
+    const tool = {
+      name: 'createCollectionRequest',
+      description: 'Creates a request in a collection.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          collectionId: { type: 'string', description: "The collection's ID." },
+          method: {
+            type: 'string',
+            enum: ['GET', 'PUT', 'POST', 'PATCH', 'DELETE'],
+            description: "The request's HTTP method.",
+          },
+        },
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    };
+    expect(ids([tool])).toEqual([]);
+    const sends = {
+      ...tool,
+      inputSchema: {
+        type: 'object',
+        properties: { method: { ...tool.inputSchema.properties.method, description: 'The HTTP method to send.' } },
+      },
+    };
+    expect(ids([sends]).map((f) => f.ruleId)).toEqual(['multi-action-hints']);
+  });
+
   it('does not look at unrelated parameters with enums', () => {
     expect(ids([withActions('sort', ['created', 'deleted'], { readOnlyHint: true })])).toEqual([]);
   });

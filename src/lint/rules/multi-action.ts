@@ -29,6 +29,13 @@ function literals(schema: unknown): string[] {
   return out;
 }
 
+/**
+ * A property described as a field of something else ("The request's HTTP method.") is
+ * data the tool stores or sends on, not what the tool does: a tool that saves a request
+ * whose method is DELETE deletes nothing.
+ */
+const FIELD_OF_ANOTHER = /^\s*(?:the|an?)\s+(?:[\w-]+\s+){0,3}?[\w-]+['\u2019]s\s/i;
+
 /** Every selector value in an input schema: its own properties and those of `oneOf`/`anyOf` variants. */
 export function actionValues(inputSchema: Record<string, unknown> | undefined): Map<string, string[]> {
   const found = new Map<string, string[]>();
@@ -37,6 +44,8 @@ export function actionValues(inputSchema: Record<string, unknown> | undefined): 
     const props = isRecord(schema.properties) ? schema.properties : {};
     for (const key of Object.keys(props)) {
       if (!SELECTORS.includes(key.toLowerCase())) continue;
+      const description = isRecord(props[key]) ? props[key].description : undefined;
+      if (typeof description === 'string' && FIELD_OF_ANOTHER.test(description)) continue;
       const values = literals(props[key]);
       if (values.length > 0) found.set(key, [...new Set([...(found.get(key) ?? []), ...values])]);
     }

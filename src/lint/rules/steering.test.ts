@@ -76,7 +76,7 @@ describe('description-steering, tool references', () => {
   it('reports a sentence saying when to use this tool before the others as a warning, not an error', () => {
     // The shape of a published server's description: it sequences its own use, it gives no order about the others.
     const t = tool(
-      "List all indexes in the project, including each index's configuration. Use this to discover valid index names before calling other tools.",
+      "List all indexes in the project, including each\nindex's configuration and readiness status. Use this to discover valid index\nnames before calling other tools.",
     );
     expect(ids([t], 'description-steering').map((f) => f.severity)).toEqual(['warning']);
   });

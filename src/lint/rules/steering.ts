@@ -5,6 +5,7 @@
  */
 
 import { isRecord } from '../../util/is-record.js';
+import { hasWideCharacters } from '../../util/wide-characters.js';
 import { toolLabel } from '../manifest.js';
 import type { LintRule, LintTool } from '../types.js';
 
@@ -45,43 +46,54 @@ export function toolTexts(tool: LintTool): Array<{ where: string; text: string }
   return out;
 }
 
-interface Pattern {
+/** One form of steering text, and how the finding names it. */
+export interface SteeringPattern {
   kind: string;
   re: RegExp;
 }
 
 const OTHER_TOOLS = 'text aimed at other tools';
 
-/** Phrases that address the model instead of describing the tool. */
-const STEERING: Pattern[] = [
-  {
+/**
+ * Phrases that address the model instead of describing the tool, by a short name. The
+ * gateway's result guards run them one by one on the parts of a result that could hold
+ * them.
+ */
+export const STEERING_PATTERNS = {
+  override: {
     kind: 'an instruction override',
     re: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system)\s+(?:instructions?|prompts?|rules|messages|directions|guidelines)/i,
   },
-  {
+  hiddenTag: {
     kind: 'a hidden-instruction tag',
     re: /<\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\b[^>]*>/i,
   },
-  { kind: 'an HTML comment', re: /<!--[\s\S]*?-->/ },
-  {
+  htmlComment: { kind: 'an HTML comment', re: /<!--[\s\S]*?-->/ },
+  concealment: {
     kind: 'concealment from the user',
     re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.]{0,30}\buser\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bthe\s+user\s+(?:must|should)\s+not\s+(?:know|see|be\s+told)\b/i,
   },
-  {
+  otherTools: {
     kind: OTHER_TOOLS,
     re: /\b(?:when|whenever|before|after|instead\s+of)\b[^.]{0,40}\b(?:using|calling|invoking|running)\s+(?:(?:any|another|all|every)\s+(?:other\s+)?tools?|other\s+tools?|the\s+[\w.-]*[_.-][\w.-]*\s+tool)\b|\b(?:all|any|every)\s+other\s+tools?\b[^.]{0,40}\b(?:must|should|shall)\b/i,
   },
-  {
+  secretsRequest: {
     kind: 'a request for secrets',
     re: /(?:~\/\.ssh|\bid_rsa\b|\.aws\/credentials|\bmcp\.json\b|\bprivate\s+keys?\b[^.]{0,40}\b(?:pass|send|include|read)\b|\b(?:pass|send|include|read)\b[^.]{0,40}\b(?:api\s+keys?|passwords?|tokens?|credentials)\b\s+(?:as|in|into)\s+the\s+\w+\s+(?:parameter|argument|field))/i,
   },
-];
+} as const satisfies Record<string, SteeringPattern>;
 
-/** The sentence of `text` around `index`. */
+const STEERING: readonly SteeringPattern[] = Object.values(STEERING_PATTERNS);
+
+/** The sentence of `text` around `index` (descriptions are often wrapped: a single line break does not end one). */
 function sentenceAt(text: string, index: number): string {
-  const start = Math.max(text.lastIndexOf('.', index - 1), text.lastIndexOf('\n', index - 1)) + 1;
-  const end = text.slice(index).search(/[.\n]/);
-  return text.slice(start, end === -1 ? undefined : index + end).trim();
+  const before = text.slice(0, index);
+  const start = Math.max(...[/[.!?]\s/g, /\n\s*\n/g].map((re) => [...before.matchAll(re)].at(-1)?.index ?? -1)) + 1;
+  const end = text.slice(index).search(/[.!?](?:\s|$)|\n\s*\n/);
+  return text
+    .slice(start, end === -1 ? undefined : index + end)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -125,6 +137,30 @@ export const descriptionSteering: LintRule = {
 /** Characters that render as nothing or reorder text: zero-width, bidi controls, tag characters. */
 const INVISIBLE =
   /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]|\uDB40[\uDC00-\uDC7F]|\uDB40[\uDD00-\uDDEF]/g;
+
+// Every first code unit INVISIBLE can match, in one class: a text without any has none,
+// and one class is searched several times faster than INVISIBLE's alternatives.
+const MAYBE_INVISIBLE =
+  /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0\uDB40]/g;
+
+/**
+ * Whether a text holds any invisible character. Each is outside ASCII, and all but the
+ * soft hyphen outside Latin-1: a text V8 keeps in one byte per character is answered with
+ * one search.
+ *
+ * @example
+ * ```ts
+ * hasInvisibleCharacters('a\u200Bb'); // true
+ * ```
+ */
+export function hasInvisibleCharacters(text: string): boolean {
+  if (!hasWideCharacters(text)) return text.includes('\u00AD');
+  MAYBE_INVISIBLE.lastIndex = 0;
+  const first = MAYBE_INVISIBLE.exec(text);
+  if (first === null) return false;
+  INVISIBLE.lastIndex = first.index;
+  return INVISIBLE.test(text);
+}
 
 function describeInvisible(ch: string): string {
   const cp = ch.codePointAt(0)!;

@@ -1,15 +1,15 @@
 /**
- * Per-tool rate limits (`rateLimit: { windowMs, max }` on the tool), counted by
- * rate-limiter-flexible. Over the limit the call gets an `isError` result that
- * says when to retry, so the model can wait instead of hammering.
+ * Per-tool rate limits (`rateLimit: { windowMs, max }` on the tool). Over the
+ * limit the call gets an `isError` result that says when to retry, so the model
+ * can wait instead of hammering.
  *
- * The store is pluggable: pass `store` to build any `RateLimiterAbstract`
- * (Redis, Postgres, …) for a tool's limit; the default keeps counts in memory.
+ * The store is pluggable: pass `store` to build any rate-limiter-flexible
+ * `RateLimiterAbstract` (Redis, Postgres, …) for a tool's limit; the default
+ * keeps counts in memory (window-counter.ts), on every runtime.
  */
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimit } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
-import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
+import { type ConsumingLimiter, WindowCounter } from '../../util/window-counter.js';
 import { toolErrorResult } from '../result.js';
 import type { CallContext, Middleware } from '../types.js';
 
@@ -28,14 +28,15 @@ export interface RateLimiterSpec {
 /** Options of {@link rateLimit}. */
 export interface RateLimitOptions {
   /**
-   * Build the limiter for one tool's limit. Default: `new RateLimiterMemory(spec)`.
+   * Build the limiter for one tool's limit: any rate-limiter-flexible `RateLimiterAbstract`.
+   * Default: counts in memory, per process (per isolate on a fetch runtime).
    *
    * @example
    * ```ts
    * store: (spec) => new RateLimiterRedis({ storeClient: redis, ...spec })
    * ```
    */
-  store?: (spec: RateLimiterSpec) => RateLimiterAbstract;
+  store?: (spec: RateLimiterSpec) => ConsumingLimiter;
   /** What the limit is counted per. Default: the tool alone (all callers share it). */
   key?: (ctx: CallContext) => string;
   /** Where store failures are reported (the call is then let through). */
@@ -59,13 +60,8 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions = {}): Middleware {
-  const {
-    store = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec),
-    key = (ctx) => ctx.tool.name,
-    logger,
-    limitOf,
-  } = options;
-  const limiters = new Map<string, { limit: RateLimit; limiter: RateLimiterAbstract }>();
+  const { store = (spec) => new WindowCounter(spec), key = (ctx) => ctx.tool.name, logger, limitOf } = options;
+  const limiters = new Map<string, { limit: RateLimit; limiter: ConsumingLimiter }>();
   const limiterFor = (name: string, limit: RateLimit) => {
     let entry = limiters.get(name);
     // A tool re-registered with another limit gets a fresh limiter.
@@ -101,8 +97,12 @@ export function rateLimit(options: RateLimitOptions = {}): Middleware {
   };
 }
 
-function isRes(error: unknown): error is RateLimiterRes {
-  return typeof error === 'object' && error !== null && typeof (error as RateLimiterRes).msBeforeNext === 'number';
+function isRes(error: unknown): error is { msBeforeNext: number } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { msBeforeNext?: unknown }).msBeforeNext === 'number'
+  );
 }
 
 function window(ms: number): string {

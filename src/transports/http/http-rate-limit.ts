@@ -1,14 +1,14 @@
 /**
  * The global rate limit of the HTTP endpoint (`RATE_LIMIT_MAX` per
- * `RATE_LIMIT_WINDOW_MS`, answered with HTTP 429 and `Retry-After`). Counting
- * is done by rate-limiter-flexible, so the store is pluggable (Redis, …) and
- * several instances can share one budget.
+ * `RATE_LIMIT_WINDOW_MS`, answered with HTTP 429 and `Retry-After`). Counted in
+ * memory by default, on every runtime (window-counter.ts); the store is
+ * pluggable (any rate-limiter-flexible limiter: Redis, …) so several instances
+ * can share one budget.
  */
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { DefinitionError } from '../../errors.js';
 import type { HttpInfo } from '../../tool/types.js';
 import type { ServerLogger } from '../../util/logger.js';
-import { rateLimiterFlexible } from '../../util/rate-limiter-flexible.js';
+import { type ConsumingLimiter, WindowCounter } from '../../util/window-counter.js';
 
 /** What a store factory gets, in rate-limiter-flexible's terms. */
 export interface HttpRateLimiterSpec {
@@ -28,14 +28,15 @@ export interface HttpRateLimitOptions {
   /** What requests are counted per. Default: one budget for the whole endpoint. */
   key?: (http: HttpInfo) => string;
   /**
-   * Build the limiter. Default: in memory.
+   * Build the limiter: any rate-limiter-flexible `RateLimiterAbstract`. Default: in
+   * memory, per process (per isolate on a fetch runtime).
    *
    * @example
    * ```ts
    * store: (spec) => new RateLimiterRedis({ storeClient: redis, ...spec })
    * ```
    */
-  store?: (spec: HttpRateLimiterSpec) => RateLimiterAbstract;
+  store?: (spec: HttpRateLimiterSpec) => ConsumingLimiter;
 }
 
 /** A configured global limit. */
@@ -62,7 +63,7 @@ export function createHttpRateLimiter(options: {
   /** The store when the option names none. Default: in memory. */
   defaultStore?: HttpRateLimitOptions['store'];
 }): HttpRateLimiter | undefined {
-  const { option, env, logger, defaultStore = (spec) => new (rateLimiterFlexible().RateLimiterMemory)(spec) } = options;
+  const { option, env, logger, defaultStore = (spec) => new WindowCounter(spec) } = options;
   if (option === false) return undefined;
   const resolved = option ?? fromEnv(env);
   if (resolved === undefined) return undefined;
@@ -117,6 +118,10 @@ function fromEnv(env: Readonly<Record<string, string | undefined>>): HttpRateLim
   return { max, windowMs };
 }
 
-function isRes(error: unknown): error is RateLimiterRes {
-  return typeof error === 'object' && error !== null && typeof (error as RateLimiterRes).msBeforeNext === 'number';
+function isRes(error: unknown): error is { msBeforeNext: number } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { msBeforeNext?: unknown }).msBeforeNext === 'number'
+  );
 }
