@@ -8,10 +8,14 @@ import { readFile } from 'node:fs/promises';
 import {
   applyEdits,
   type FormattingOptions,
+  findNodeAtLocation,
   getLocation,
+  getNodeValue,
   modify,
+  type Node,
   type ParseError,
   parse,
+  parseTree,
   printParseErrorCode,
 } from 'jsonc-parser';
 import { CandorError } from '../errors.js';
@@ -26,9 +30,21 @@ export interface ClientFile {
   servers: Record<string, unknown>;
 }
 
-/** A JSON path as people write it: `mcpServers.github.args[0]`. */
-function pathText(parts: ReadonlyArray<string | number>): string {
-  return parts.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || '(top level)';
+const NAME = /^[A-Za-z_$][\w$-]*$/;
+
+/**
+ * A JSON path as people write it: `mcpServers.github.args[0]`, with keys that are not
+ * plain names quoted (`projects["/home/me/repo"].mcpServers`).
+ *
+ * @example
+ * ```ts
+ * pathText(['projects', '/repo', 'mcpServers']); // 'projects["/repo"].mcpServers'
+ * ```
+ */
+export function pathText(parts: ReadonlyArray<string | number>): string {
+  const step = (p: string | number, i: number) =>
+    typeof p === 'number' || !NAME.test(p) ? `[${JSON.stringify(p)}]` : i === 0 ? p : `.${p}`;
+  return parts.map(step).join('') || '(top level)';
 }
 
 function malformed(file: string, where: string, reason: string): CandorError {
@@ -114,4 +130,42 @@ export function editServers(
     out = applyEdits(out, modify(out, [...mapPath, name], value, options));
   }
   return out;
+}
+
+/**
+ * `current` with the server map at `mapPath` put back as it is in `before` (its exact
+ * text), or removed when `before` had none; the rest of `current` is kept. Undo uses this
+ * when someone changed the file after setup (Claude Code rewrites ~/.claude.json as it
+ * runs, and several scopes and projects share that file), so going back takes back only
+ * what setup changed. Objects on the way that setup created and that hold nothing else go too.
+ *
+ * @example
+ * ```ts
+ * restoreServerMap('{"a":1,"mcpServers":{"candor":{}}}', '{"mcpServers":{"x":{}}}', ['mcpServers']); // '{"a":1,"mcpServers":{"x":{}}}'
+ * ```
+ */
+export function restoreServerMap(current: string, before: string | undefined, mapPath: readonly string[]): string {
+  const was = before === undefined ? undefined : nodeAt(before, mapPath);
+  const now = nodeAt(current, mapPath);
+  if (was && now) {
+    const text = before!.slice(was.offset, was.offset + was.length);
+    return current.slice(0, now.offset) + text + current.slice(now.offset + now.length);
+  }
+  const options = { formattingOptions: formatting(current) };
+  if (was) return applyEdits(current, modify(current, [...mapPath], getNodeValue(was), options));
+  let out = now ? applyEdits(current, modify(current, [...mapPath], undefined, options)) : current;
+  for (let depth = mapPath.length - 1; depth > 0; depth--) {
+    const at = mapPath.slice(0, depth);
+    if (before !== undefined && nodeAt(before, at)) break;
+    const node = nodeAt(out, at);
+    if (node?.type !== 'object' || (node.children ?? []).length > 0) break;
+    out = applyEdits(out, modify(out, at, undefined, options));
+  }
+  return out;
+}
+
+/** The node at `at` in a JSON text, if there is one. */
+function nodeAt(text: string, at: readonly string[]): Node | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  return tree ? findNodeAtLocation(tree, [...at]) : undefined;
 }

@@ -12,10 +12,11 @@ import { CandorError } from '../errors.js';
 import { emptyLockfile, readLockfile, writeLockfile } from '../host/pins/lockfile.js';
 import { pinReviewed } from '../host/pins/pin-review.js';
 import { isRecord } from '../util/is-record.js';
-import { editServers, readClientFile } from './client-file.js';
+import { editServers, pathText, readClientFile } from './client-file.js';
+import { locate } from './locate.js';
 import { reviewServer, type ServerReview } from './review.js';
 import { referenceSecrets, resolveReferences } from './secrets.js';
-import { backUp, readRecord, setupFolder, writeRecord } from './state.js';
+import { backUp, contentHash, readRecord, setupFolder, writeRecord } from './state.js';
 import {
   type ClientSpec,
   GATEWAY_ENTRY_NAME,
@@ -68,12 +69,13 @@ const SERVER_NAME = /^[A-Za-z0-9_.-]+$/;
 /** The client's entries (other than the gateway's own) as gateway upstreams; a bad one stops setup. */
 function takeOver(
   client: ClientSpec,
-  file: string,
+  at: { file: string; mapPath: readonly string[] },
   raw: Record<string, unknown>,
   ours: boolean,
 ): Record<string, ServerEntry> {
   const out: Record<string, ServerEntry> = {};
-  const where = (name: string) => `${client.mapPath.join('.')}.${name}`;
+  const { file } = at;
+  const where = (name: string) => pathText([...at.mapPath, name]);
   for (const [name, value] of Object.entries(raw)) {
     if (name === GATEWAY_ENTRY_NAME && ours) continue;
     const fail = (reason: string) =>
@@ -109,16 +111,17 @@ function diffOf(file: string, before: string | undefined, after: string, secrets
  */
 export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   const { client, scope, place, out } = options;
-  const fileOf = client.files[scope];
-  if (!fileOf) throw new CandorError(`${client.title} has no ${scope} scope.`, { code: 'invalid_server_config' });
-  const file = fileOf(place);
-  const read = await readClientFile(file, client.mapPath);
-  const folder = setupFolder(options.stateDir, client, scope, place);
+  const where = locate(client, scope, place);
+  if (!where) throw new CandorError(`${client.title} has no ${scope} scope.`, { code: 'invalid_server_config' });
+  const { file, mapPath } = where;
+  const read = await readClientFile(file, mapPath);
+  const folder = setupFolder(options.stateDir, client, scope, where);
   const earlier = await readRecord(folder);
   const record: SetupRecord = earlier ?? {
     client: client.id,
     scope,
     clientFile: file,
+    mapPath,
     gatewayConfig: path.join(folder, 'candor.gateway.json'),
     lockFile: path.join(folder, 'candor.lock.json'),
     backups: [],
@@ -132,10 +135,12 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   if (isRecord(ourEntry) && isRecord(ourEntry.env)) {
     for (const [key, value] of Object.entries(ourEntry.env)) if (typeof value === 'string') env[key] = value;
   }
-  const incoming = takeOver(client, file, read.servers, earlier !== undefined);
+  const incoming = takeOver(client, where, read.servers, earlier !== undefined);
   const servers = { ...(previous as Record<string, ServerEntry>), ...referenceSecrets(incoming, env) };
   if (Object.keys(servers).length === 0) {
-    throw new CandorError(`${file} has no servers to put the gateway in front of.`, { code: 'invalid_server_config' });
+    throw new CandorError(`${file} has no servers at ${pathText(mapPath)} to put the gateway in front of.`, {
+      code: 'invalid_server_config',
+    });
   }
 
   const gatewayAfter =
@@ -153,12 +158,7 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
         },
   );
   if (typeof entry === 'string') throw new CandorError(`${entry}.`, { code: 'invalid_server_config' });
-  const clientAfter = editServers(
-    read.text,
-    client.mapPath,
-    { [GATEWAY_ENTRY_NAME]: entry },
-    Object.keys(read.servers),
-  );
+  const clientAfter = editServers(read.text, mapPath, { [GATEWAY_ENTRY_NAME]: entry }, Object.keys(read.servers));
   const secrets = Object.values(env);
   const result: SetupResult = {
     clientFile: file,
@@ -190,6 +190,8 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   await backUp(folder, record, file);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, clientAfter);
+  record.mapPath = mapPath;
+  for (const backup of record.backups) if (backup.file === file) backup.written = contentHash(clientAfter);
   await writeFile(record.gatewayConfig, gatewayAfter, { mode: 0o600 });
   // With a lockfile, a server not in it is quarantined: nothing is offered until it is pinned.
   if (!(await readLockfile(record.lockFile))) await writeLockfile(record.lockFile, emptyLockfile());
@@ -215,8 +217,9 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
     result.pinned = reviews.filter((r) => r.pinned).map((r) => r.server);
   }
   const waiting = result.reviews.filter((r) => !result.pinned.includes(r.server) && !lock.servers[r.server]);
+  const inFile = client.files[scope]?.perProject ? `${file} at ${pathText(mapPath)}` : file;
   out(
-    `${client.title} (${scope}): ${file} now has one entry, "${GATEWAY_ENTRY_NAME}": the gateway in front of ${result.reviews.length} server(s).`,
+    `${client.title} (${scope}): ${inFile} now has one entry, "${GATEWAY_ENTRY_NAME}": the gateway in front of ${result.reviews.length} server(s).`,
   );
   out(`Gateway config: ${record.gatewayConfig}`);
   if (result.pinned.length > 0) out(`Pinned: ${result.pinned.join(', ')}.`);
@@ -227,7 +230,8 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   }
   if (options.gateway.kind === 'http' && secrets.length > 0)
     out(`The running gateway needs these variables in its environment: ${Object.keys(env).join(', ')}.`);
-  out(`To go back: candor setup ${client.id} --scope ${scope} --undo`);
+  const from = where.project === undefined ? '' : ` (in ${where.project})`;
+  out(`To go back: candor setup ${client.id} --scope ${scope} --undo${from}`);
   return result;
 }
 

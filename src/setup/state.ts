@@ -1,18 +1,18 @@
 /**
  * What setup keeps for each client file it changed, in candor's own folder
  * (`<state>/setup/<client>-<scope>[-<project hash>]/`): the gateway config, its
- * lockfile, the backups and a record. `--undo` writes each backup back byte for byte
- * and removes the folder.
+ * lockfile, the backups and a record (undo.ts puts the backups back).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
-import type { ClientSpec, Place, Scope, SetupRecord } from './types.js';
+import type { ClientSpec, Scope, ScopeLocation, SetupRecord } from './types.js';
 
-/** The folder setup keeps a client file's gateway in. */
-export function setupFolder(stateDir: string, client: ClientSpec, scope: Scope, place: Place): string {
-  const project = scope === 'project' ? `-${createHash('sha256').update(place.cwd).digest('hex').slice(0, 10)}` : '';
+/** The folder setup keeps the gateway of one client scope (and project) in. */
+export function setupFolder(stateDir: string, client: ClientSpec, scope: Scope, where: ScopeLocation): string {
+  const project =
+    where.project === undefined ? '' : `-${createHash('sha256').update(where.project).digest('hex').slice(0, 10)}`;
   return path.join(stateDir, 'setup', `${client.id}-${scope}${project}`);
 }
 
@@ -34,6 +34,11 @@ export async function readRecord(folder: string): Promise<SetupRecord | undefine
 export async function writeRecord(folder: string, record: SetupRecord): Promise<void> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
   await writeFile(path.join(folder, RECORD), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The SHA-256 of what setup wrote to a file, to tell later whether anyone changed it since. */
+export function contentHash(bytes: string | Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -58,25 +63,4 @@ export async function backUp(folder: string, record: SetupRecord, file: string):
   // The client's file may hold secrets: the copy is its owner's only.
   await writeFile(copy, bytes, { mode: 0o600 });
   record.backups.push({ file, backup: copy });
-}
-
-/**
- * Put every backed-up file back as it was before the first setup, and remove the folder.
- *
- * @example
- * ```ts
- * const restored = await undoSetup(folder); // ['/home/me/.cursor/mcp.json']
- * ```
- */
-export async function undoSetup(folder: string): Promise<string[]> {
-  const record = await readRecord(folder);
-  if (!record) return [];
-  const restored: string[] = [];
-  for (const { file, backup } of record.backups) {
-    if (backup === null) await rm(file, { force: true });
-    else await writeFile(file, await readFile(backup));
-    restored.push(file);
-  }
-  await rm(folder, { recursive: true, force: true });
-  return restored;
 }

@@ -3,13 +3,17 @@
  * setup remembers so a second run updates and `--undo` restores.
  */
 
-/** A client's settings scope: the person's own, or one project's (checked in with it). */
-export type Scope = 'user' | 'project';
+/**
+ * A client's settings scope: the person's own (user), one project's checked in with it
+ * (project), or one project's kept in the person's own file (local: Claude Code's
+ * default for `claude mcp add`).
+ */
+export type Scope = 'user' | 'project' | 'local';
 
 /** Where the paths a client uses come from (the CLI reads them from the environment). */
 export interface Place {
   home: string;
-  /** The project folder (project scope). */
+  /** The folder setup runs in (project and local scopes). */
   cwd: string;
   platform: NodeJS.Platform;
   /** `%APPDATA%` on Windows. */
@@ -34,14 +38,33 @@ export type GatewayEntry =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string> }
   | { kind: 'http'; url: string };
 
+/** Where one scope of a client keeps its servers. */
+export interface ScopeFile {
+  /** The config file. */
+  file: (place: Place) => string;
+  /**
+   * For settings kept per project inside one file (Claude Code's local scope): the key
+   * holding them, and the folder the client knows the project by (from where it runs).
+   */
+  perProject?: { key: string; folder: (cwd: string) => string };
+}
+
+/** One scope's servers found: the file, the JSON path of the server map, and the project it belongs to. */
+export interface ScopeLocation {
+  file: string;
+  mapPath: string[];
+  /** The project folder (project and local scopes). */
+  project?: string;
+}
+
 /** One client: where its file is and what an entry looks like. */
 export interface ClientSpec {
   id: string;
   /** The product's name, for messages. */
   title: string;
-  /** The config file of each scope the client has. */
-  files: Partial<Record<Scope, (place: Place) => string>>;
-  /** The JSON path of the server map inside the file. */
+  /** Where each scope the client has keeps its servers. */
+  files: Partial<Record<Scope, ScopeFile>>;
+  /** The JSON path of the server map inside the file (inside the project's settings for a per-project scope). */
   mapPath: readonly string[];
   /** The file's syntax: JSON with comments kept (VS Code, Gemini) or plain JSON. */
   comments: boolean;
@@ -56,10 +79,15 @@ export interface SetupRecord {
   client: string;
   scope: Scope;
   clientFile: string;
+  /** The JSON path of the server map setup replaced (absent in records of older versions: `mcpServers`-style top level). */
+  mapPath?: string[];
   gatewayConfig: string;
   lockFile: string;
-  /** Each file setup wrote, with the copy of what was there before (null: it did not exist). */
-  backups: Array<{ file: string; backup: string | null }>;
+  /**
+   * Each file setup wrote, with the copy of what was there before (null: it did not
+   * exist) and the SHA-256 of what setup last wrote, to tell whether anyone changed it since.
+   */
+  backups: Array<{ file: string; backup: string | null; written?: string }>;
   /** Servers that did not start when setup last ran, with why. */
   failed: Record<string, string>;
 }

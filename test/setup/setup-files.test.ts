@@ -3,11 +3,12 @@
  * CLI as people run it, servers from npm (server-memory) started for real, and the
  * gateway entry it leaves checked by connecting to it (`candor inspect file#candor`).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { snapshot } from '../support/file-snapshot.js';
 
 const MEMORY = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 let root: string;
@@ -50,16 +51,6 @@ function write(file: string, text: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   return file;
-}
-
-/** Every file under `dir` with its bytes (to show nothing else changed). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const file = path.join(dir, name);
-    if (statSync(file).isFile()) out[name] = readFileSync(file, 'base64');
-  }
-  return out;
 }
 
 describe('candor setup with VS Code (JSON with comments)', () => {

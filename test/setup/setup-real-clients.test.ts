@@ -6,7 +6,7 @@
  * CANDOR_NODE22_BIN, as .ci/run sets them) and is skipped elsewhere.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,9 +40,9 @@ function homeWith(relative: string, extra: Record<string, unknown> = {}): { home
   return { home, file };
 }
 
-async function client(name: string, args: string[], home: string): Promise<string> {
+async function client(name: string, args: string[], home: string, cwd = home): Promise<string> {
   const env = { ...process.env, HOME: home, PATH: `${NODE22}:${process.env.PATH}`, NO_COLOR: '1' };
-  const { stdout, stderr } = await run(bin(name), args, { cwd: home, env, timeout: 120_000 });
+  const { stdout, stderr } = await run(bin(name), args, { cwd, env, timeout: 120_000 });
   return stdout + stderr;
 }
 
@@ -51,11 +51,12 @@ async function client(name: string, args: string[], home: string): Promise<strin
  * client's file says to start it (command, args, env), from an SDK v2 client that answers
  * the gateway's question (the server is pinned but not trusted) as a person would.
  */
-async function callThrough(file: string, home: string, map: string): Promise<string> {
+async function callThrough(file: string, home: string, mapPath: string[]): Promise<string> {
   // The memory server's own file, seeded before: what read_graph answers comes from that server.
   const seeded = { type: 'entity', name: 'seeded-before-setup', entityType: 'test', observations: [] };
   writeFileSync(path.join(home, 'memory.jsonl'), `${JSON.stringify(seeded)}\n`);
-  const entry = JSON.parse(readFileSync(file, 'utf8'))[map].candor;
+  const map = mapPath.reduce((node, key) => node[key], JSON.parse(readFileSync(file, 'utf8')));
+  const entry = map.candor;
   const client = new Client({ name: 'setup-check', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   const asked: string[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
@@ -91,7 +92,41 @@ describe('the gateway entry candor setup writes works in the real clients', () =
       const list = await client('claude', ['mcp', 'list'], home);
       expect(list).toMatch(/candor: .+ - ✔ Connected/);
       expect(list).not.toMatch(/^memory:/m);
-      expect(await callThrough(file, home, 'mcpServers')).toContain('seeded-before-setup');
+      expect(await callThrough(file, home, ['mcpServers'])).toContain('seeded-before-setup');
+    },
+    240_000,
+  );
+
+  it.skipIf(!available('claude'))(
+    'claude mcp list run in the project reports the candor entry of its local scope connected, and the memory server answers through it',
+    async () => {
+      const { home, file } = homeWith('.claude.json', { numStartups: 1 });
+      // The servers `claude mcp add` keeps for one project: moved from the top level into projects["<folder>"],
+      // the folder being the git repository's top; setup runs in one subfolder and Claude Code in another.
+      const project = realpathSync(mkdtempSync(path.join(root, 'project-')));
+      await run('git', ['init', '-q'], { cwd: project });
+      const [src, docs] = [path.join(project, 'src'), path.join(project, 'docs')];
+      for (const dir of [src, docs]) mkdirSync(dir);
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      state.projects = { [project]: { allowedTools: [], mcpServers: state.mcpServers } };
+      state.mcpServers = {};
+      writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+      const before = await client('claude', ['mcp', 'list'], home, docs);
+      expect(before).toMatch(/^memory: .+ - ✔ Connected/m);
+      const setup = await runCli(['setup', 'claude-code', '--scope', 'local', '--yes'], {
+        env: { HOME: home, XDG_CONFIG_HOME: '' },
+        cwd: src,
+        timeoutMs: 120_000,
+      });
+      expect(setup.code, setup.stderr).toBe(0);
+      const list = await client('claude', ['mcp', 'list'], home, docs);
+      expect(list).toMatch(/candor: .+ - ✔ Connected/);
+      expect(list).not.toMatch(/^memory:/m);
+      const scope = await client('claude', ['mcp', 'get', 'candor'], home, docs);
+      expect(scope).toMatch(/Scope: Local config/);
+      // Outside the project its entry is not in effect, as with any local-scope server.
+      expect(await client('claude', ['mcp', 'list'], home, home)).not.toMatch(/candor:/);
+      expect(await callThrough(file, home, ['projects', project, 'mcpServers'])).toContain('seeded-before-setup');
     },
     240_000,
   );
@@ -109,7 +144,7 @@ describe('the gateway entry candor setup writes works in the real clients', () =
       expect(setup.code, setup.stderr).toBe(0);
       const list = await client('gemini', ['mcp', 'list'], home);
       expect(list).toMatch(/candor: .+ \(stdio\) - Connected/);
-      expect(await callThrough(file, home, 'mcpServers')).toContain('seeded-before-setup');
+      expect(await callThrough(file, home, ['mcpServers'])).toContain('seeded-before-setup');
     },
     240_000,
   );

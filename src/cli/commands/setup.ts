@@ -8,11 +8,14 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, Option } from 'commander';
+import { readClientFile } from '../../setup/client-file.js';
 import { CLIENTS, clientById } from '../../setup/clients/index.js';
 import { findClients } from '../../setup/found.js';
+import { locate } from '../../setup/locate.js';
 import { runSetup } from '../../setup/setup.js';
-import { setupFolder, undoSetup } from '../../setup/state.js';
+import { setupFolder } from '../../setup/state.js';
 import type { ClientSpec, Place, Scope } from '../../setup/types.js';
+import { undoSetup } from '../../setup/undo.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { askYesNo, canAsk } from '../confirm.js';
 
@@ -44,14 +47,21 @@ function stateDir(place: Place): string {
   return path.join(place.configHome ?? path.join(place.home, '.config'), 'candor');
 }
 
-/** The scope asked for, else project when the project has a file for this client, else user. */
-function scopeOf(client: ClientSpec, place: Place, asked: Scope | undefined): Scope {
+/**
+ * The scope asked for; else project when the project has a file for this client, else
+ * local when the client keeps servers for this project in the person's own file, else user.
+ */
+async function scopeOf(client: ClientSpec, place: Place, asked: Scope | undefined): Promise<Scope> {
   if (asked) {
     if (!client.files[asked]) throw new CliError(`${client.title} has no ${asked} scope.`, { exitCode: EXIT.usage });
     return asked;
   }
-  const project = client.files.project?.(place);
-  return project && existsSync(project) ? 'project' : 'user';
+  const project = locate(client, 'project', place);
+  if (project && existsSync(project.file)) return 'project';
+  const local = locate(client, 'local', place);
+  // An unreadable file is reported by setup itself, at the scope it falls back to.
+  const servers = local && (await readClientFile(local.file, local.mapPath).catch(() => undefined))?.servers;
+  return servers && Object.keys(servers).length > 0 ? 'local' : 'user';
 }
 
 async function listFound(place: Place): Promise<void> {
@@ -68,9 +78,12 @@ async function listFound(place: Place): Promise<void> {
         : f.setUp
           ? 'the candor gateway is in front'
           : `${f.servers.length} server(s): ${f.servers.join(', ') || '-'}`;
-    out(`  ${`${f.client} --scope ${f.scope}`.padEnd(30)} ${f.file}  (${what})`);
+    const where = f.project === undefined ? f.file : `${f.file}, project ${f.project}`;
+    out(`  ${`${f.client} --scope ${f.scope}`.padEnd(30)} ${where}  (${what})`);
   }
-  out('Put the gateway in front of one: candor setup <client> [--scope user|project] [--dry-run]');
+  out('Put the gateway in front of one: candor setup <client> [--scope user|project|local] [--dry-run]');
+  if (found.some((f) => f.project !== undefined))
+    out('Local-scope servers belong to their project: run setup --scope local from that folder.');
 }
 
 /** Register `candor setup`. */
@@ -79,7 +92,12 @@ export function registerSetup(program: Command): Command {
     .command('setup')
     .description("Put the candor gateway in front of a client's MCP servers (and take it out with --undo).")
     .argument('[client]', `one of ${CLIENTS.map((c) => c.id).join(', ')}; without it, lists the clients found`)
-    .addOption(new Option('--scope <scope>', "the client's user or project settings").choices(['user', 'project']))
+    .addOption(
+      new Option(
+        '--scope <scope>',
+        "the client's user settings, the project's checked-in ones, or the project's in your own file (Claude Code's local)",
+      ).choices(['user', 'project', 'local']),
+    )
     .option('--dry-run', 'print the diff of each file it would change, and change nothing')
     .option('--undo', 'put back every file setup changed, byte for byte')
     .option('-y, --yes', 'pin every server the scan at the door passes, without asking')
@@ -97,6 +115,7 @@ Examples:
   candor setup                          # which clients have a config here
   candor setup cursor --dry-run         # what would change
   candor setup claude-code --scope project --yes
+  candor setup claude-code --scope local --yes   # the servers "claude mcp add" put in this project
   candor setup claude-code --scope project --undo`,
     )
     .action(async (id: string | undefined, flags: SetupFlags) => {
@@ -107,12 +126,17 @@ Examples:
         throw new CliError(`Unknown client ${JSON.stringify(id)}; use one of ${CLIENTS.map((c) => c.id).join(', ')}.`, {
           exitCode: EXIT.usage,
         });
-      const scope = scopeOf(client, place, flags.scope);
+      const scope = await scopeOf(client, place, flags.scope);
       if (flags.undo) {
-        const restored = await undoSetup(setupFolder(stateDir(place), client, scope, place));
+        const where = locate(client, scope, place)!;
+        const restored = await undoSetup(setupFolder(stateDir(place), client, scope, where));
+        const project = where.project === undefined ? '' : ` for ${where.project}`;
         if (restored.length === 0)
-          out(`candor setup has not changed ${client.title}'s ${scope} settings; nothing to undo.`);
-        for (const file of restored) out(`Restored ${file}`);
+          out(`candor setup has not changed ${client.title}'s ${scope} settings${project}; nothing to undo.`);
+        for (const r of restored) {
+          if (r.only === undefined) out(`Restored ${r.file}`);
+          else out(`Restored ${r.only} in ${r.file} (the file changed since setup; the rest of it was kept)`);
+        }
         return;
       }
       const timeoutMs = Number(flags.timeout);

@@ -1,10 +1,12 @@
 /**
  * Claude Code: user scope in ~/.claude.json (`mcpServers` beside the app's other
- * state), project scope in `.mcp.json` at the project root. Entries carry `type`
- * ("stdio" or "http").
+ * state), local scope in the same file under `projects["<project folder>"].mcpServers`
+ * (the default of `claude mcp add`), project scope in `.mcp.json` at the project root.
+ * Entries carry `type` ("stdio" or "http").
  */
 import path from 'node:path';
 import type { ClientSpec } from '../types.js';
+import { claudeProjectFolder } from './claude-project.js';
 import { readCommonEntry } from './entries.js';
 
 /** Claude Code's config files and entries. */
@@ -12,8 +14,12 @@ export const claudeCode: ClientSpec = {
   id: 'claude-code',
   title: 'Claude Code',
   files: {
-    user: (place) => path.join(place.home, '.claude.json'),
-    project: (place) => path.join(place.cwd, '.mcp.json'),
+    user: { file: (place) => path.join(place.home, '.claude.json') },
+    project: { file: (place) => path.join(place.cwd, '.mcp.json') },
+    local: {
+      file: (place) => path.join(place.home, '.claude.json'),
+      perProject: { key: 'projects', folder: claudeProjectFolder },
+    },
   },
   mapPath: ['mcpServers'],
   comments: false,

@@ -11,7 +11,7 @@ import { appSettings } from './paths.js';
 export const claudeDesktop: ClientSpec = {
   id: 'claude-desktop',
   title: 'Claude Desktop',
-  files: { user: (place) => path.join(appSettings(place), 'Claude', 'claude_desktop_config.json') },
+  files: { user: { file: (place) => path.join(appSettings(place), 'Claude', 'claude_desktop_config.json') } },
   mapPath: ['mcpServers'],
   comments: false,
   readEntry: (raw) => readCommonEntry(raw),

@@ -8,8 +8,8 @@ export const cursor: ClientSpec = {
   id: 'cursor',
   title: 'Cursor',
   files: {
-    user: (place) => path.join(place.home, '.cursor', 'mcp.json'),
-    project: (place) => path.join(place.cwd, '.cursor', 'mcp.json'),
+    user: { file: (place) => path.join(place.home, '.cursor', 'mcp.json') },
+    project: { file: (place) => path.join(place.cwd, '.cursor', 'mcp.json') },
   },
   mapPath: ['mcpServers'],
   comments: false,

@@ -11,8 +11,8 @@ export const gemini: ClientSpec = {
   id: 'gemini',
   title: 'Gemini CLI',
   files: {
-    user: (place) => path.join(place.home, '.gemini', 'settings.json'),
-    project: (place) => path.join(place.cwd, '.gemini', 'settings.json'),
+    user: { file: (place) => path.join(place.home, '.gemini', 'settings.json') },
+    project: { file: (place) => path.join(place.cwd, '.gemini', 'settings.json') },
   },
   mapPath: ['mcpServers'],
   comments: true,

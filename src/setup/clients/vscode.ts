@@ -12,8 +12,8 @@ export const vscode: ClientSpec = {
   id: 'vscode',
   title: 'VS Code',
   files: {
-    user: (place) => path.join(appSettings(place), 'Code', 'User', 'mcp.json'),
-    project: (place) => path.join(place.cwd, '.vscode', 'mcp.json'),
+    user: { file: (place) => path.join(appSettings(place), 'Code', 'User', 'mcp.json') },
+    project: { file: (place) => path.join(place.cwd, '.vscode', 'mcp.json') },
   },
   mapPath: ['servers'],
   comments: true,
