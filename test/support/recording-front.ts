@@ -13,7 +13,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 
 /** One request as the client sent it, with the status the server answered. */
 export interface RecordedRequest {
@@ -43,6 +43,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 export async function startRecordingFront(target: string): Promise<RecordingFront> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
+  // Aborts what is still streaming from the server (a GET or listen stream) when the front closes.
+  const closing = new AbortController();
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const headers: Record<string, string> = {};
@@ -65,6 +67,7 @@ export async function startRecordingFront(target: string): Promise<RecordingFron
       const answer = await fetch(new URL(req.url ?? '/', upstream), {
         method: entry.method,
         headers: forwarded,
+        signal: closing.signal,
         ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
       });
       entry.status = answer.status;
@@ -73,10 +76,13 @@ export async function startRecordingFront(target: string): Promise<RecordingFron
         if (name !== 'content-length' && name !== 'content-encoding' && name !== 'transfer-encoding') out[name] = value;
       });
       res.writeHead(answer.status, out);
-      if (answer.body) Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream).pipe(res);
+      // pipeline, not pipe: a stream the server (or the front's close) cuts must not become an uncaught error.
+      if (answer.body)
+        pipeline(Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream), res, () => {});
       else res.end();
     } catch (error) {
-      res.writeHead(502).end(String(error));
+      if (!res.headersSent) res.writeHead(502);
+      res.end(String(error));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,6 +94,7 @@ export async function startRecordingFront(target: string): Promise<RecordingFron
     requests,
     close: () =>
       new Promise<void>((resolve) => {
+        closing.abort();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
