@@ -27,6 +27,7 @@ import { z } from 'zod';
 import { TASKS_EXTENSION } from '../engine/tasks/task-wire.js';
 import { CandorError } from '../errors.js';
 import type { CallToolResult } from '../tool/types.js';
+import { sleep } from './call-failure.js';
 import { answererOf } from './input-answerers.js';
 import { rawRequest } from './raw-request.js';
 import type { ConnectionCallOptions } from './types.js';
@@ -165,7 +166,7 @@ async function pollUntilDone(
       }
     }
     const interval = typeof task.pollIntervalMs === 'number' ? task.pollIntervalMs : 250;
-    await pause(Math.min(MAX_POLL, Math.max(MIN_POLL, interval)), signal);
+    await sleep(Math.min(MAX_POLL, Math.max(MIN_POLL, interval)), signal);
     task = await request('tasks/get', { taskId });
   }
 }
@@ -185,19 +186,4 @@ async function answersTo(client: Client, name: string, requests: unknown): Promi
     answers[key] = await answer({ method, params: question.params });
   }
   return answers;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }

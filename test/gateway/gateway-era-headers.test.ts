@@ -10,8 +10,8 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway } from '../../src/gateway/index.js';
 import { createServer, defineTool, silentLogger } from '../../src/index.js';
+import { listenGateway } from '../support/gateway-listener.js';
 import { type RecordingFront, startRecordingFront } from '../support/recording-front.js';
 
 const open: Array<() => Promise<unknown>> = [];
@@ -67,17 +67,13 @@ beforeAll(async () => {
   open.push(() => upstreamListener.close());
   front = await startRecordingFront(upstreamListener.url);
   open.push(() => front.close());
-  const gateway = await createGateway({
+  const gateway = await listenGateway({
     logger: silentLogger,
     servers: { geo: { url: front.url } },
     policy: 'yolo',
   });
-  const listener = await gateway.listen({ port: 0, handleSignals: false });
-  gatewayUrl = listener.url;
-  open.push(
-    () => gateway.close(),
-    () => listener.close(),
-  );
+  gatewayUrl = gateway.url;
+  open.push(() => gateway.close());
 }, 60_000);
 
 afterAll(async () => {

@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createGateway } from '../../src/gateway/index.js';
 import { ensureBuilt } from '../support/cli-harness.js';
+import { listenGateway } from '../support/gateway-listener.js';
 import { modernClient, pollTask, rawSession } from '../support/task-wire.js';
 import { until, waitFor } from '../support/until.js';
 
@@ -29,17 +29,13 @@ beforeAll(async () => {
     env: { ERA_FIXTURE_LOG: join(dir, `${mode}.log`) },
     stderr: 'ignore' as const,
   });
-  const gateway = await createGateway({
+  const gateway = await listenGateway({
     logger: silent,
     servers: { legacy: upstream('legacy-only'), modern: upstream('modern-only') },
     policy: 'yolo',
   });
-  const listener = await gateway.listen({ port: 0, handleSignals: false });
-  url = listener.url;
-  open.push(
-    () => gateway.close(),
-    () => listener.close(),
-  );
+  url = gateway.url;
+  open.push(() => gateway.close());
 }, 60_000);
 
 afterAll(async () => {
