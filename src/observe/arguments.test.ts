@@ -45,6 +45,36 @@ describe('generateArguments', () => {
     });
   });
 
+  it('names the workdir for a path default that is a folder, and for every path default in the folder style', () => {
+    // A default of "." can name the server's own session folder rather than where it runs.
+    const schema = {
+      type: 'object',
+      properties: {
+        path: { type: 'string', default: '.', description: 'Path to the Git repository.' },
+        filePath: { type: 'string', default: 'out.txt' },
+        paths: { type: 'array', items: { type: 'string' }, default: [] },
+        format: { type: 'string', default: 'json' },
+      },
+    };
+    const existingFile = `${work}/a.txt`;
+    expect(generateArguments(schema, { seed: 1, workdir: work, pathStyle: 'existing', existingFile })).toEqual({
+      path: work,
+      filePath: 'out.txt',
+      paths: [],
+    });
+    expect(generateArguments(schema, { seed: 1, workdir: work, pathStyle: 'new' })).toEqual({
+      path: '.',
+      filePath: 'out.txt',
+      paths: [],
+    });
+    expect(generateArguments(schema, { seed: 1, workdir: work, pathStyle: 'folder', optional: true })).toEqual({
+      path: work,
+      filePath: work,
+      paths: [work],
+      format: 'json',
+    });
+  });
+
   it('follows enum, const, bounds, $ref, anyOf and nested arrays', () => {
     const schema = {
       type: 'object',

@@ -81,7 +81,7 @@ function generate(
   if (s === undefined || s.type === NEVER) return undefined;
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[Math.floor(next() * s.enum.length)];
-  if ('default' in s) return s.default;
+  if ('default' in s && !(s.type !== undefined && overridesDefault(key, s.default, paths))) return s.default;
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const options = s[keyword];
     if (!Array.isArray(options) || options.length === 0) continue;
@@ -109,7 +109,7 @@ function generate(
         (typeof s.pattern !== 'string' || patternMatches(s.pattern, text));
       // A path for path-like names, as a file: URI where the format asks for a URI; other formats win over the name.
       if ((isPathish(key) && s.format === undefined) || s.format === 'uri-reference') {
-        const file = pathFor(key, paths, next);
+        const file = pathFor(key, paths, next, isFolderDefault(s.default));
         if (fits(file)) return file;
       }
       if (
@@ -152,6 +152,25 @@ function generate(
     default:
       return type === undefined ? 'observe' : undefined;
   }
+}
+
+/**
+ * Whether a path-like property gets a generated path rather than its default. The folder
+ * style names the workdir for every path default (a string, or a list of strings); the
+ * existing style does for a default that names a folder (".", "..", "dir/"), which says
+ * the property is a folder, like a `dir` name does. A default such as "." may stand for
+ * the server's own state (a session folder another tool sets) rather than where it runs.
+ */
+function overridesDefault(key: string, value: unknown, paths: Paths): boolean {
+  if (!isPathish(key)) return false;
+  if (paths.style === 'folder')
+    return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+  return paths.style === 'existing' && isFolderDefault(value);
+}
+
+/** A default that names a folder: ".", "..", or a path ending in "/". */
+function isFolderDefault(value: unknown): boolean {
+  return typeof value === 'string' && /^\.{1,2}$|\/$/.test(value);
 }
 
 function generateObject(s: Schema, next: () => number, paths: Paths, root: Schema, depth: number): unknown {

@@ -13,11 +13,12 @@ import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
 import type { PathStyle } from './path-names.js';
+import { QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
-import { deletedRows, isSqliteFile, readRows } from './sqlite-witness.js';
+import { deletedRows, isSqliteFile, type RowSets, readRows } from './sqlite-witness.js';
 import { parseTrace, type TracedEffect } from './trace.js';
 import { TraceReader } from './trace-reader.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
@@ -48,7 +49,10 @@ export interface ObserveOptions {
   timeoutMs?: number;
   /** Seed of the argument generator (default 1). */
   seed?: number;
-  /** How long to wait after each call for late effects (default 150 ms). */
+  /**
+   * How long to wait after each call for late effects (default 150 ms). The wait ends
+   * sooner once every process in the sandbox sleeps with nothing due in that time.
+   */
   quietMs?: number;
   /**
    * The protocol era to speak: `auto` (default) offers 2026-07-28 and falls back to
@@ -134,7 +138,7 @@ interface Attempt {
 
 const ATTEMPTS: readonly Attempt[] = [
   ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: false })),
-  ...(['existing', 'new'] as const).map((style) => ({ style, optional: true })),
+  ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: true })),
 ];
 
 /** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
@@ -146,6 +150,12 @@ function firstFile(shot: Snapshot, work: string): string | undefined {
     .map(([file]) => file)
     .sort()[0];
 }
+
+/**
+ * The quiet period ends early only when nothing in the sandbox is due this soon: a timer
+ * within a second may flush what the call queued, and then the period keeps its length.
+ */
+const CALM_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -228,13 +238,21 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     client.onclose = () => {
       exited = true;
     };
+    const watch = new QuietWatch(session.transport.pid ?? undefined);
+    watch.read();
+    /** The fence, then the quiet period: over once the sandbox's processes all sleep with nothing due in it (quiet.ts). */
+    const fenceAndSettle = async (fenced = true): Promise<void> => {
+      watch.read();
+      if (fenced) await fence();
+      const at = Date.now();
+      await watch.settle(at + quietMs, at + CALM_MS);
+    };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
     const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
       tools?: WireToolLike[];
     };
     report.listed = listed.tools ?? [];
-    await fence();
-    await sleep(quietMs);
+    await fenceAndSettle();
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
@@ -246,10 +264,17 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       if (file.startsWith(`${sandbox.work}/`) && /^\d+:/.test(value) && (await isSqliteFile(file)))
         databases.push(file);
     }
+    // Rows are a function of the database's bytes: read them again only when a snapshot says those changed.
+    let rowsSeen: { key: string; rows: RowSets } | undefined;
+    const rowsAt = async (shot: Snapshot): Promise<RowSets> => {
+      const key = JSON.stringify(databases.map((db) => ['', '-wal', '-journal'].map((end) => shot.get(db + end))));
+      if (rowsSeen?.key !== key) rowsSeen = { key, rows: await readRows(databases) };
+      return rowsSeen.rows;
+    };
     /** One call: snapshot, call, fence, wait out the quiet period, cut the trace. */
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
-      const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
+      const rowsBefore = databases.length > 0 ? await rowsAt(before) : undefined;
       await reader.read();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
@@ -257,7 +282,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         record.ok = answer.error === undefined;
         record.answer = answer.text;
         if (answer.error !== undefined) record.error = answer.error;
-        await fence();
+        await fenceAndSettle();
       } catch (error) {
         record.ok = false;
         if (isTimeout(error)) {
@@ -269,12 +294,13 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           record.error = exited ? 'the server exited during this call' : (error as Error).message;
         }
         if (exited && !report.failure) report.failure = { kind: 'exited', tool: name, stderr: stderr.lines() };
+        await fenceAndSettle(false);
       }
-      await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
-      record.diff = diffSnapshots(before, await snapshot(roots), startSnapshot);
+      const after = await snapshot(roots);
+      record.diff = diffSnapshots(before, after, startSnapshot);
       if (rowsBefore) {
-        const gone = deletedRows(rowsBefore, await readRows(databases));
+        const gone = deletedRows(rowsBefore, await rowsAt(after));
         if (gone.length > 0) record.rowsDeleted = gone;
       }
       return record;

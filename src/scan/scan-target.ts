@@ -110,6 +110,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
     ...(options.progress ? { progress: options.progress } : {}),
   };
   const install = async (spec: string, registry?: string): Promise<Stdio> => {
+    const began = Date.now();
     const settings = await npmSettings();
     const installed = await installPackage({
       spec,
@@ -123,6 +124,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
       throw error;
     });
     cleanup.push(installed.prefix);
+    base.installSeconds = Math.round((Date.now() - began) / 100) / 10;
     base.package = {
       name: installed.name,
       version: installed.version,

@@ -18,6 +18,8 @@ export interface ScanBase {
   target: string;
   /** The installed package, for npm targets. */
   package?: ScanReport['package'];
+  /** How long the install took, in seconds. */
+  installSeconds?: number;
   /** The server.json the target came from. */
   serverJson?: ScanReport['serverJson'];
   /** Required inputs (environment variables, arguments) nobody gave. */
@@ -59,6 +61,7 @@ function finish(base: ScanBase, checked: ReturnType<typeof scanTools>, extra: Pa
     ...checked,
     ...(base.budgetSeconds !== undefined ? { budgetSeconds: base.budgetSeconds } : {}),
     seconds: Math.round((Date.now() - base.startedAt) / 100) / 10,
+    ...(base.installSeconds !== undefined ? { installSeconds: base.installSeconds } : {}),
     candorVersion: base.candorVersion,
     date: new Date(base.startedAt).toISOString(),
   };

@@ -58,6 +58,8 @@ export interface ScanReport {
   budgetSeconds?: number;
   /** Seconds the scan took, install included. */
   seconds: number;
+  /** Of those, the seconds npm took to install the package (npm targets). */
+  installSeconds?: number;
   candorVersion: string;
   date: string;
 }

@@ -40,6 +40,9 @@ export async function generateWorkdir(): Promise<string> {
     await writeFile(path.join(dir, file), text);
   }
   await git('init', '-q', '-b', 'main');
+  // An author, as a user's machine has one: the sandbox's HOME has no ~/.gitconfig, and without it every commit fails.
+  await git('config', 'user.name', 'candor');
+  await git('config', 'user.email', 'scan@candor.invalid');
   await git('add', 'README.md', 'src');
   await git('commit', '-q', '-m', 'first commit');
   await git('add', '.');

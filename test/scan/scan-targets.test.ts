@@ -190,10 +190,12 @@ describe('candor scan of a URL', () => {
 
 describe('candor scan --budget', () => {
   it('marks the tools left when the budget ran out as not exercised, out of time, and still checks their definitions', async () => {
-    // Each tool's calls wait out a quiet period of 150 ms twice, so nine tools cannot fit in one second.
-    const run = await runCli(['scan', '--budget', '1', '--format', 'json', '--', process.execPath, observeFixture], {
-      timeoutMs: 170_000,
-    });
+    // The server takes 1.5 s to start (it blocks before loading), so the 1 s budget is spent before its first tool.
+    const slowStart = 'data:text/javascript,Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)';
+    const run = await runCli(
+      ['scan', '--budget', '1', '--format', 'json', '--', process.execPath, '--import', slowStart, observeFixture],
+      { timeoutMs: 170_000 },
+    );
     const report = JSON.parse(run.stdout);
     expect(report.budgetSeconds).toBe(1);
     const late = report.tools.filter((t: Tool) => t.reason === 'out of time');
