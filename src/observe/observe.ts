@@ -12,6 +12,7 @@ import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
+import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
@@ -66,7 +67,7 @@ export interface ToolObservation {
   calls: CallRecord[];
   /** Why the tool was not exercised (no successful call), if so. */
   notExercised?: string;
-  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch. */
+  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch, server log. */
   effects: string[];
   findings: ObserveFinding[];
 }
@@ -239,6 +240,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       effects: parseTrace(await reader.read(), sandbox.work),
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
     };
+    const logs = new OwnLogs(scene.initial);
+    logs.saw(report.startup.effects);
     const existingFile = firstFile(startSnapshot, sandbox.work);
     // The database witness: SQLite files the workdir held before the server started.
     const databases: string[] = [];
@@ -250,7 +253,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
-      await reader.read();
+      logs.saw(parseTrace(await reader.read(), sandbox.work));
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
         const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
@@ -273,6 +276,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
       record.diff = diffSnapshots(before, await snapshot(roots), startSnapshot);
+      await logs.setAside(record, before);
       if (rowsBefore) {
         const gone = deletedRows(rowsBefore, await readRows(databases));
         if (gone.length > 0) record.rowsDeleted = gone;
@@ -394,6 +398,7 @@ function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
     ...(any('execs') ? ['ran a program'] : []),
     ...(any('network') ? ['network'] : []),
     ...(any('scratch') ? ['scratch'] : []),
+    ...(any('logs') ? ['server log'] : []),
   ];
 }
 
@@ -406,13 +411,8 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     [pathPattern(sandbox.tmp), '$TMPDIR'],
   ];
   const shown = (text: string) => swaps.reduce((out, [pattern, to]) => out.replace(pattern, to), text);
-  const diff = (d: SnapshotDiff): SnapshotDiff => ({
-    created: d.created.map(shown),
-    modified: d.modified.map(shown),
-    deleted: d.deleted.map(shown),
-    ...(d.rewritten ? { rewritten: d.rewritten.map(shown) } : {}),
-    ...(d.cached ? { cached: d.cached.map(shown) } : {}),
-  });
+  const diff = (d: SnapshotDiff) =>
+    Object.fromEntries(Object.entries(d).map(([key, files]) => [key, files.map(shown)])) as unknown as SnapshotDiff;
   const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'
       ? e
