@@ -3,15 +3,14 @@
  * attribute every traced effect and file change to the call that made it, and
  * judge each tool against its hints.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { CandorError } from '../errors.js';
 import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
+import { isTimeout, requestFailure, startFailure } from './failures.js';
 import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
 import { readAnswer } from './read-answer.js';
@@ -101,31 +100,6 @@ export interface ObserveReport {
 }
 
 const LOOSE = z.looseObject({});
-
-/** Whether a request failed because no answer came in time (never a tool error that mentions a timeout). */
-function isTimeout(error: unknown): boolean {
-  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-}
-
-/** `lines` indented under a heading, or nothing. */
-function stderrBlock(lines: readonly string[]): string {
-  return lines.length === 0
-    ? ' It wrote nothing to stderr.'
-    : `\nThe server's last stderr lines:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
-/** A start-up failure, said plainly, with the server's own last words: the usual cause of a silent server here is the missing network. */
-function startFailure(error: unknown, timeoutMs: number, stderr: readonly string[]): CandorError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new CandorError(
-    `${
-      isTimeout(error)
-        ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
-        : `The server stopped before finishing the MCP handshake in the sandbox (${message}).`
-    }${stderrBlock(stderr)}`,
-    { code: 'observe_start_failed' },
-  );
-}
 
 /** One way of generating a tool's arguments. */
 interface Attempt {
@@ -222,6 +196,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     if (version !== undefined) report.protocolVersion = version;
     // The fence after a call: a request the server answers only once it has read everything before it.
     // 2026-07-28 has no ping; server/discover is its cheapest request.
+    const fenceName = client.getProtocolEra() === 'modern' ? 'server/discover' : 'ping';
     const fence =
       client.getProtocolEra() === 'modern'
         ? () => client.request({ method: 'server/discover', params: {} } as never, LOOSE, { timeout: timeoutMs })
@@ -230,11 +205,13 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       exited = true;
     };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
-    const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
+    const listed = (await client
+      .request({ method: 'tools/list', params: {} } as never, LOOSE)
+      .catch((error: unknown) => Promise.reject(requestFailure('tools/list', error, stderr.lines())))) as {
       tools?: WireToolLike[];
     };
     report.listed = listed.tools ?? [];
-    await fence();
+    await fence().catch((error: unknown) => Promise.reject(requestFailure(fenceName, error, stderr.lines())));
     await sleep(quietMs);
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
