@@ -29,6 +29,23 @@ const FREQUENCY = [
   0,
 ];
 
+/**
+ * How often ordinary text holds a run of characters from these sets (per 100,000 for each
+ * set): lower is rarer. What callers use to choose a literal's fingerprint.
+ *
+ * @example
+ * ```ts
+ * commonness(['J', 'K']) < commonness(['e', 't']); // true
+ * ```
+ */
+export function commonness(sets: Fingerprint): number {
+  return sets.reduce((product, set) => {
+    let share = 0;
+    for (const code of new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))) share += FREQUENCY[code] ?? 0.1;
+    return product * share;
+  }, 1);
+}
+
 /** Per position, the low and the high nibbles a bucket accepts (bit masks of 16). */
 interface Nibbles {
   low: number[];

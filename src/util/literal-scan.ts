@@ -16,7 +16,6 @@
 
 import type { ScanPlan } from './literal-scan-plan.js';
 import { WASM_BASE64 } from './literal-scan-wasm.js';
-import { hasWideCharacters } from './wide-characters.js';
 
 export type { Fingerprint, ScanPlan } from './literal-scan-plan.js';
 export { planScan } from './literal-scan-plan.js';
@@ -60,24 +59,26 @@ function layout(length: number) {
 }
 
 /** The window of the text now in memory, so a second pass over it copies nothing. */
-let loaded: { text: string; from: number; wide: boolean } | undefined;
+let loaded: { text: string; from: number; length: number } | undefined;
 
-/** Puts characters `from` to `from + length` of `text` in memory; whether they are kept as UTF-16 too. */
-function load(wasm: Exports, text: string, from: number, length: number): boolean {
-  if (loaded !== undefined && loaded.text === text && loaded.from === from) return loaded.wide;
+/**
+ * Puts characters `from` to `from + length` of `text` in memory, as UTF-16 and as what the
+ * pass sees. Writing UTF-16 costs Node about what writing one byte per character does (a
+ * one-byte string is widened), and the narrowing in WebAssembly is a few microseconds per
+ * 100 KB.
+ */
+function load(wasm: Exports, text: string, from: number, length: number): void {
+  if (loaded !== undefined && loaded.text === text && loaded.from === from && loaded.length === length) return;
   const part = from === 0 && length === text.length ? text : text.slice(from, from + length);
   const { bytes, end } = layout(length);
-  if (end > wasm.memory.buffer.byteLength) wasm.memory.grow(Math.ceil((end - wasm.memory.buffer.byteLength) / 65536));
+  if (end > wasm.memory.buffer.byteLength)
+    wasm.memory.grow(Math.ceil((end - wasm.memory.buffer.byteLength) / 65536));
   const memory = Buffer.from(wasm.memory.buffer);
-  const wide = hasWideCharacters(part);
-  if (wide) {
-    memory.write(part, UNITS, 2 * length, 'utf16le');
-    memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
-    wasm.narrow(UNITS, bytes, length);
-  } else memory.write(part, bytes, length, 'latin1');
+  memory.write(part, UNITS, 2 * length, 'utf16le');
+  memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
+  wasm.narrow(UNITS, bytes, length);
   memory.fill(0, bytes + length, bytes + length + PAD);
-  loaded = { text, from, wide };
-  return wide;
+  loaded = { text, from, length };
 }
 
 /** What `literalScanner()` gives: the SIMD passes over a text. */
@@ -133,8 +134,7 @@ export function literalScanner(): LiteralScanner | undefined {
       for (let from = 0; from < text.length; from += WINDOW) {
         // The windows `candidates` loads, so one copy serves both.
         const length = Math.min(text.length - from, WINDOW + 2);
-        // A window kept only as bytes holds no code unit above U+00FF.
-        if (!load(wasm, text, from, length)) continue;
+        load(wasm, text, from, length);
         new Uint16Array(wasm.memory.buffer, RANGES, table.length).set(table);
         const at = wasm.findWide(UNITS, UNITS + 2 * length, RANGES, ranges.length, floor);
         if (at !== -1) return from + (at - UNITS) / 2;

@@ -12,6 +12,7 @@
  * fingerprints are runs of rare characters only so that it raises few false alarms.
  */
 import { type Fingerprint, literalScanner, planScan, type ScanPlan } from '../../util/literal-scan.js';
+import { commonness } from '../../util/literal-scan-plan.js';
 import { hasWideCharacters } from '../../util/wide-characters.js';
 import type { Anchor } from './anchor.js';
 
@@ -130,7 +131,7 @@ function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPl
   return made;
 }
 
-/** An anchor's fingerprints: its own, or the run of three of its characters that is rarest. */
+/** An anchor's fingerprints: its own, or the run of three of its characters that ordinary text holds least. */
 export function fingerprintsOf(
   anchor: Anchor,
   caseless: boolean,
@@ -138,21 +139,18 @@ export function fingerprintsOf(
   if (anchor.fingerprints !== undefined)
     return { alternatives: anchor.fingerprints, offset: anchor.fingerprintAt ?? 0 };
   const { literal } = anchor;
-  const rarity = caseless ? RARITY_CASELESS : RARITY;
+  const cased = (ch: string) => (caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch);
   const width = Math.min(3, literal.length);
   let best = 0;
   let bestScore = Number.POSITIVE_INFINITY;
   for (let at = 0; at + width <= literal.length; at++) {
-    let score = 0;
-    for (let i = at; i < at + width; i++) score += rarity.indexOf(literal.charAt(i));
+    const score = commonness([...literal.slice(at, at + width)].map(cased));
     if (score < bestScore) {
       bestScore = score;
       best = at;
     }
   }
-  const sets = [...literal.slice(best, best + width)].map((ch) =>
-    caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch,
-  );
+  const sets = [...literal.slice(best, best + width)].map(cased);
   return { alternatives: [sets], offset: best };
 }
 

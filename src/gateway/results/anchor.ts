@@ -1,5 +1,37 @@
 /** What the result guards' prefilter looks for: the literals the rules' matches contain. */
 
+/**
+ * A check of a text at a position: a sticky expression (tried with `lastIndex` there), or
+ * a function, for checks of a character or two that an expression makes slow.
+ */
+export type Gate = RegExp | ((text: string, at: number) => boolean);
+
+/** Whether a code unit is one of `\w`'s characters. */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** No word character before `at` (a pattern's `\b` before a word). */
+export const wordStart: Gate = (text, at) => !isWordCode(text.charCodeAt(at - 1));
+
+/** No word character at `at` (a pattern's `\b` after a word). */
+export const wordEnd: Gate = (text, at) => !isWordCode(text.charCodeAt(at));
+
+// Every code unit `\s` matches.
+const SPACE_CODES = new Set([...Array(0x10000).keys()].filter((code) => /\s/.test(String.fromCharCode(code))));
+
+/** A whitespace character at `at` (a pattern's `\s` after a word). */
+export const spaceAt: Gate = (text, at) => SPACE_CODES.has(text.charCodeAt(at));
+
+/** Whitespace just before `at`, then what `lookbehind` (a sticky lookbehind) wants there. */
+export function spaceBefore(lookbehind: RegExp): Gate {
+  return (text, at) => {
+    if (!SPACE_CODES.has(text.charCodeAt(at - 1))) return false;
+    lookbehind.lastIndex = at;
+    return lookbehind.test(text);
+  };
+}
+
 /** A literal every match of some rules contains, and how far such a match reaches around it. */
 export interface Anchor {
   literal: string;
@@ -21,10 +53,10 @@ export interface Anchor {
   after?: number;
   /** Where a match of these rules must end instead: the first occurrence of this after the literal. */
   until?: string;
-  /** What must follow the literal at once in the text (a sticky expression), else no match holds it. */
-  followedBy?: RegExp;
-  /** What must come just before the literal in the text (a sticky, zero-width lookbehind tried at its start). */
-  precededBy?: RegExp;
+  /** What must follow the literal at once in the text (a sticky expression tried at its end, or a test of that position), else no match holds it. */
+  followedBy?: Gate;
+  /** What must come just before the literal in the text (a sticky, zero-width lookbehind or a test, at its start). */
+  precededBy?: Gate;
 }
 
 /**

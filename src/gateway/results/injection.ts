@@ -15,7 +15,7 @@ import {
   STEERING_PATTERNS,
 } from '../../lint/rules/steering.js';
 import { passBytesOf } from '../../util/literal-scan.js';
-import { type Anchor, fingerprintWith } from './anchor.js';
+import { type Anchor, fingerprintWith, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
@@ -32,14 +32,14 @@ const word = (literal: string, rule: PatternName, reach: Omit<Anchor, 'literal' 
   ...reach,
 });
 
-// No word character before the literal (the patterns' `\b` before a word).
-const WORD_START = /(?<!\w)/y;
-
 // Whitespace as the SIMD pass sees it (`\s` is Unicode's spaces, line ends and U+FEFF).
 const SPACE = passBytesOf(/\s/);
 
-// What follows the "<" of a hidden-instruction tag.
-const HIDDEN_TAG_NAME = /\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\b/iy;
+// A hidden-instruction tag's name, as the steering pattern knows them.
+const TAG_NAME = '(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\\b';
+// What follows a tag's "<" when no "/" comes right after it, and what follows "</".
+const AFTER_OPEN = new RegExp(`(?:\\s+\\/)?\\s*${TAG_NAME}`, 'iy');
+const AFTER_CLOSE = new RegExp(`\\s*${TAG_NAME}`, 'iy');
 
 /** Every anchor of the steering patterns. */
 export const INJECTION_ANCHORS: readonly Anchor[] = [
@@ -49,48 +49,54 @@ export const INJECTION_ANCHORS: readonly Anchor[] = [
     word(verb, 'override', {
       before: 1,
       after: 200,
-      precededBy: WORD_START,
-      followedBy: /\s/y,
+      precededBy: wordStart,
+      followedBy: spaceAt,
       ...fingerprintWith(verb, { after: SPACE }, true),
     }),
   ),
-  // Hidden-instruction tags (the names the pattern knows, right after "<" or "</") end at
-  // the tag's ">", HTML comments at "-->".
-  // The SIMD pass looks for "<" and what can follow it: a tag name's first two letters, or
-  // "/" and then whitespace or a first letter, or whitespace.
+  // Hidden-instruction tags (the names the pattern knows, right after "<" or "</" and any
+  // whitespace) end at the tag's ">", HTML comments at "-->". The SIMD pass looks for "<"
+  // and what can follow it: a name's first two letters (im, in, sy, se, hi, ad, as), or
+  // whitespace and then more, "/" or a first letter; "</" and whitespace or a first letter.
   {
     literal: '<',
     rules: ['hiddenTag'],
     before: 0,
     until: '>',
-    followedBy: HIDDEN_TAG_NAME,
+    followedBy: AFTER_OPEN,
     fingerprints: [
       ['<', 'iIsShHaA', 'mMnNyYeEiIdDsS'],
-      ['<', '/', `iIsShHaA${SPACE}`],
-      ['<', SPACE],
+      ['<', SPACE, `${SPACE}/iIsShHaA`],
     ],
+  },
+  {
+    literal: '</',
+    rules: ['hiddenTag'],
+    before: 0,
+    until: '>',
+    followedBy: AFTER_CLOSE,
+    fingerprints: [['<', '/', `${SPACE}iIsShHaA`]],
   },
   { literal: '<!--', rules: ['htmlComment'], before: 0, until: '-->' },
   // "do not tell the user", "the user must not know": "user" is a whole word in each form.
-  word('user', 'concealment', { before: 120, after: 48, precededBy: WORD_START, followedBy: /(?!\w)/y }),
+  word('user', 'concealment', { before: 120, after: 48, precededBy: wordStart, followedBy: wordEnd }),
   // "before using any other tool", "all other tools must…", "calling the files__read tool":
   // the word before "tool" is any/another/all/every/other or a tool name holding _ . or -.
   word('tool', 'otherTools', {
     before: 200,
     after: 80,
-    ...fingerprintWith('tool', { before: SPACE }, true),
-    precededBy: /(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy,
+    precededBy: spaceBefore(/(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy),
   }),
   // Requests for ~/.ssh, id_rsa, .aws/credentials, mcp.json, private keys, or secrets
   // passed "as the x parameter".
   ...['~/.ssh', '.aws/credentials'].map((literal) => word(literal, 'secretsRequest', { before: 0, after: 0 })),
   ...['id_rsa', 'mcp.json'].map((literal) =>
-    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: WORD_START }),
+    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: wordStart }),
   ),
   word('private', 'secretsRequest', {
     before: 1,
     after: 200,
-    precededBy: WORD_START,
+    precededBy: wordStart,
     followedBy: /\s+keys?\b/iy,
     ...fingerprintWith('private', { after: SPACE }, true),
   }),
@@ -98,8 +104,7 @@ export const INJECTION_ANCHORS: readonly Anchor[] = [
     word(literal, 'secretsRequest', {
       before: 200,
       after: 16,
-      precededBy: /(?<=\bthe\s+\w+\s+)/iy,
-      ...fingerprintWith(literal, { before: SPACE }, true),
+      precededBy: spaceBefore(/(?<=\bthe\s+\w+\s+)/iy),
     }),
   ),
 ];

@@ -6,7 +6,7 @@
  * the places where what must be next to a literal is not, and the rules then run only on
  * a span around each place left, wide enough to hold any match that contains it.
  */
-import type { Anchor } from './anchor.js';
+import type { Anchor, Gate } from './anchor.js';
 import { occurrences } from './anchor-occurrences.js';
 
 export type { Anchor } from './anchor.js';
@@ -82,13 +82,14 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
 
 /** Whether what an anchor needs right before and after its literal at `at` is there. */
 export function passesGates(text: string, anchor: Anchor, at: number): boolean {
-  if (anchor.precededBy !== undefined) {
-    anchor.precededBy.lastIndex = at;
-    if (!anchor.precededBy.test(text)) return false;
-  }
-  if (anchor.followedBy !== undefined) {
-    anchor.followedBy.lastIndex = at + anchor.literal.length;
-    if (!anchor.followedBy.test(text)) return false;
-  }
-  return true;
+  return (
+    (anchor.precededBy === undefined || holds(anchor.precededBy, text, at)) &&
+    (anchor.followedBy === undefined || holds(anchor.followedBy, text, at + anchor.literal.length))
+  );
+}
+
+function holds(gate: Gate, text: string, at: number): boolean {
+  if (typeof gate === 'function') return gate(text, at);
+  gate.lastIndex = at;
+  return gate.test(text);
 }
