@@ -71,8 +71,7 @@ function load(wasm: Exports, text: string, from: number, length: number): void {
   if (loaded !== undefined && loaded.text === text && loaded.from === from && loaded.length === length) return;
   const part = from === 0 && length === text.length ? text : text.slice(from, from + length);
   const { bytes, end } = layout(length);
-  if (end > wasm.memory.buffer.byteLength)
-    wasm.memory.grow(Math.ceil((end - wasm.memory.buffer.byteLength) / 65536));
+  if (end > wasm.memory.buffer.byteLength) wasm.memory.grow(Math.ceil((end - wasm.memory.buffer.byteLength) / 65536));
   const memory = Buffer.from(wasm.memory.buffer);
   memory.write(part, UNITS, 2 * length, 'utf16le');
   memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
