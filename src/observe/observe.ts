@@ -3,15 +3,15 @@
  * attribute every traced effect and file change to the call that made it, and
  * judge each tool against its hints.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { CandorError } from '../errors.js';
 import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
+import { isTimeout, requestFailure, startFailure } from './failures.js';
+import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
 import { QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
@@ -70,7 +70,7 @@ export interface ToolObservation {
   calls: CallRecord[];
   /** Why the tool was not exercised (no successful call), if so. */
   notExercised?: string;
-  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch. */
+  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch, server log. */
   effects: string[];
   findings: ObserveFinding[];
 }
@@ -104,31 +104,6 @@ export interface ObserveReport {
 }
 
 const LOOSE = z.looseObject({});
-
-/** Whether a request failed because no answer came in time (never a tool error that mentions a timeout). */
-function isTimeout(error: unknown): boolean {
-  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-}
-
-/** `lines` indented under a heading, or nothing. */
-function stderrBlock(lines: readonly string[]): string {
-  return lines.length === 0
-    ? ' It wrote nothing to stderr.'
-    : `\nThe server's last stderr lines:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
-/** A start-up failure, said plainly, with the server's own last words: the usual cause of a silent server here is the missing network. */
-function startFailure(error: unknown, timeoutMs: number, stderr: readonly string[]): CandorError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new CandorError(
-    `${
-      isTimeout(error)
-        ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
-        : `The server stopped before finishing the MCP handshake in the sandbox (${message}).`
-    }${stderrBlock(stderr)}`,
-    { code: 'observe_start_failed' },
-  );
-}
 
 /** One way of generating a tool's arguments. */
 interface Attempt {
@@ -231,6 +206,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     if (version !== undefined) report.protocolVersion = version;
     // The fence after a call: a request the server answers only once it has read everything before it.
     // 2026-07-28 has no ping; server/discover is its cheapest request.
+    const fenceName = client.getProtocolEra() === 'modern' ? 'server/discover' : 'ping';
     const fence =
       client.getProtocolEra() === 'modern'
         ? () => client.request({ method: 'server/discover', params: {} } as never, LOOSE, { timeout: timeoutMs })
@@ -240,23 +216,27 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     };
     const watch = new QuietWatch(session.transport.pid ?? undefined);
     watch.read();
-    /** The fence, then the quiet period: over once the sandbox's processes all sleep with nothing due in it (quiet.ts). */
-    const fenceAndSettle = async (fenced = true): Promise<void> => {
-      watch.read();
-      if (fenced) await fence();
+    /** The quiet period after a fence: over once the sandbox's processes all sleep with nothing due soon (quiet.ts). */
+    const settle = async (): Promise<void> => {
       const at = Date.now();
       await watch.settle(at + quietMs, at + CALM_MS);
     };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
-    const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
+    const listed = (await client
+      .request({ method: 'tools/list', params: {} } as never, LOOSE)
+      .catch((error: unknown) => Promise.reject(requestFailure('tools/list', error, stderr.lines())))) as {
       tools?: WireToolLike[];
     };
     report.listed = listed.tools ?? [];
-    await fenceAndSettle();
+    watch.read();
+    await fence().catch((error: unknown) => Promise.reject(requestFailure(fenceName, error, stderr.lines())));
+    await settle();
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
     };
+    const logs = new OwnLogs(scene.initial);
+    logs.saw(report.startup.effects);
     const existingFile = firstFile(startSnapshot, sandbox.work);
     // The database witness: SQLite files the workdir held before the server started.
     const databases: string[] = [];
@@ -275,14 +255,16 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await rowsAt(before) : undefined;
-      await reader.read();
+      logs.saw(parseTrace(await reader.read(), sandbox.work));
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
         const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
         record.ok = answer.error === undefined;
         record.answer = answer.text;
         if (answer.error !== undefined) record.error = answer.error;
-        await fenceAndSettle();
+        watch.read();
+        await fence();
+        await settle();
       } catch (error) {
         record.ok = false;
         if (isTimeout(error)) {
@@ -294,11 +276,12 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           record.error = exited ? 'the server exited during this call' : (error as Error).message;
         }
         if (exited && !report.failure) report.failure = { kind: 'exited', tool: name, stderr: stderr.lines() };
-        await fenceAndSettle(false);
+        await settle();
       }
       record.effects = parseTrace(await reader.read(), sandbox.work);
       const after = await snapshot(roots);
       record.diff = diffSnapshots(before, after, startSnapshot);
+      await logs.setAside(record, before);
       if (rowsBefore) {
         const gone = deletedRows(rowsBefore, await rowsAt(after));
         if (gone.length > 0) record.rowsDeleted = gone;
@@ -420,6 +403,7 @@ function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
     ...(any('execs') ? ['ran a program'] : []),
     ...(any('network') ? ['network'] : []),
     ...(any('scratch') ? ['scratch'] : []),
+    ...(any('logs') ? ['server log'] : []),
   ];
 }
 
@@ -432,13 +416,8 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     [pathPattern(sandbox.tmp), '$TMPDIR'],
   ];
   const shown = (text: string) => swaps.reduce((out, [pattern, to]) => out.replace(pattern, to), text);
-  const diff = (d: SnapshotDiff): SnapshotDiff => ({
-    created: d.created.map(shown),
-    modified: d.modified.map(shown),
-    deleted: d.deleted.map(shown),
-    ...(d.rewritten ? { rewritten: d.rewritten.map(shown) } : {}),
-    ...(d.cached ? { cached: d.cached.map(shown) } : {}),
-  });
+  const diff = (d: SnapshotDiff) =>
+    Object.fromEntries(Object.entries(d).map(([key, files]) => [key, files.map(shown)])) as unknown as SnapshotDiff;
   const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'
       ? e

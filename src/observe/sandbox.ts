@@ -18,7 +18,7 @@ import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
  * whose refusal strace can inject only into a syscall it traces.
  */
 const TRACED =
-  'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect,io_uring_setup';
+  'open,openat,openat2,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect,io_uring_setup';
 
 /** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied. */
 const SKIPPED = new Set(['node_modules']);

@@ -14,7 +14,9 @@ import {
   hiddenUnicode,
   STEERING_PATTERNS,
 } from '../../lint/rules/steering.js';
-import { type Anchor, spans } from './spans.js';
+import { passBytesOf } from '../../util/literal-scan.js';
+import { type Anchor, fingerprintWith, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
+import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
 type PatternName = keyof typeof STEERING_PATTERNS;
@@ -24,49 +26,86 @@ type PatternName = keyof typeof STEERING_PATTERNS;
 // pattern begins at a word boundary. What a pattern needs right before or after its word
 // is checked first, on the text itself: source code holds "user", "tool" and "field"
 // hundreds of times per megabyte, nearly always inside a longer name.
-const word = (
-  literal: string,
-  rule: PatternName,
-  reach: { before: number; after: number; precededBy?: RegExp; followedBy?: RegExp },
-): Anchor => ({ literal, rules: [rule], ...reach });
+const word = (literal: string, rule: PatternName, reach: Omit<Anchor, 'literal' | 'rules'>): Anchor => ({
+  literal,
+  rules: [rule],
+  ...reach,
+});
 
-// No word character before the literal (the patterns' `\b` before a word).
-const WORD_START = /(?<!\w)/y;
+// Whitespace as the SIMD pass sees it (`\s` is Unicode's spaces, line ends and U+FEFF).
+const SPACE = passBytesOf(/\s/);
 
-const ANCHORS: readonly Anchor[] = [
+// A hidden-instruction tag's name, as the steering pattern knows them.
+const TAG_NAME = '(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\\b';
+// What follows a tag's "<" when no "/" comes right after it, and what follows "</".
+const AFTER_OPEN = new RegExp(`(?:\\s+\\/)?\\s*${TAG_NAME}`, 'iy');
+const AFTER_CLOSE = new RegExp(`\\s*${TAG_NAME}`, 'iy');
+
+/** Every anchor of the steering patterns. */
+export const INJECTION_ANCHORS: readonly Anchor[] = [
   // "ignore all previous instructions", "disregard the prior prompt": a match starts with
   // its verb, and whitespace follows it.
   ...['ignore', 'disregard', 'forget', 'override'].map((verb) =>
-    word(verb, 'override', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s/y }),
+    word(verb, 'override', {
+      before: 1,
+      after: 200,
+      precededBy: wordStart,
+      followedBy: spaceAt,
+      ...fingerprintWith(verb, { after: SPACE }, true),
+    }),
   ),
-  // Hidden-instruction tags (the names the pattern knows, right after "<" or "</") end at
-  // the tag's ">", HTML comments at "-->".
+  // Hidden-instruction tags (the names the pattern knows, right after "<" or "</" and any
+  // whitespace) end at the tag's ">", HTML comments at "-->". The SIMD pass looks for "<"
+  // and what can follow it: a name's first two letters (im, in, sy, se, hi, ad, as), or
+  // whitespace and then more, "/" or a first letter; "</" and whitespace or a first letter.
   {
     literal: '<',
     rules: ['hiddenTag'],
     before: 0,
     until: '>',
-    followedBy: /\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\b/iy,
+    followedBy: AFTER_OPEN,
+    fingerprints: [
+      ['<', 'iIsShHaA', 'mMnNyYeEiIdDsS'],
+      ['<', SPACE, `${SPACE}/iIsShHaA`],
+    ],
+  },
+  {
+    literal: '</',
+    rules: ['hiddenTag'],
+    before: 0,
+    until: '>',
+    followedBy: AFTER_CLOSE,
+    fingerprints: [['<', '/', `${SPACE}iIsShHaA`]],
   },
   { literal: '<!--', rules: ['htmlComment'], before: 0, until: '-->' },
   // "do not tell the user", "the user must not know": "user" is a whole word in each form.
-  word('user', 'concealment', { before: 120, after: 48, precededBy: WORD_START, followedBy: /(?!\w)/y }),
+  word('user', 'concealment', { before: 120, after: 48, precededBy: wordStart, followedBy: wordEnd }),
   // "before using any other tool", "all other tools must…", "calling the files__read tool":
   // the word before "tool" is any/another/all/every/other or a tool name holding _ . or -.
   word('tool', 'otherTools', {
     before: 200,
     after: 80,
-    precededBy: /(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy,
+    precededBy: spaceBefore(/(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy),
   }),
   // Requests for ~/.ssh, id_rsa, .aws/credentials, mcp.json, private keys, or secrets
   // passed "as the x parameter".
   ...['~/.ssh', '.aws/credentials'].map((literal) => word(literal, 'secretsRequest', { before: 0, after: 0 })),
   ...['id_rsa', 'mcp.json'].map((literal) =>
-    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: WORD_START }),
+    word(literal, 'secretsRequest', { before: 1, after: 0, precededBy: wordStart }),
   ),
-  word('private', 'secretsRequest', { before: 1, after: 200, precededBy: WORD_START, followedBy: /\s+keys?\b/iy }),
+  word('private', 'secretsRequest', {
+    before: 1,
+    after: 200,
+    precededBy: wordStart,
+    followedBy: /\s+keys?\b/iy,
+    ...fingerprintWith('private', { after: SPACE }, true),
+  }),
   ...['parameter', 'argument', 'field'].map((literal) =>
-    word(literal, 'secretsRequest', { before: 200, after: 16, precededBy: /(?<=\bthe\s+\w+\s+)/iy }),
+    word(literal, 'secretsRequest', {
+      before: 200,
+      after: 16,
+      precededBy: spaceBefore(/(?<=\bthe\s+\w+\s+)/iy),
+    }),
   ),
 ];
 
@@ -81,7 +120,7 @@ const ANCHORS: readonly Anchor[] = [
  */
 export function findInjection(text: string): ResultFinding[] {
   const found: ResultFinding[] = [];
-  steering: for (const span of spans(text, ANCHORS, { caseless: true })) {
+  steering: for (const span of spans(text, INJECTION_ANCHORS, { caseless: true })) {
     const part = text.slice(span.start, span.end);
     for (const name of span.rules)
       if (STEERING_PATTERNS[name as PatternName].re.test(part)) {

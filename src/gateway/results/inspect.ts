@@ -134,11 +134,12 @@ export async function guardResult(
       actions: taken,
     };
   }
-  // Redaction writes into the result's blocks and structured content, so it works on a deep
-  // copy; a note and labels only replace the top-level `content` and `_meta`, so a shallow
-  // one leaves the original as it was (and a 1 MB result is not copied to be annotated).
+  // Redaction writes into the result's blocks and structured content, so it works on a copy
+  // of every array and object (strings cannot change, so they are shared: a 1 MB text is not
+  // copied to redact a key in it); a note and labels only replace the top-level `content`
+  // and `_meta`, so a shallow copy leaves the original as it was.
   const redacting = taken.secret === 'redact' && secretSlots.length > 0;
-  const result: CallToolResult = redacting ? structuredClone(original) : { ...original };
+  const result: CallToolResult = redacting ? (copyContainers(original) as CallToolResult) : { ...original };
   if (redacting) {
     const slots = textSlots(result);
     for (const { index, found } of secretSlots) {
@@ -165,4 +166,13 @@ export async function guardResult(
       ),
     };
   return { result, findings, actions: taken };
+}
+
+/** A JSON value with every array and object copied and everything else shared. */
+function copyContainers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyContainers);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) copy[key] = copyContainers(v);
+  return copy;
 }

@@ -6,7 +6,8 @@
  * result cannot switch the check off with a `secretlint-disable` comment.
  */
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import type { Anchor } from './spans.js';
+import { passBytesOf } from '../../util/literal-scan.js';
+import { type Anchor, fingerprintWith } from './anchor.js';
 import type { ResultFinding } from './types.js';
 
 type RuleCreator = (typeof presetRules)[number];
@@ -14,6 +15,9 @@ type RuleContext = Parameters<RuleCreator['create']>[0];
 type RuleSource = Parameters<NonNullable<ReturnType<RuleCreator['create']>['file']>>[0];
 
 const PREFIX = '@secretlint/secretlint-rule-';
+
+// Whitespace as the SIMD pass sees it.
+const SPACE = passBytesOf(/\s/);
 
 // Rules that scan text for credentials; the preset's comment filter is not one, and the
 // GCP rule only reads `.json` and `.p12` files (its keys are PEM blocks the private-key
@@ -33,18 +37,18 @@ const SCANNERS = new Map(
  * the whole-text rules find.
  */
 export const PRESET_ANCHORS: readonly Anchor[] = [
-  // user:password@ URLs, database connection strings, Slack webhooks, npm's x-oauth-basic URLs.
-  // URLs with a user and password in them (user:password@, database connection strings,
-  // npm's x-oauth-basic): an "@" follows the scheme after at most 256 + 1 + 256 characters
-  // of user and password. A password may hold quotes, so these spans reach a fixed length
-  // past the scheme.
+  // URLs with a user and password in them (user:password@ and database connection
+  // strings; the rules report nothing without both): right after the scheme's "://", a
+  // user without whitespace, "/" or ":", then ":", a password without whitespace or "/",
+  // and "@". A password may hold quotes, so these spans reach a fixed length past it.
   {
     literal: '://',
-    rules: ['basicauth', 'database-connection-string', 'npm'],
+    rules: ['basicauth', 'database-connection-string'],
     after: 1024,
-    near: '@',
-    nearWithin: 520,
+    followedBy: /[^\s/:]{1,256}:[^\s/]{1,256}@/y,
   },
+  // npm's https://…:x-oauth-basic@github.com/ (up to 256 characters before the ":").
+  { literal: ':x-oauth-basic@', rules: ['npm'], before: 272 },
   // https://hooks.slack.com/services/T…/B…/…
   { literal: 'slack.com/', rules: ['slack'], before: 96 },
   { literal: '_authToken=', rules: ['npm'] },
@@ -85,6 +89,8 @@ export const PRESET_ANCHORS: readonly Anchor[] = [
     before: 32,
     after: 96,
     followedBy: /["']?\s*(?::|=>|=)\s*["']?[A-Za-z0-9/+=]{40}/y,
+    // A quote, `:`, `=` or whitespace right after the name, as the SIMD pass sees it.
+    ...fingerprintWith(literal, { after: `"':=${SPACE}` }),
   })),
 ];
 

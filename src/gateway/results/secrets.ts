@@ -6,8 +6,11 @@
  * the spans around the literals its matches contain (see `spans.ts`), so a result with
  * none of them costs a few native string searches.
  */
+
+import { passBytesOf } from '../../util/literal-scan.js';
+import { type Anchor, fingerprintWith } from './anchor.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
-import { type Anchor, spans } from './spans.js';
+import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
 // A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
@@ -19,6 +22,8 @@ const VALUE = String.raw`["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})`;
 const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
 // What follows every name the expression takes: where it does not, no match ends its name there.
 const AFTER_NAME = new RegExp(VALUE, 'y');
+// The character right after such a name, as the SIMD pass sees it: a quote, `=`, `:` or whitespace.
+const NAME_END = `"'=:${passBytesOf(/\s/)}`;
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
@@ -38,13 +43,18 @@ function entropy(text: string): number {
 const MIN_BITS = 3.5;
 const MIN_HEX_BITS = 3;
 
+// A value that holds one of the longer secret-like words is a name, not a secret
+// (`exports.exchangeX509Token = exchangeX509Token`): a random value of 16+ characters holds
+// a given five letters in some case about once in 10^7.
+const NAMES_ITSELF = /token|secret|passw/i;
+
 /** High-entropy values next to a secret-like name. */
 export function namedSecrets(text: string): ResultFinding[] {
   const found: ResultFinding[] = [];
   for (const m of text.matchAll(NAMED_VALUE)) {
     const value = m[1] as string;
     const floor = /^[0-9a-f]+$/i.test(value) ? MIN_HEX_BITS : MIN_BITS;
-    if (entropy(value) < floor || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
+    if (entropy(value) < floor || !/\d/.test(value) || !/[A-Za-z]/.test(value) || NAMES_ITSELF.test(value)) continue;
     const start = (m.index ?? 0) + m[0].length - value.length;
     found.push({ kind: 'secret', rule: 'named-high-entropy-value', range: [start, start + value.length] });
   }
@@ -96,10 +106,12 @@ const OWN_ANCHORS: readonly Anchor[] = [
     rules: ['named-high-entropy-value'],
     followedBy: AFTER_NAME,
     after: 128,
+    ...fingerprintWith(literal, { after: NAME_END }),
   })),
 ];
 
-const ANCHORS: readonly Anchor[] = [...PRESET_ANCHORS, ...OWN_ANCHORS];
+/** Every anchor of the secret rules. */
+export const SECRET_ANCHORS: readonly Anchor[] = [...PRESET_ANCHORS, ...OWN_ANCHORS];
 
 /**
  * Every secret found in a text, with its range.
@@ -111,7 +123,7 @@ const ANCHORS: readonly Anchor[] = [...PRESET_ANCHORS, ...OWN_ANCHORS];
  */
 export async function findSecrets(text: string): Promise<ResultFinding[]> {
   const found: ResultFinding[] = [];
-  for (const span of spans(text, ANCHORS)) {
+  for (const span of spans(text, SECRET_ANCHORS)) {
     const part = text.slice(span.start, span.end);
     const own: ResultFinding[] = [];
     // Kept even where a preset rule found the same secret: a preset range can start at the

@@ -1,0 +1,263 @@
+/**
+ * Where each anchor's literal occurs in a text: the search under the result guards'
+ * prefilter. One SIMD pass (`util/literal-scan.ts`) finds the places where any of the
+ * anchors could be, and each is checked here; where WebAssembly SIMD is missing, each
+ * literal is searched for natively instead.
+ *
+ * A native search costs what the first character of what it looks for costs: `indexOf`
+ * stops at every occurrence of that character. So there each literal is looked for from
+ * its rarest character on (and checked whole where that is found), literals that share
+ * that search share one pass, and the ~25 token prefixes holding an underscore share one
+ * pass over the underscores. The SIMD pass costs the same whatever it looks for; its
+ * fingerprints are runs of rare characters only so that it raises few false alarms.
+ */
+import { type Fingerprint, literalScanner, planScan, type ScanPlan } from '../../util/literal-scan.js';
+import { commonness } from '../../util/literal-scan-plan.js';
+import { hasWideCharacters } from '../../util/wide-characters.js';
+import type { Anchor } from './anchor.js';
+
+// Printable ASCII from the rarest to the commonest in ordinary results (source files,
+// JSON documents and logs, measured by `bench/result-guards.ts`), as written and folded to
+// lower case. Any other character counts as rarer than all of these.
+const RARITY = '%~QXZYJK$^WVG!Hz@<BFU#?L87Dq&N|+M>9OPC][RIAj5E`3TS\'_xw*64k;}{vy=10/2)(bf\\-,gh:mpu.cd"lionsarte ';
+const RARITY_CASELESS = '%~$^!@<z#?87&q|+>9][5`j3\'_*x6w4k;}{v=y10/2)(b\\-,fgh:m.up"dclionarste ';
+
+// V8 looks for a string shorter than this with a plain first-character scan; longer ones
+// go through a slower start.
+const MAX_KEY = 6;
+
+/** Where an anchor's literal starts, relative to where its search key or fingerprint is found. */
+interface Probe {
+  anchor: Anchor;
+  offset: number;
+}
+
+/** Calls `visit` with each anchor and each position where its literal is, per anchor in text order. */
+export function occurrences(
+  text: string,
+  anchors: readonly Anchor[],
+  caseless: boolean,
+  visit: (anchor: Anchor, start: number) => void,
+): void {
+  const scanner = forceNative ? undefined : literalScanner();
+  if (scanner === undefined) {
+    nativeOccurrences(text, anchors, caseless, visit);
+    return;
+  }
+  const { plan, checks } = simdPlan(anchors, caseless);
+  const found = scanner.candidates(text, plan);
+  const length = text.length;
+  for (let i = 0; i < found.length; i += 2) {
+    const position = found[i] as number;
+    for (let rest = found[i + 1] as number; rest !== 0; rest &= rest - 1) {
+      const bucket = checks[31 - Math.clz32(rest & -rest)] as Check[];
+      for (let c = 0; c < bucket.length; c++) {
+        const { offset, byStart } = bucket[c] as Check;
+        const start = position - offset;
+        if (start < 0 || start >= length) continue;
+        let code = text.charCodeAt(start);
+        if (code > 127) continue;
+        if (caseless && code >= 65 && code <= 90) code += 32;
+        const probes = byStart[code];
+        if (probes === undefined) continue;
+        // An anchor whose alternatives sit in two buckets can be reported twice at a place; its spans merge.
+        for (let p = 0; p < probes.length; p++) {
+          const { anchor } = probes[p] as Probe;
+          if (holdsAt(text, anchor.literal, start, caseless)) visit(anchor, start);
+        }
+      }
+    }
+  }
+}
+
+/** The ASCII character at `start` (lower-cased for `caseless`), or -1 (outside the text or ASCII). */
+function startKey(text: string, start: number, caseless: boolean): number {
+  if (start < 0 || start >= text.length) return -1;
+  const code = text.charCodeAt(start);
+  if (code > 127) return -1;
+  return caseless && code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** Within one bucket, the anchors whose fingerprint starts `offset` characters into them, by their first character. */
+interface Check {
+  offset: number;
+  /** By character code (the anchors are ASCII). */
+  byStart: Array<Probe[] | undefined>;
+}
+
+let forceNative = false;
+
+/** For tests: search natively even where the SIMD pass is available. */
+export function useNativeSearch(native: boolean): void {
+  forceNative = native;
+}
+
+const simdPlans = new WeakMap<readonly Anchor[], { plan: ScanPlan; checks: Check[][] }>();
+
+/** The SIMD tables for these anchors, and per bucket the anchors to check at a candidate. */
+function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPlan; checks: Check[][] } {
+  const known = simdPlans.get(anchors);
+  if (known) return known;
+  const fingerprints: Fingerprint[] = [];
+  const byFingerprint = new Map<string, Probe[]>();
+  for (const anchor of anchors) {
+    const { alternatives, offset } = fingerprintsOf(anchor, caseless);
+    for (const sets of alternatives) {
+      const key = sets.join('\u0000');
+      if (!byFingerprint.has(key)) {
+        byFingerprint.set(key, []);
+        fingerprints.push(sets);
+      }
+      byFingerprint.get(key)?.push({ anchor, offset });
+    }
+  }
+  const plan = planScan(fingerprints);
+  const checks = plan.buckets.map((members) => {
+    const byOffset = new Map<number, Array<Probe[] | undefined>>();
+    for (const index of members)
+      for (const probe of byFingerprint.get((fingerprints[index] as Fingerprint).join('\u0000')) ?? []) {
+        const byStart = byOffset.get(probe.offset) ?? Array.from({ length: 128 }, () => undefined);
+        byOffset.set(probe.offset, byStart);
+        const key = startKey(probe.anchor.literal, 0, caseless);
+        if (key === -1) throw new Error(`spans: "${probe.anchor.literal}" is not ASCII`);
+        // One check per anchor in a bucket, whichever of its alternatives brought it there.
+        const probes = byStart[key] ?? [];
+        if (!probes.some((known) => known.anchor === probe.anchor)) byStart[key] = [...probes, probe];
+      }
+    return [...byOffset].map(([offset, byStart]) => ({ offset, byStart }));
+  });
+  const made = { plan, checks };
+  simdPlans.set(anchors, made);
+  return made;
+}
+
+/** An anchor's fingerprints: its own, or the run of three of its characters that ordinary text holds least. */
+export function fingerprintsOf(
+  anchor: Anchor,
+  caseless: boolean,
+): { alternatives: readonly Fingerprint[]; offset: number } {
+  if (anchor.fingerprints !== undefined)
+    return { alternatives: anchor.fingerprints, offset: anchor.fingerprintAt ?? 0 };
+  const { literal } = anchor;
+  const cased = (ch: string) => (caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch);
+  const width = Math.min(3, literal.length);
+  let best = 0;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (let at = 0; at + width <= literal.length; at++) {
+    const score = commonness([...literal.slice(at, at + width)].map(cased));
+    if (score < bestScore) {
+      bestScore = score;
+      best = at;
+    }
+  }
+  const sets = [...literal.slice(best, best + width)].map(cased);
+  return { alternatives: [sets], offset: best };
+}
+
+/**
+ * Whether `literal` is in `text` at `at` (`caseless`: the literal given in lower case,
+ * ASCII letters in the text in either). `startsWith` copies the part it compares when the
+ * text is kept in two bytes per character and the literal in one (about 0.2 µs a call);
+ * comparing the characters costs nothing.
+ */
+function holdsAt(text: string, literal: string, at: number, caseless = false): boolean {
+  if (at < 0 || at + literal.length > text.length) return false;
+  for (let i = 0; i < literal.length; i++) {
+    let code = text.charCodeAt(at + i);
+    if (caseless && code >= 65 && code <= 90) code += 32;
+    if (code !== literal.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+interface NativePlan {
+  /** One search per distinct key, with the anchors it serves. */
+  searches: Array<{ key: string; probes: Probe[] }>;
+  /** Anchors holding an underscore, by the character code before their first one (-1: it starts the literal). */
+  pivoted: Map<number, Probe[]>;
+}
+
+/** The native search, one `indexOf` pass per search key and one over the underscores. */
+function nativeOccurrences(
+  text: string,
+  anchors: readonly Anchor[],
+  caseless: boolean,
+  visit: (anchor: Anchor, start: number) => void,
+): void {
+  const view = scanView(text, caseless);
+  const { searches, pivoted } = nativePlan(anchors, caseless);
+  for (const { key, probes } of searches)
+    for (let at = view.indexOf(key); at !== -1; at = view.indexOf(key, at + 1))
+      for (const { anchor, offset } of probes) {
+        const start = at - offset;
+        if (start < 0 || (anchor.literal.length !== key.length && !holdsAt(view, anchor.literal, start))) continue;
+        visit(anchor, start);
+      }
+  // One pass over the underscores instead of one per token prefix; the character before
+  // each picks the few prefixes that could end there.
+  if (pivoted.size > 0)
+    for (let at = view.indexOf('_'); at !== -1; at = view.indexOf('_', at + 1)) {
+      for (const { anchor, offset } of pivoted.get(view.charCodeAt(at - 1)) ?? [])
+        if (holdsAt(view, anchor.literal, at - offset)) visit(anchor, at - offset);
+      for (const { anchor, offset } of pivoted.get(-1) ?? [])
+        if (holdsAt(view, anchor.literal, at - offset)) visit(anchor, at - offset);
+    }
+}
+
+let last: { text: string; view: string } | undefined;
+
+/**
+ * The text to search natively in: the text itself, or for `caseless` a lower-cased copy.
+ * A text V8 keeps in two bytes per character is first copied to one byte per character
+ * (each character's low seven bits), as V8 lower-cases a two-byte string several times
+ * slower; the copy keeps every position and every ASCII character (the anchors are
+ * ASCII), and a character it turns into another can only add a span, never hide one. The
+ * last copy made is kept, for the next search over the same text.
+ */
+function scanView(text: string, caseless: boolean): string {
+  if (!caseless) return text;
+  if (last !== undefined && last.text === text) return last.view;
+  const narrow = hasWideCharacters(text) ? Buffer.from(text, 'latin1').toString('ascii') : text;
+  last = { text, view: narrow.toLowerCase() };
+  return last.view;
+}
+
+const nativePlans = new WeakMap<readonly Anchor[], NativePlan>();
+
+function nativePlan(anchors: readonly Anchor[], caseless: boolean): NativePlan {
+  const known = nativePlans.get(anchors);
+  if (known) return known;
+  const made: NativePlan = { searches: [], pivoted: new Map() };
+  const byKey = new Map<string, Probe[]>();
+  for (const anchor of anchors) {
+    const underscore = anchor.literal.indexOf('_');
+    if (underscore !== -1 && anchor.search === undefined) {
+      const code = underscore === 0 ? -1 : anchor.literal.charCodeAt(underscore - 1);
+      made.pivoted.set(code, [...(made.pivoted.get(code) ?? []), { anchor, offset: underscore }]);
+      continue;
+    }
+    const { key, offset } = searchKey(anchor, caseless ? RARITY_CASELESS : RARITY);
+    byKey.set(key, [...(byKey.get(key) ?? []), { anchor, offset }]);
+  }
+  for (const [key, probes] of byKey) made.searches.push({ key, probes });
+  nativePlans.set(anchors, made);
+  return made;
+}
+
+/**
+ * What to look for natively to find an anchor: its `search` if given, else the part of
+ * its literal from its rarest character on (at least two characters where it has them).
+ */
+function searchKey(anchor: Anchor, rarity: string): { key: string; offset: number } {
+  const { literal } = anchor;
+  if (anchor.search !== undefined) {
+    const offset = literal.indexOf(anchor.search);
+    if (offset === -1) throw new Error(`spans: "${anchor.search}" is not part of "${literal}"`);
+    return { key: anchor.search, offset };
+  }
+  const shortest = Math.min(2, literal.length);
+  let best = 0;
+  for (let at = 1; at + shortest <= literal.length; at++)
+    if (rarity.indexOf(literal.charAt(at)) < rarity.indexOf(literal.charAt(best))) best = at;
+  return { key: literal.slice(best, best + MAX_KEY), offset: best };
+}

@@ -1,0 +1,79 @@
+/** What the result guards' prefilter looks for: the literals the rules' matches contain. */
+
+/**
+ * A check of a text at a position: a sticky expression (tried with `lastIndex` there), or
+ * a function, for checks of a character or two that an expression makes slow.
+ */
+export type Gate = RegExp | ((text: string, at: number) => boolean);
+
+/** Whether a code unit is one of `\w`'s characters. */
+function isWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** No word character before `at` (a pattern's `\b` before a word). */
+export const wordStart: Gate = (text, at) => !isWordCode(text.charCodeAt(at - 1));
+
+/** No word character at `at` (a pattern's `\b` after a word). */
+export const wordEnd: Gate = (text, at) => !isWordCode(text.charCodeAt(at));
+
+// Every code unit `\s` matches.
+const SPACE_CODES = new Set([...Array(0x10000).keys()].filter((code) => /\s/.test(String.fromCharCode(code))));
+
+/** A whitespace character at `at` (a pattern's `\s` after a word). */
+export const spaceAt: Gate = (text, at) => SPACE_CODES.has(text.charCodeAt(at));
+
+/** Whitespace just before `at`, then what `lookbehind` (a sticky lookbehind) wants there. */
+export function spaceBefore(lookbehind: RegExp): Gate {
+  return (text, at) => {
+    if (!SPACE_CODES.has(text.charCodeAt(at - 1))) return false;
+    lookbehind.lastIndex = at;
+    return lookbehind.test(text);
+  };
+}
+
+/** A literal every match of some rules contains, and how far such a match reaches around it. */
+export interface Anchor {
+  literal: string;
+  /** Rules that can only match where this literal is. */
+  rules: readonly string[];
+  /** What to look for to find the literal (a part of it starting with a rare character); chosen when absent. */
+  search?: string;
+  /**
+   * What the SIMD pass looks for: alternatives of up to three character sets, one per
+   * position, starting `fingerprintAt` characters into the literal; at every occurrence
+   * the rules need, one of them must hold. By default three of the literal's characters,
+   * the rarest run.
+   */
+  fingerprints?: readonly (readonly string[])[];
+  fingerprintAt?: number;
+  /** Characters a match can start before the literal (default 64). */
+  before?: number;
+  /** Characters a match can end after the literal, before the span stretches to the next stop (default 64). */
+  after?: number;
+  /** Where a match of these rules must end instead: the first occurrence of this after the literal. */
+  until?: string;
+  /** What must follow the literal at once in the text (a sticky expression tried at its end, or a test of that position), else no match holds it. */
+  followedBy?: Gate;
+  /** What must come just before the literal in the text (a sticky, zero-width lookbehind or a test, at its start). */
+  precededBy?: Gate;
+}
+
+/**
+ * A fingerprint that also holds a character next to the literal: `after`, one of the
+ * characters that can follow it, or `before`, one that can precede it (sets as the SIMD
+ * pass sees them: see `passBytesOf`). The literal's letters are in either case when
+ * `caseless`.
+ */
+export function fingerprintWith(
+  literal: string,
+  next: { before?: string; after?: string },
+  caseless = false,
+): Pick<Anchor, 'fingerprints' | 'fingerprintAt'> {
+  const set = (ch: string) => (caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch);
+  if (next.after !== undefined) {
+    const at = Math.max(0, literal.length - 2);
+    return { fingerprints: [[...[...literal.slice(at)].map(set), next.after]], fingerprintAt: at };
+  }
+  return { fingerprints: [[next.before ?? '', ...[...literal.slice(0, 2)].map(set)]], fingerprintAt: -1 };
+}

@@ -1,0 +1,140 @@
+/**
+ * The plan of the SIMD literal pass (`literal-scan.ts`): which bucket each fingerprint
+ * goes to and the nibble tables that say so.
+ */
+
+/** One literal's fingerprint: one to three sets of characters, one per position (as the pass sees them). */
+export type Fingerprint = readonly string[];
+
+/** Tables for the pass and which fingerprints sit in which bucket. */
+export interface ScanPlan {
+  /** 96 bytes: per position, the low- and high-nibble tables. */
+  tables: Uint8Array;
+  /** The fingerprints (by index in the list planned) in each of the 8 buckets. */
+  buckets: readonly (readonly number[])[];
+}
+
+// Buckets of fingerprints in one pass.
+const BUCKETS = 8;
+
+// How often each ASCII byte occurs in ordinary tool results, per 100,000 (source files,
+// JSON documents and logs; measured on `bench/result-guards.ts`'s corpus). Bytes above
+// 127 count 0.1 each. The planner uses them to keep common characters out of shared buckets.
+const FREQUENCY = [
+  28, 0, 5, 0, 0, 0, 0, 0, 0, 619, 2513, 0, 0, 98, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 14997, 74,
+  2327, 133, 49, 20, 132, 372, 908, 897, 409, 166, 1100, 1161, 2198, 868, 830, 813, 878, 326, 520, 293, 472, 155, 151,
+  200, 1356, 546, 98, 758, 167, 126, 91, 256, 102, 235, 140, 275, 111, 72, 75, 260, 33, 41, 121, 168, 157, 220, 221, 20,
+  250, 374, 295, 115, 67, 64, 27, 26, 24, 219, 1124, 219, 69, 436, 258, 4006, 977, 2273, 2281, 6909, 1055, 1181, 1201,
+  3604, 271, 478, 2419, 1604, 3896, 3740, 1963, 137, 4024, 4059, 5281, 2033, 643, 411, 428, 717, 90, 595, 169, 590, 19,
+  0,
+];
+
+/**
+ * How often ordinary text holds a run of characters from these sets (per 100,000 for each
+ * set): lower is rarer. What callers use to choose a literal's fingerprint.
+ *
+ * @example
+ * ```ts
+ * commonness(['J', 'K']) < commonness(['e', 't']); // true
+ * ```
+ */
+export function commonness(sets: Fingerprint): number {
+  return sets.reduce((product, set) => {
+    let share = 0;
+    for (const code of new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))) share += FREQUENCY[code] ?? 0.1;
+    return product * share;
+  }, 1);
+}
+
+/** Per position, the low and the high nibbles a bucket accepts (bit masks of 16). */
+interface Nibbles {
+  low: number[];
+  high: number[];
+}
+
+/** How often a bucket with these nibbles is expected to fire at a position (per 100,000³). */
+function expected({ low, high }: Nibbles): number {
+  let product = 1;
+  for (let j = 0; j < 3; j++) {
+    let share = 0;
+    for (let l = 0; l < 16; l++)
+      if (low[j]! & (1 << l))
+        for (let h = 0; h < 16; h++) if (high[j]! & (1 << h)) share += FREQUENCY[(h << 4) | l] ?? 0.1;
+    product *= share;
+  }
+  return product;
+}
+
+function nibblesOf(fingerprint: Fingerprint): Nibbles {
+  const made: Nibbles = { low: [], high: [] };
+  for (let j = 0; j < 3; j++) {
+    const set = fingerprint[j];
+    let l = set === undefined ? 0xffff : 0;
+    let h = set === undefined ? 0xffff : 0;
+    for (const ch of set ?? '') {
+      const code = ch.charCodeAt(0) & 0xff;
+      l |= 1 << (code & 15);
+      h |= 1 << (code >> 4);
+    }
+    made.low.push(l);
+    made.high.push(h);
+  }
+  return made;
+}
+
+const union = (a: Nibbles, b: Nibbles): Nibbles => ({
+  low: a.low.map((x, j) => x | b.low[j]!),
+  high: a.high.map((x, j) => x | b.high[j]!),
+});
+
+/**
+ * Tables for these fingerprints. Each goes to the bucket where it adds the fewest expected
+ * false alarms (by how often ordinary text holds the bytes a bucket accepts), then single
+ * moves that lower the total are made while there are any.
+ */
+export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
+  const own = fingerprints.map(nibblesOf);
+  const members: number[][] = Array.from({ length: BUCKETS }, () => []);
+  const empty = (): Nibbles => ({ low: [0, 0, 0], high: [0, 0, 0] });
+  const nibbles = (bucket: number[]) => bucket.reduce((n, i) => union(n, own[i]!), empty());
+  const cost = (bucket: number[]) => (bucket.length === 0 ? 0 : expected(nibbles(bucket)));
+  const order = own.map((_, i) => i).sort((a, b) => expected(own[b]!) - expected(own[a]!));
+  for (const index of order) {
+    let best = 0;
+    let bestGrowth = Number.POSITIVE_INFINITY;
+    for (let b = 0; b < BUCKETS; b++) {
+      const growth = cost([...members[b]!, index]) - cost(members[b]!);
+      if (growth < bestGrowth) {
+        bestGrowth = growth;
+        best = b;
+      }
+    }
+    members[best]!.push(index);
+  }
+  for (let round = 0, moved = true; moved && round < 20; round++) {
+    moved = false;
+    for (const index of order) {
+      const from = members.findIndex((m) => m.includes(index));
+      const without = members[from]!.filter((i) => i !== index);
+      const saved = cost(members[from]!) - cost(without);
+      for (let b = 0; b < BUCKETS; b++) {
+        if (b === from || cost([...members[b]!, index]) - cost(members[b]!) >= saved * 0.999) continue;
+        members[from] = without;
+        members[b]!.push(index);
+        moved = true;
+        break;
+      }
+    }
+  }
+  const buckets = members;
+  const low = buckets.map((m) => nibbles(m).low);
+  const high = buckets.map((m) => nibbles(m).high);
+  const tables = new Uint8Array(96);
+  for (let b = 0; b < BUCKETS; b++)
+    for (let j = 0; j < 3; j++)
+      for (let nibble = 0; nibble < 16; nibble++) {
+        if (low[b]![j]! & (1 << nibble)) tables[j * 32 + nibble]! |= 1 << b;
+        if (high[b]![j]! & (1 << nibble)) tables[j * 32 + 16 + nibble]! |= 1 << b;
+      }
+  return { tables, buckets };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { assemble } from '../../scripts/build-wasm.js';
+import { type Fingerprint, literalScanner, passByte, passBytesOf, planScan } from './literal-scan.js';
+import { WASM_BASE64 } from './literal-scan-wasm.js';
+
+// A seeded generator, so a failure can be replayed.
+function random(seed: number) {
+  let state = seed;
+  return (n: number) => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state % n;
+  };
+}
+
+const POOL = 'abcdefghijklmnopqrstuvwxyz_-:/ "\'ABCDEFGHIJ0123456789\t\n\u00e9\u0101\u2028\u4e2d\u8000\ud83d\ude00';
+
+/** Positions where a fingerprint holds exactly, as the pass sees the text. */
+function exact(text: string, fingerprints: readonly Fingerprint[]): Map<number, Set<number>> {
+  const found = new Map<number, Set<number>>();
+  for (let at = 0; at < text.length; at++)
+    fingerprints.forEach((sets, index) => {
+      const holds = sets.every((set, j) => {
+        const code = at + j < text.length ? passByte(text.charCodeAt(at + j)) : 0;
+        return [...set].some((ch) => ch.charCodeAt(0) === code);
+      });
+      if (holds) found.set(at, (found.get(at) ?? new Set()).add(index));
+    });
+  return found;
+}
+
+const scanner = literalScanner();
+
+describe('the SIMD literal pass', () => {
+  it('is the assembled form of literal-scan.wat', async () => {
+    const bytes = await assemble('src/util/literal-scan.wat');
+    expect(Buffer.from(bytes).toString('base64')).toBe(WASM_BASE64);
+  });
+
+  it('runs here (Node has WebAssembly SIMD)', () => {
+    expect(scanner).toBeDefined();
+  });
+
+  it('reports every position where a fingerprint holds, with its bucket, in text order', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const pick = random(seed);
+      const fingerprints: Fingerprint[] = Array.from({ length: 1 + pick(30) }, () =>
+        Array.from({ length: 1 + pick(3) }, () =>
+          Array.from({ length: 1 + pick(3) }, () =>
+            String.fromCharCode(passByte(POOL.charCodeAt(pick(POOL.length)))),
+          ).join(''),
+        ),
+      );
+      const text = Array.from({ length: 200 + pick(3000) }, () => POOL[pick(POOL.length)]).join('');
+      const plan = planScan(fingerprints);
+      const candidates = scanner!.candidates(text, plan);
+      const reported = new Map<number, number>();
+      let previous = -1;
+      for (let i = 0; i < candidates.length; i += 2) {
+        expect(candidates[i]!).toBeGreaterThan(previous);
+        previous = candidates[i]!;
+        reported.set(candidates[i]!, candidates[i + 1]!);
+      }
+      for (const [at, indexes] of exact(text, fingerprints))
+        for (const index of indexes) {
+          const bucket = plan.buckets.findIndex((members) => members.includes(index));
+          expect(((reported.get(at) ?? 0) >> bucket) & 1, `seed ${seed}: ${fingerprints[index]} at ${at}`).toBe(1);
+        }
+    }
+  });
+
+  it('finds what stands across the end of a 1 MiB window, and nothing past the text', () => {
+    const plan = planScan([['k', 'e', 'y']]);
+    for (const cut of [1, 2, 3]) {
+      const at = 1024 * 1024 - cut;
+      const text = `${'x'.repeat(at)}key${'x'.repeat(40)}key`;
+      const positions = [...scanner!.candidates(text, plan)].filter((_, i) => i % 2 === 0);
+      expect(positions).toEqual([at, at + 43]);
+    }
+    expect([...scanner!.candidates('ke', plan)]).toEqual([]);
+  });
+
+  it('finds the first code unit inside the ranges, in one-byte, two-byte and long texts', () => {
+    const ranges = [[0x200b, 0x200f] as const, [0xfeff, 0xfeff] as const];
+    expect(scanner!.firstInRanges('plain ascii text', ranges)).toBe(-1);
+    expect(scanner!.firstInRanges('caf\u00e9 \u2192 no', ranges)).toBe(-1);
+    for (const at of [0, 7, 8, 15, 1000, 1024 * 1024 - 1, 1024 * 1024 + 5]) {
+      const text = `${'a\u2192'.repeat(at / 2 + 1).slice(0, at)}\u200d${'b'.repeat(20)}`;
+      const found = scanner!.firstInRanges(text, ranges);
+      // At or before the character, within its block of eight code units.
+      expect(found).toBeLessThanOrEqual(at);
+      expect(found).toBeGreaterThan(at - 8);
+    }
+  });
+
+  it('says what it sees of a set of characters', () => {
+    expect(passBytesOf(/\s/)).toBe('\u0000\t\n\u000b\f\r \u00a0\u00ff');
+    expect(passByte(0x41)).toBe(0x41);
+    expect(passByte(0x2028)).toBe(0xff);
+    expect(passByte(0xfeff)).toBe(0);
+  });
+});
