@@ -13,7 +13,7 @@ import { type CallRecord, classify, type Scene } from './evidence.js';
 import { isTimeout, requestFailure, startFailure } from './failures.js';
 import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
-import { QuietWatch } from './quiet.js';
+import { LATE_MS, QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
@@ -126,12 +126,6 @@ function firstFile(shot: Snapshot, work: string): string | undefined {
     .sort()[0];
 }
 
-/**
- * The quiet period ends early only when nothing in the sandbox is due this soon: a timer
- * within a second may flush what the call queued, and then the period keeps its length.
- */
-const CALM_MS = 1000;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tools a model may call: MCP Apps tools whose visibility lacks "model" are an app's (often long polls). */
@@ -219,7 +213,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     /** The quiet period after a fence: over once the sandbox's processes all sleep with nothing due soon (quiet.ts). */
     const settle = async (): Promise<void> => {
       const at = Date.now();
-      await watch.settle(at + quietMs, at + CALM_MS);
+      await watch.settle(at + quietMs, at + Math.max(quietMs, LATE_MS));
     };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
     const listed = (await client

@@ -164,6 +164,12 @@ function same(a: TreeReading, b: TreeReading): boolean {
   return true;
 }
 
+/**
+ * How long after a call a timer may still be its work (a queue of writes flushed every
+ * second): when nothing runs but such a timer, the quiet period waits for it, this long at most.
+ */
+export const LATE_MS = 1000;
+
 const POLL_MS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -207,12 +213,26 @@ export class QuietWatch {
     return true;
   }
 
+  /** Whether every thread sleeps in a wait this table knows (with or without a timer): nothing runs now. */
+  #idle(reading: TreeReading): boolean {
+    for (const thread of reading.threads.values()) {
+      if (thread.state === 'Z' || thread.state === 'X') continue;
+      const fields = thread.syscall.split(' ');
+      if (thread.state !== 'S' || !/^\d+$/.test(fields[0] ?? '')) return false;
+      const wait = WAITS[this.#arch]?.[Number(fields[0])];
+      if (wait === undefined || ('timespecArg' in wait && BigInt(fields[wait.timespecArg + 1] ?? '1') !== 0n))
+        return false;
+    }
+    return true;
+  }
+
   /**
-   * Wait until `until` (a `Date.now()` time), or less: until two readings in a row
-   * show every thread asleep with nothing due before `calm` (at or after `until`).
-   * A server with a timer due sooner than `calm` keeps the whole period: such a timer
-   * may carry the call's deferred work (a queue of writes flushed each second), and
-   * the period's full length keeps where that work lands as it was. Returns how it ended.
+   * Wait for the quiet period after a request. It ends early, once two readings in a
+   * row show every thread asleep with nothing due before `late` (at or after `until`).
+   * Else it lasts until `until`, or until `late` when nothing runs but timers: a timer
+   * due within that time may carry the request's deferred work (a queue of writes a
+   * server flushes every second), which then lands in this call, not in whichever call
+   * the flush falls. Returns how the wait ended.
    *
    * @example
    * ```ts
@@ -222,15 +242,17 @@ export class QuietWatch {
    * await watch.settle(Date.now() + 150, Date.now() + 1000); // 'quiet' within a few ms for an idle server
    * ```
    */
-  async settle(until: number, calm = until): Promise<'quiet' | 'time'> {
+  async settle(until: number, late = until): Promise<'quiet' | 'time'> {
+    let timers = false;
     for (;;) {
       const first = this.read();
       if (first === undefined) break;
-      if (this.#settled(first, Math.max(until, calm))) {
+      if (this.#settled(first, Math.max(until, late))) {
         const second = this.read();
         if (second !== undefined && same(first, second)) return 'quiet';
-      }
-      const left = until - Date.now();
+      } else if (!timers && this.#idle(first)) timers = true;
+      const end = timers ? Math.max(until, late) : until;
+      const left = end - Date.now();
       if (left <= 0) return 'time';
       await sleep(Math.min(POLL_MS, left));
     }
