@@ -155,6 +155,8 @@ export type CandorErrorCode =
   | 'install_failed'
   /** The observed server did not start. */
   | 'observe_start_failed'
+  /** The observed server started, but a request after the handshake (its tools/list) failed. */
+  | 'observe_list_failed'
   /** The workdir to copy into the sandbox is too large. */
   | 'observe_workdir_too_large'
   /** The console's browser bundle is missing (run `npm run build`). */

@@ -32,6 +32,8 @@ describe('answersDiffer as readings (read-only tools)', () => {
       ),
     ).toBeUndefined();
     expect(answersDiffer('trace V1StGbR8_Z5jdHi6B-myT', 'trace 4f9Kq2Lm0pXz7RtYb1Cd', reading)).toBeUndefined();
+    // base64url ids that begin or end with "-" are ids all the same.
+    expect(answersDiffer('trace -Xq3vB9kLm2pRt7wZ.', 'trace 8Hn4Kq2Lm0pXz7RtY-.', reading)).toBeUndefined();
   });
 
   it('still reports a list that grew or a counter that moved', () => {

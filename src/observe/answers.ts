@@ -26,7 +26,8 @@ const VOLATILE: ReadonlyArray<readonly [RegExp, string]> = [
  * differently on every call; only what is left says the server's state moved.
  */
 const READING: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}\b/g, '<id>'],
+  // Bounded by what cannot be in a token, not \b: a base64url id may begin or end with "-".
+  [/(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{8,}(?![\w-])/g, '<id>'],
   [/\b(pid|PID|process id)\b[\s:=#]*\d+/g, '<pid>'],
   [/\b\d+(\.\d+)?\s?%/g, '<share>'],
   [/\b\d+(\.\d+)?\s?([KMGTP]i?B|[kKMGTP]|bytes?|B)\b/g, '<size>'],

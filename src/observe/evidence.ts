@@ -12,7 +12,9 @@
  *   (a lock or temp file the server made itself), and files a program rewrote
  *   while what they record stayed the same (a git index whose stat cache
  *   `git status` refreshed, a file renamed over with its own content) or wrote
- *   inside a folder tagged as a cache (`CACHEDIR.TAG`), reported apart.
+ *   inside a folder tagged as a cache (`CACHEDIR.TAG`), reported apart;
+ * - the server's own log: lines appended to a file the server made and opened
+ *   before the call, through that descriptor (own-log.ts), reported apart.
  */
 import path from 'node:path';
 import type { SnapshotDiff } from './snapshot.js';
@@ -52,6 +54,8 @@ export interface Evidence {
   /** Outbound attempts, one line each (`connect 10.0.0.1:443 (attempted)`). */
   network: string[];
   scratch: string[];
+  /** The server's own log files the call appended to (`diff.logged`): not the tool's write. */
+  logs: string[];
 }
 
 /**
@@ -92,7 +96,7 @@ export function describeConnect(effect: Extract<TracedEffect, { kind: 'connect' 
  *
  * @example
  * ```ts
- * classify(call, scene); // { writes: ['/tmp/…/work/out.txt'], deletions: [], overwrites: [], execs: [], network: [], scratch: [] }
+ * classify(call, scene); // { writes: ['/tmp/…/work/out.txt'], deletions: [], overwrites: [], execs: [], network: [], scratch: [], logs: [] }
  * ```
  */
 export function classify(call: CallRecord, scene: Scene): Evidence {
@@ -150,6 +154,7 @@ export function classify(call: CallRecord, scene: Scene): Evidence {
     execs,
     network,
     scratch: [...scratch],
+    logs: [...(call.diff.logged ?? [])],
   };
 }
 

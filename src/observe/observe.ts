@@ -3,15 +3,15 @@
  * attribute every traced effect and file change to the call that made it, and
  * judge each tool against its hints.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { CandorError } from '../errors.js';
 import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
 import { type CallRecord, classify, type Scene } from './evidence.js';
+import { isTimeout, requestFailure, startFailure } from './failures.js';
+import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
@@ -66,7 +66,7 @@ export interface ToolObservation {
   calls: CallRecord[];
   /** Why the tool was not exercised (no successful call), if so. */
   notExercised?: string;
-  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch. */
+  /** The evidence classes its calls showed: wrote, deleted, ran a program, network, scratch, server log. */
   effects: string[];
   findings: ObserveFinding[];
 }
@@ -100,31 +100,6 @@ export interface ObserveReport {
 }
 
 const LOOSE = z.looseObject({});
-
-/** Whether a request failed because no answer came in time (never a tool error that mentions a timeout). */
-function isTimeout(error: unknown): boolean {
-  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-}
-
-/** `lines` indented under a heading, or nothing. */
-function stderrBlock(lines: readonly string[]): string {
-  return lines.length === 0
-    ? ' It wrote nothing to stderr.'
-    : `\nThe server's last stderr lines:\n${lines.map((l) => `  ${l}`).join('\n')}`;
-}
-
-/** A start-up failure, said plainly, with the server's own last words: the usual cause of a silent server here is the missing network. */
-function startFailure(error: unknown, timeoutMs: number, stderr: readonly string[]): CandorError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new CandorError(
-    `${
-      isTimeout(error)
-        ? `The server did not finish the MCP handshake within ${timeoutMs} ms in the sandbox. It has no network there: a command that downloads at start (npx -y, uvx) cannot — install the server and give its path, or raise --timeout.`
-        : `The server stopped before finishing the MCP handshake in the sandbox (${message}).`
-    }${stderrBlock(stderr)}`,
-    { code: 'observe_start_failed' },
-  );
-}
 
 /** One way of generating a tool's arguments. */
 interface Attempt {
@@ -221,6 +196,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     if (version !== undefined) report.protocolVersion = version;
     // The fence after a call: a request the server answers only once it has read everything before it.
     // 2026-07-28 has no ping; server/discover is its cheapest request.
+    const fenceName = client.getProtocolEra() === 'modern' ? 'server/discover' : 'ping';
     const fence =
       client.getProtocolEra() === 'modern'
         ? () => client.request({ method: 'server/discover', params: {} } as never, LOOSE, { timeout: timeoutMs })
@@ -229,16 +205,20 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       exited = true;
     };
     // Raw listing: the SDK's typed listTools() drops keys a hint check must see.
-    const listed = (await client.request({ method: 'tools/list', params: {} } as never, LOOSE)) as {
+    const listed = (await client
+      .request({ method: 'tools/list', params: {} } as never, LOOSE)
+      .catch((error: unknown) => Promise.reject(requestFailure('tools/list', error, stderr.lines())))) as {
       tools?: WireToolLike[];
     };
     report.listed = listed.tools ?? [];
-    await fence();
+    await fence().catch((error: unknown) => Promise.reject(requestFailure(fenceName, error, stderr.lines())));
     await sleep(quietMs);
     report.startup = {
       effects: parseTrace(await reader.read(), sandbox.work),
       diff: diffSnapshots(startSnapshot, await snapshot(roots)),
     };
+    const logs = new OwnLogs(scene.initial);
+    logs.saw(report.startup.effects);
     const existingFile = firstFile(startSnapshot, sandbox.work);
     // The database witness: SQLite files the workdir held before the server started.
     const databases: string[] = [];
@@ -250,7 +230,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     const callOnce = async (name: string, args: Record<string, unknown>): Promise<CallRecord> => {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await readRows(databases) : undefined;
-      await reader.read();
+      logs.saw(parseTrace(await reader.read(), sandbox.work));
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
         const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
@@ -273,6 +253,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await sleep(quietMs);
       record.effects = parseTrace(await reader.read(), sandbox.work);
       record.diff = diffSnapshots(before, await snapshot(roots), startSnapshot);
+      await logs.setAside(record, before);
       if (rowsBefore) {
         const gone = deletedRows(rowsBefore, await readRows(databases));
         if (gone.length > 0) record.rowsDeleted = gone;
@@ -394,6 +375,7 @@ function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
     ...(any('execs') ? ['ran a program'] : []),
     ...(any('network') ? ['network'] : []),
     ...(any('scratch') ? ['scratch'] : []),
+    ...(any('logs') ? ['server log'] : []),
   ];
 }
 
@@ -406,13 +388,8 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
     [pathPattern(sandbox.tmp), '$TMPDIR'],
   ];
   const shown = (text: string) => swaps.reduce((out, [pattern, to]) => out.replace(pattern, to), text);
-  const diff = (d: SnapshotDiff): SnapshotDiff => ({
-    created: d.created.map(shown),
-    modified: d.modified.map(shown),
-    deleted: d.deleted.map(shown),
-    ...(d.rewritten ? { rewritten: d.rewritten.map(shown) } : {}),
-    ...(d.cached ? { cached: d.cached.map(shown) } : {}),
-  });
+  const diff = (d: SnapshotDiff) =>
+    Object.fromEntries(Object.entries(d).map(([key, files]) => [key, files.map(shown)])) as unknown as SnapshotDiff;
   const effect = (e: TracedEffect): TracedEffect =>
     e.kind === 'connect'
       ? e

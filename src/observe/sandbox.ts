@@ -15,7 +15,7 @@ import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
 
 /** The syscalls traced: file changes, program runs, connections. */
 const TRACED =
-  'open,openat,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
+  'open,openat,openat2,creat,truncate,ftruncate,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,chmod,fchmodat,chown,fchownat,lchown,execve,connect';
 
 /** Folders of a workdir copy always left out (dependencies: reinstallable, and huge). `.git` is copied. */
 const SKIPPED = new Set(['node_modules']);

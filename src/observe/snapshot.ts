@@ -29,6 +29,11 @@ export interface SnapshotDiff {
    * call or made by it: the program's to rebuild, not in the lists above.
    */
   cached?: string[];
+  /**
+   * Files the server appended whole lines of text to through a descriptor it opened
+   * before the call, having made them itself (own-log.ts): its own log, not in `modified`.
+   */
+  logged?: string[];
 }
 
 /**

@@ -14,6 +14,7 @@ const LINES = [
   '28154 mkdir("cache", 0777)              = 0',
   '28160 <... renameat2 resumed>)          = 0',
   '28154 unlinkat(AT_FDCWD, "cache", AT_REMOVEDIR) = 0',
+  '28154 openat2(AT_FDCWD, "/tmp/app.log", {flags=O_WRONLY|O_CREAT|O_APPEND, mode=0644, resolve=0}, 24) = 3',
 ];
 
 describe('parseTrace', () => {
@@ -30,6 +31,8 @@ describe('parseTrace', () => {
       ['mkdir', '/work/cache', ''],
       ['rename', '/work/a.tmp', '/work/a.json'],
       ['rmdir', '/work/cache', ''],
+      ['write', '/tmp/app.log', ''],
+      ['create', '/tmp/app.log', ''],
     ]);
     const connects = effects.filter((e) => e.kind === 'connect');
     expect(connects).toMatchObject([

@@ -78,6 +78,7 @@ function effectOf(call: string, args: string, ok: boolean, cwd: string, line: st
   switch (call) {
     case 'open':
     case 'openat':
+    case 'openat2':
     case 'creat': {
       if (!ok || first === undefined) return undefined;
       const flags = call === 'creat' ? 'O_WRONLY|O_CREAT|O_TRUNC' : args;

@@ -64,6 +64,14 @@ export const OBSERVE_RULES = [
       'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints.',
   },
   {
+    id: 'observe/server-log',
+    severity: 'info',
+    summary:
+      'The server appended lines to its own log during calls: a file it made and opened before them. Not counted as any tool’s write.',
+    explanation:
+      'Many servers write a diagnostic log through a stream opened at start-up and add a line for every request. That records what the server did; it changes nothing a tool claims to leave alone, so it is reported here rather than as observe/read-only-wrote. The evidence has to hold for this run: the trace shows the file opened for writing before the call and no open of it in the call (the bytes went through the descriptor held from before), the server made the file (it was not there when the server started), the call only added whole lines of text to the end (the old content is an exact prefix), and the call’s arguments do not name it. A file opened in the call, even to append one line (a history a tool reads back), stays the tool’s write, and so does any file that was there before the server started.',
+  },
+  {
     id: 'observe/destructive-no-effect',
     severity: 'info',
     summary:
@@ -95,6 +103,7 @@ function merged(evidence: readonly Evidence[], serverWide: ReadonlySet<string>):
     execs: all('execs', (f) => `ran ${f}`),
     network: all('network', (l) => l),
     scratch: all('scratch', (f) => f),
+    logs: all('logs', (f) => f),
   };
 }
 
@@ -244,7 +253,8 @@ const SERVER_WIDE_SHARE = 0.75;
 /**
  * Effects the server has on (nearly) every call whatever the tool (usage
  * counters, a config rewrite, telemetry): one finding, and the evidence lines
- * to leave out of each tool's own verdict.
+ * to leave out of each tool's own verdict. The server's own log, if its calls
+ * appended to one, is a second finding (info).
  *
  * @example
  * ```ts
@@ -255,6 +265,33 @@ export function judgeServer(
   tools: readonly JudgedTool[],
   scene: Scene,
 ): { findings: ObserveFinding[]; lines: Set<string> } {
+  const log = ownLog(tools, scene);
+  const effects = serverWide(tools, scene);
+  return { findings: [...effects.findings, ...log], lines: effects.lines };
+}
+
+/** The server's own log, once for the server: the files its calls appended to, and which tools' calls did. */
+function ownLog(tools: readonly JudgedTool[], scene: Scene): ObserveFinding[] {
+  const files = new Set<string>();
+  const names: string[] = [];
+  for (const tool of tools) {
+    const logs = tool.calls.flatMap((call) => classify(call, scene).logs);
+    for (const file of logs) files.add(file);
+    if (logs.length > 0) names.push(tool.name);
+  }
+  if (files.size === 0) return [];
+  return [
+    finding(
+      'observe/server-log',
+      undefined,
+      `The server appended to its own log, opened before the calls, during calls of ${listOf(names)}.`,
+      [...files].sort().map((file) => `appended to ${file}`),
+    ),
+  ];
+}
+
+/** Writes and network on (nearly) every call: see {@link judgeServer}. */
+function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: ObserveFinding[]; lines: Set<string> } {
   const exercised = tools.filter((t) => t.calls.some((c) => c.ok));
   const byLine = new Map<string, Set<string>>();
   for (const tool of exercised) {

@@ -193,7 +193,12 @@ function observeFindings(): Finding[] {
     tools.map((t) => ({ ...t, hints: hints(true, false, true, false), calls: [phoning] })),
     scene,
   ).findings;
-  return [...perTool, ...contradicting, ...harmless, ...both];
+  const logging = call({ diff: { created: [], modified: [], deleted: [], logged: ['/h/.app/server.log'] } });
+  const logged = judgeServer(
+    tools.map((t) => ({ ...t, calls: [logging] })),
+    scene,
+  ).findings;
+  return [...perTool, ...contradicting, ...harmless, ...both, ...logged];
 }
 
 /** The message with each tool name, list of names and quoted value shortened to one token, so only the wording is measured. */
