@@ -12,6 +12,13 @@ export interface ScanPlan {
   tables: Uint8Array;
   /** The fingerprints (by index in the list planned) in each of the 8 buckets. */
   buckets: readonly (readonly number[])[];
+  /** 8192 bytes: bit `tripleBit(…)` of every byte triple some fingerprint holds exactly. */
+  triples: Uint8Array;
+}
+
+/** The bit of the triples' bitmap for three bytes (as the pass computes it). */
+export function tripleBit(b0: number, b1: number, b2: number): number {
+  return Math.imul(b0 | (b1 << 8) | (b2 << 16), 0x9e3779b1) >>> 16;
 }
 
 // Buckets of fingerprints in one pass.
@@ -136,5 +143,16 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
         if (low[b]![j]! & (1 << nibble)) tables[j * 32 + nibble]! |= 1 << b;
         if (high[b]![j]! & (1 << nibble)) tables[j * 32 + 16 + nibble]! |= 1 << b;
       }
-  return { tables, buckets };
+  const triples = new Uint8Array(8192);
+  const every = [...Array(256).keys()];
+  const bytesOf = (set: string | undefined) =>
+    set === undefined ? every : [...new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))];
+  for (const fingerprint of fingerprints)
+    for (const b0 of bytesOf(fingerprint[0]))
+      for (const b1 of bytesOf(fingerprint[1]))
+        for (const b2 of bytesOf(fingerprint[2])) {
+          const bit = tripleBit(b0, b1, b2);
+          triples[bit >> 3]! |= 1 << (bit & 7);
+        }
+  return { tables, buckets, triples };
 }

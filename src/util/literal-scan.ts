@@ -27,10 +27,11 @@ interface Exports {
   narrow(src: number, dst: number, count: number): void;
 }
 
-// Memory: the tables at 0, scratch at 96, code-unit ranges at 256, then the window of the
-// text as UTF-16 (two-byte texts only), as one byte per character, and the candidates.
+// Memory: the tables at 0, scratch at 96, code-unit ranges at 256, the triples' bitmap at
+// 8192, then the window of the text as UTF-16, as the pass sees it, and the candidates.
 const RANGES = 256;
-const UNITS = 1024;
+const TRIPLES = 8192;
+const UNITS = 16384;
 // Zero bytes after each copy: the passes read past the last 16-byte block.
 const PAD = 64;
 // Longer texts go through in windows of this many characters.
@@ -109,6 +110,7 @@ export function literalScanner(): LiteralScanner | undefined {
         load(wasm, text, from, length);
         const { bytes, out } = layout(length);
         new Uint8Array(wasm.memory.buffer, 0, 96).set(plan.tables);
+        new Uint8Array(wasm.memory.buffer, TRIPLES, 8192).set(plan.triples);
         const count = wasm.find(bytes, bytes + length, out);
         const entries = new Int32Array(wasm.memory.buffer, out, count);
         const stop = bytes + (last ? length : WINDOW);

@@ -12,17 +12,18 @@
 ;; a candidate may be no match (the caller checks it); a match is never missed. (A second
 ;; group of 8 buckets in the same pass cost more than twice the time: measured.)
 ;;
-;; Memory: the tables at 0 (position j: low at 32j, high 16 bytes after), the text and
-;; the output where the caller puts them.
+;; Memory: the tables at 0 (position j: low at 32j, high 16 bytes after), a bitmap of
+;; the fingerprints' exact byte triples at 8192 (bit (triple × 0x9E3779B1) >> 16, the
+;; triple read little-endian), the text and the output where the caller puts them.
 (module
   (memory (export "memory") 1)
 
   ;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
   ;; to `end`, and writes an i32 for each candidate position, in order, from `out`: its
   ;; offset times 256 plus its buckets (a bit each). Returns the number of candidates.
-  ;; Bytes 96 to 111 are scratch.
+  ;; Bytes 96 to 111 are scratch; bytes 8192 to 16383 are the bitmap of exact triples.
   (func (export "find") (param $start i32) (param $end i32) (param $out i32) (result i32)
-    (local $p i32) (local $o i32) (local $lanes i32) (local $lane i32) (local $scratch i32)
+    (local $p i32) (local $o i32) (local $lanes i32) (local $lane i32) (local $scratch i32) (local $q i32) (local $h i32)
     (local $nib v128) (local $x v128) (local $lo v128) (local $hi v128)
     (local $a v128)
     (local $a0l v128) (local $a0h v128) (local $a1l v128) (local $a1h v128) (local $a2l v128) (local $a2h v128)
@@ -62,16 +63,31 @@
           (i8x16.swizzle (local.get $a2h) (local.get $hi)))))
         (if (v128.any_true (local.get $a))
           (then
-            ;; One i32 per candidate: its offset times 256 plus its buckets.
             (v128.store (local.get $scratch) (local.get $a))
             (local.set $lanes (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
             (loop $lane
               (local.set $lane (i32.ctz (local.get $lanes)))
-              (i32.store (local.get $o)
-                (i32.or
-                  (i32.shl (i32.add (local.get $p) (local.get $lane)) (i32.const 8))
-                  (i32.load8_u (i32.add (local.get $scratch) (local.get $lane)))))
-              (local.set $o (i32.add (local.get $o) (i32.const 4)))
+              (local.set $q (i32.add (local.get $p) (local.get $lane)))
+              ;; The three bytes at the position, hashed to one of 65,536 bits: kept only if
+              ;; some fingerprint holds those three bytes exactly (the nibble tables accept
+              ;; more), which drops most false alarms before they cost the caller anything.
+              (local.set $h (i32.shr_u
+                (i32.mul
+                  (i32.or (i32.load8_u (local.get $q))
+                    (i32.or (i32.shl (i32.load8_u offset=1 (local.get $q)) (i32.const 8))
+                      (i32.shl (i32.load8_u offset=2 (local.get $q)) (i32.const 16))))
+                  (i32.const 0x9E3779B1))
+                (i32.const 16)))
+              (if (i32.and
+                    (i32.load8_u offset=8192 (i32.shr_u (local.get $h) (i32.const 3)))
+                    (i32.shl (i32.const 1) (i32.and (local.get $h) (i32.const 7))))
+                (then
+                  ;; One i32 per candidate: its offset times 256 plus its buckets.
+                  (i32.store (local.get $o)
+                    (i32.or
+                      (i32.shl (local.get $q) (i32.const 8))
+                      (i32.load8_u (i32.add (local.get $scratch) (local.get $lane)))))
+                  (local.set $o (i32.add (local.get $o) (i32.const 4)))))
               (local.set $lanes (i32.and (local.get $lanes) (i32.sub (local.get $lanes) (i32.const 1))))
               (br_if $lane (local.get $lanes)))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))

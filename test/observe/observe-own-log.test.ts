@@ -26,6 +26,8 @@ beforeAll(async () => {
     timeoutMs: 120_000,
   });
   exitCode = run.code;
+  if (run.code !== 0 && run.code !== 1)
+    throw new Error(`candor observe could not observe (exit ${run.code}): ${run.stderr}`);
   report = JSON.parse(run.stdout) as ObserveReport;
 }, 150_000);
 

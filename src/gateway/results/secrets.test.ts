@@ -40,4 +40,14 @@ describe('secrets in result text', () => {
     const text = 'password: changeme\ntoken = xxxxxxxxxxxxxxxxxxxx\napi_key: "$API_KEY"\nsecret_version = 1.2.3-beta.4';
     expect(await findSecrets(text)).toEqual([]);
   });
+
+  it('takes a value that names a token, secret or password for a name, not a secret', async () => {
+    const code = 'exports.exchangeX509Token = exchangeX509Token;\nconst clientSecret = readClientSecret2FromVault;';
+    expect(await findSecrets(code)).toEqual([]);
+    // The same shape with a random value is still a secret.
+    const value = `${alnum(20)}7`;
+    expect(
+      redact(`exports.accessToken = ${value};`, await findSecrets(`exports.accessToken = ${value};`)),
+    ).not.toContain(value);
+  });
 });
