@@ -28,6 +28,9 @@ const cell = (text: string) =>
 
 const short = (text: string, max = 140) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/** `n thing` or `n things`. */
+const count = (n: number, thing: string) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -86,7 +89,7 @@ function serverSection(report: StoredReport, judgements: readonly Judgement[]): 
       `${report.lint.filter((f) => f.severity === 'error').length} errors, ${report.lint.filter((f) => f.severity === 'warning').length} warnings`,
     ],
     ['Observe contradictions', String(observeErrors(report))],
-    ['Consistent', `${report.tools.filter((t) => t.verdict === 'consistent').length} tools`],
+    ['Consistent', count(report.tools.filter((t) => t.verdict === 'consistent').length, 'tool')],
     ['Not exercised', skipped.length === 0 ? '0' : skipped.map(cell).join('<br>')],
     ['Verdict', report.verdict],
     ['Scan time', `${report.seconds} s`],
@@ -120,6 +123,14 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
   const lines = [
     `- Median scan time per server, install included: **${median(times).toFixed(1)} s** (${times.length} servers; the fastest ${Math.min(...times).toFixed(1)} s, the slowest ${Math.max(...times).toFixed(1)} s).`,
   ];
+  // The install is npm's (the registry, the cache); the rest is candor's scan of the installed server.
+  const installed = reports.flatMap((r) =>
+    'seconds' in r && typeof r.installSeconds === 'number' ? [r.seconds - r.installSeconds] : [],
+  );
+  if (installed.length > 0)
+    lines.push(
+      `- Median scan time of the installed server (the same scans without npm's install): **${median(installed).toFixed(1)} s** (${installed.length} servers).`,
+    );
   if (run) {
     const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(', ');
     const timeout = run.timeoutMs ? ` and \`--timeout ${run.timeoutMs}\`` : '';

@@ -121,7 +121,9 @@ async function keepReports(out: string): Promise<void> {
     }
     const report = JSON.parse(readFileSync(from, 'utf8'));
     report.target = listed;
-    if (report.serverJson) report.serverJson.file = path.relative(SCORECARD_DIR, report.serverJson.file);
+    // A stored report copied back into a resumed folder already names its server.json relative to the scorecard.
+    if (report.serverJson && path.isAbsolute(report.serverJson.file))
+      report.serverJson.file = path.relative(SCORECARD_DIR, report.serverJson.file);
     // The reports name the sandbox's folders under HOME; the checked-in copy says ~ instead.
     const text = JSON.stringify(report, null, 2).replaceAll(os.homedir(), '~');
     writeFileSync(path.join(REPORTS_DIR, `${slugFor(listed)}.json`), `${text}\n`);
