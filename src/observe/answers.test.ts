@@ -34,6 +34,9 @@ describe('answersDiffer as readings (read-only tools)', () => {
     expect(answersDiffer('trace V1StGbR8_Z5jdHi6B-myT', 'trace 4f9Kq2Lm0pXz7RtYb1Cd', reading)).toBeUndefined();
     // base64url ids that begin or end with "-" are ids all the same.
     expect(answersDiffer('trace -Xq3vB9kLm2pRt7wZ.', 'trace 8Hn4Kq2Lm0pXz7RtY-.', reading)).toBeUndefined();
+    // Random ids without a digit (one 16-character base64url id in 15 has none).
+    expect(answersDiffer('trace vQKtDgEdCGPApaTg.', 'trace mWzRbQeHtKfYcLsN.', reading)).toBeUndefined();
+    expect(answersDiffer('trace vQKt_gEdCGPApaTg.', 'trace mWzR-QeHtKfYcLsN.', reading)).toBeUndefined();
   });
 
   it('still reports a list that grew or a counter that moved', () => {
@@ -41,6 +44,11 @@ describe('answersDiffer as readings (read-only tools)', () => {
     expect(answersDiffer('{"searches":["a"]}', '{"searches":["a","a"]}', reading)).toBeDefined();
     expect(answersDiffer('viewed 1 times', 'viewed 2 times', reading)).toBeDefined();
     expect(answersDiffer('notes: note-0001', 'notes: note-0001, note-0002', reading)).toBeDefined();
+    // Names are not ids: a camelCase or snake_case name that changes is a change.
+    expect(answersDiffer('open: readConfigurationFile', 'open: writeConfigurationFile', reading)).toBeDefined();
+    expect(
+      answersDiffer('last: create_pull_request_review', 'last: delete_pull_request_review', reading),
+    ).toBeDefined();
   });
 
   it('keeps the stricter comparison for repeats of non-read-only tools', () => {
