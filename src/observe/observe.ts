@@ -201,10 +201,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     // The fence after a call: a request the server answers only once it has read everything before it.
     // 2026-07-28 has no ping; server/discover is its cheapest request.
     const fenceName = client.getProtocolEra() === 'modern' ? 'server/discover' : 'ping';
-    const fence =
-      client.getProtocolEra() === 'modern'
-        ? () => client.request({ method: 'server/discover', params: {} } as never, LOOSE, { timeout: timeoutMs })
-        : () => client.ping({ timeout: timeoutMs });
+    const fence = () => client.request({ method: fenceName, params: {} } as never, LOOSE, { timeout: timeoutMs });
     client.onclose = () => {
       exited = true;
     };

@@ -39,6 +39,9 @@ const WINDOW = 1024 * 1024;
 
 let instance: Exports | null | undefined;
 
+/** The plan whose tables are in memory (growing the memory keeps them). */
+let tablesOf: ScanPlan | undefined;
+
 function exportsOrNull(): Exports | null {
   if (instance !== undefined) return instance;
   try {
@@ -109,8 +112,11 @@ export function literalScanner(): LiteralScanner | undefined {
         const length = Math.min(text.length - from, WINDOW + 2);
         load(wasm, text, from, length);
         const { bytes, out } = layout(length);
-        new Uint8Array(wasm.memory.buffer, 0, 96).set(plan.tables);
-        new Uint8Array(wasm.memory.buffer, TRIPLES, 8192).set(plan.triples);
+        if (tablesOf !== plan) {
+          new Uint8Array(wasm.memory.buffer, 0, 96).set(plan.tables);
+          new Uint8Array(wasm.memory.buffer, TRIPLES, 8192).set(plan.triples);
+          tablesOf = plan;
+        }
         const count = wasm.find(bytes, bytes + length, out);
         const entries = new Int32Array(wasm.memory.buffer, out, count);
         const stop = bytes + (last ? length : WINDOW);

@@ -14,13 +14,7 @@
 import { type Fingerprint, literalScanner, planScan, type ScanPlan } from '../../util/literal-scan.js';
 import { commonness } from '../../util/literal-scan-plan.js';
 import { hasWideCharacters } from '../../util/wide-characters.js';
-import type { Anchor } from './anchor.js';
-
-// Printable ASCII from the rarest to the commonest in ordinary results (source files,
-// JSON documents and logs, measured by `bench/result-guards.ts`), as written and folded to
-// lower case. Any other character counts as rarer than all of these.
-const RARITY = '%~QXZYJK$^WVG!Hz@<BFU#?L87Dq&N|+M>9OPC][RIAj5E`3TS\'_xw*64k;}{vy=10/2)(bf\\-,gh:mpu.cd"lionsarte ';
-const RARITY_CASELESS = '%~$^!@<z#?87&q|+>9][5`j3\'_*x6w4k;}{v=y10/2)(b\\-,fgh:m.up"dclionarste ';
+import { type Anchor, caseSet } from './anchor.js';
 
 // V8 looks for a string shorter than this with a plain first-character scan; longer ones
 // go through a slower start.
@@ -139,7 +133,7 @@ export function fingerprintsOf(
   if (anchor.fingerprints !== undefined)
     return { alternatives: anchor.fingerprints, offset: anchor.fingerprintAt ?? 0 };
   const { literal } = anchor;
-  const cased = (ch: string) => (caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch);
+  const cased = (ch: string) => caseSet(ch, caseless);
   const width = Math.min(3, literal.length);
   let best = 0;
   let bestScore = Number.POSITIVE_INFINITY;
@@ -236,7 +230,7 @@ function nativePlan(anchors: readonly Anchor[], caseless: boolean): NativePlan {
       made.pivoted.set(code, [...(made.pivoted.get(code) ?? []), { anchor, offset: underscore }]);
       continue;
     }
-    const { key, offset } = searchKey(anchor, caseless ? RARITY_CASELESS : RARITY);
+    const { key, offset } = searchKey(anchor, caseless);
     byKey.set(key, [...(byKey.get(key) ?? []), { anchor, offset }]);
   }
   for (const [key, probes] of byKey) made.searches.push({ key, probes });
@@ -248,7 +242,7 @@ function nativePlan(anchors: readonly Anchor[], caseless: boolean): NativePlan {
  * What to look for natively to find an anchor: its `search` if given, else the part of
  * its literal from its rarest character on (at least two characters where it has them).
  */
-function searchKey(anchor: Anchor, rarity: string): { key: string; offset: number } {
+function searchKey(anchor: Anchor, caseless: boolean): { key: string; offset: number } {
   const { literal } = anchor;
   if (anchor.search !== undefined) {
     const offset = literal.indexOf(anchor.search);
@@ -258,6 +252,7 @@ function searchKey(anchor: Anchor, rarity: string): { key: string; offset: numbe
   const shortest = Math.min(2, literal.length);
   let best = 0;
   for (let at = 1; at + shortest <= literal.length; at++)
-    if (rarity.indexOf(literal.charAt(at)) < rarity.indexOf(literal.charAt(best))) best = at;
+    if (commonness([caseSet(literal.charAt(at), caseless)]) < commonness([caseSet(literal.charAt(best), caseless)]))
+      best = at;
   return { key: literal.slice(best, best + MAX_KEY), offset: best };
 }

@@ -1,4 +1,5 @@
 /** What the result guards' prefilter looks for: the literals the rules' matches contain. */
+import { passBytesOf } from '../../util/literal-scan.js';
 
 /**
  * A check of a text at a position: a sticky expression (tried with `lastIndex` there), or
@@ -19,6 +20,14 @@ export const wordEnd: Gate = (text, at) => !isWordCode(text.charCodeAt(at));
 
 // Every code unit `\s` matches.
 const SPACE_CODES = new Set([...Array(0x10000).keys()].filter((code) => /\s/.test(String.fromCharCode(code))));
+
+/** Whitespace (`\s`: Unicode's spaces, line ends and U+FEFF) as the SIMD pass sees it, for fingerprints. */
+export const SPACE = passBytesOf(/\s/);
+
+/** A character's fingerprint set: itself, or for `caseless` a letter in both cases. */
+export function caseSet(ch: string, caseless: boolean): string {
+  return caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch;
+}
 
 /** A whitespace character at `at` (a pattern's `\s` after a word). */
 export const spaceAt: Gate = (text, at) => SPACE_CODES.has(text.charCodeAt(at));
@@ -70,7 +79,7 @@ export function fingerprintWith(
   next: { before?: string; after?: string },
   caseless = false,
 ): Pick<Anchor, 'fingerprints' | 'fingerprintAt'> {
-  const set = (ch: string) => (caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch);
+  const set = (ch: string) => caseSet(ch, caseless);
   if (next.after !== undefined) {
     const at = Math.max(0, literal.length - 2);
     return { fingerprints: [[...[...literal.slice(at)].map(set), next.after]], fingerprintAt: at };

@@ -14,8 +14,7 @@ import {
   hiddenUnicode,
   STEERING_PATTERNS,
 } from '../../lint/rules/steering.js';
-import { passBytesOf } from '../../util/literal-scan.js';
-import { type Anchor, fingerprintWith, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
+import { type Anchor, fingerprintWith, SPACE, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
@@ -31,9 +30,6 @@ const word = (literal: string, rule: PatternName, reach: Omit<Anchor, 'literal' 
   rules: [rule],
   ...reach,
 });
-
-// Whitespace as the SIMD pass sees it (`\s` is Unicode's spaces, line ends and U+FEFF).
-const SPACE = passBytesOf(/\s/);
 
 // A hidden-instruction tag's name, as the steering pattern knows them.
 const TAG_NAME = '(?:important|system|instructions?|secret|hidden|admin|assistant|im_start|sys)\\b';

@@ -6,8 +6,7 @@
  * result cannot switch the check off with a `secretlint-disable` comment.
  */
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import { passBytesOf } from '../../util/literal-scan.js';
-import { type Anchor, fingerprintWith } from './anchor.js';
+import { type Anchor, fingerprintWith, SPACE } from './anchor.js';
 import type { ResultFinding } from './types.js';
 
 type RuleCreator = (typeof presetRules)[number];
@@ -15,9 +14,6 @@ type RuleContext = Parameters<RuleCreator['create']>[0];
 type RuleSource = Parameters<NonNullable<ReturnType<RuleCreator['create']>['file']>>[0];
 
 const PREFIX = '@secretlint/secretlint-rule-';
-
-// Whitespace as the SIMD pass sees it.
-const SPACE = passBytesOf(/\s/);
 
 // Rules that scan text for credentials; the preset's comment filter is not one, and the
 // GCP rule only reads `.json` and `.p12` files (its keys are PEM blocks the private-key

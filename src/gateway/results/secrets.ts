@@ -7,8 +7,7 @@
  * none of them costs a few native string searches.
  */
 
-import { passBytesOf } from '../../util/literal-scan.js';
-import { type Anchor, fingerprintWith } from './anchor.js';
+import { type Anchor, fingerprintWith, SPACE } from './anchor.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
@@ -23,7 +22,7 @@ const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
 // What follows every name the expression takes: where it does not, no match ends its name there.
 const AFTER_NAME = new RegExp(VALUE, 'y');
 // The character right after such a name, as the SIMD pass sees it: a quote, `=`, `:` or whitespace.
-const NAME_END = `"'=:${passBytesOf(/\s/)}`;
+const NAME_END = `"'=:${SPACE}`;
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
