@@ -7,6 +7,7 @@
  * stack trace.
  */
 import { CommanderError } from 'commander';
+import { avoidWasmInliningFault } from '../util/wasm-inlining.js';
 import { EXIT, reportError } from './cli-error.js';
 import { buildProgram } from './program.js';
 
@@ -25,6 +26,8 @@ function quietSdkAuthNotes(): void {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Before anything loads WebAssembly (cedar-wasm, the result guards' scanner, undici's parser).
+  avoidWasmInliningFault();
   const debug = argv.includes('--debug');
   if (!debug) quietSdkAuthNotes();
   try {

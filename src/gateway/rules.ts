@@ -18,6 +18,7 @@ import { CandorError } from '../errors.js';
 import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo, ToolDefinition } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
+import { avoidWasmInliningFault } from '../util/wasm-inlining.js';
 import { FilteredTools } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { type EntityReads, type RulesReads, readsOf } from './rules-reads.js';
@@ -420,6 +421,7 @@ let loaded = 0;
 let warmedUp = false;
 
 function loadCedar(): Cedar {
+  avoidWasmInliningFault();
   const require = createRequire(import.meta.url);
   try {
     return require('@cedar-policy/cedar-wasm/nodejs') as Cedar;

@@ -16,6 +16,7 @@
 
 import type { ScanPlan } from './literal-scan-plan.js';
 import { WASM_BASE64 } from './literal-scan-wasm.js';
+import { avoidWasmInliningFault } from './wasm-inlining.js';
 
 export type { Fingerprint, ScanPlan } from './literal-scan-plan.js';
 export { planScan } from './literal-scan-plan.js';
@@ -44,6 +45,7 @@ let tablesOf: ScanPlan | undefined;
 
 function exportsOrNull(): Exports | null {
   if (instance !== undefined) return instance;
+  avoidWasmInliningFault();
   try {
     const bytes = Buffer.from(WASM_BASE64, 'base64');
     instance = WebAssembly.validate(bytes)
