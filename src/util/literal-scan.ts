@@ -23,67 +23,157 @@ export { planScan } from './literal-scan-plan.js';
 
 interface Exports {
   memory: WebAssembly.Memory;
-  find(start: number, end: number, out: number): number;
+  find(start: number, end: number, out: number, tables: number, masks: number): number;
   findWide(start: number, end: number, ranges: number, count: number, floor: number): number;
-  narrow(src: number, dst: number, count: number): void;
+  narrow(src: number, dst: number, count: number, floor: number): number;
 }
 
-// Memory: the tables at 0, scratch at 96, code-unit ranges at 256, the triples' bitmap at
-// 8192, then the window of the text as UTF-16, as the pass sees it, and the candidates.
-const RANGES = 256;
-const TRIPLES = 8192;
-const UNITS = 16384;
+/** Inclusive ranges of UTF-16 code units (from U+0100 up). */
+export type UnitRanges = readonly (readonly [number, number])[];
+
+// Memory: scratch at 0, code-unit ranges at 16, the tables of up to SLOTS plans from
+// PLANS (each SLOT bytes: the nibble tables, then the triples' bitmap 128 bytes on), then
+// from UNITS a chunk of the text as UTF-16, as the pass sees it, and each plan's candidates.
+const RANGES = 16;
+const MAX_RANGES = 250;
+const PLANS = 1024;
+const SLOT = 128 + 8192;
+const SLOTS = 4;
+const UNITS = 65536;
 // Zero bytes after each copy: the passes read past the last 16-byte block.
 const PAD = 64;
-// Longer texts go through in windows of this many characters.
-const WINDOW = 1024 * 1024;
+// A text goes through in chunks of this many characters, each searched for everything
+// asked of it while it is in the core's cache: a pass over a 1 MB copy that has left the
+// cache costs half as much again as one over a copy in it (measured).
+const CHUNK = 32 * 1024;
+// The characters past a chunk that fingerprints starting in it may reach.
+const LOOKAHEAD = 2;
+
+const aligned = (n: number) => (n + 15) & ~15;
+const BYTES = aligned(UNITS + 2 * (CHUNK + LOOKAHEAD) + PAD);
+const OUT = aligned(BYTES + CHUNK + LOOKAHEAD + PAD);
+const OUT_SIZE = aligned(4 * (CHUNK + LOOKAHEAD + 16));
+// Two bytes per 16-byte block, and a 64-bit word past the last.
+const MASKS = OUT + SLOTS * OUT_SIZE;
+const MEMORY_END = MASKS + aligned(2 * ((CHUNK + LOOKAHEAD) / 16 + 2) + 8);
 
 let instance: Exports | null | undefined;
-
-/** The plan whose tables are in memory (growing the memory keeps them). */
-let tablesOf: ScanPlan | undefined;
 
 function exportsOrNull(): Exports | null {
   if (instance !== undefined) return instance;
   avoidWasmInliningFault();
   try {
     const bytes = Buffer.from(WASM_BASE64, 'base64');
-    instance = WebAssembly.validate(bytes)
+    const made = WebAssembly.validate(bytes)
       ? (new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Exports)
       : null;
+    if (made !== null) made.memory.grow(Math.ceil(MEMORY_END / 65536) - made.memory.buffer.byteLength / 65536);
+    instance = made;
   } catch {
     instance = null;
   }
   return instance;
 }
 
-/** Where a window of `length` characters sits in memory. */
-function layout(length: number) {
-  const bytes = UNITS + ((2 * length + PAD + 15) & ~15);
-  const out = bytes + ((length + PAD + 15) & ~15);
-  return { bytes, out, end: out + 4 * (length + 16) };
+/** The plans whose tables are in memory, by slot. */
+const slots: Array<ScanPlan | undefined> = [];
+let nextSlot = 0;
+
+/** The slot holding `plan`'s tables, copying them in (over the slot used longest ago) if none does. */
+function slotOf(wasm: Exports, plan: ScanPlan, keep: readonly ScanPlan[]): number {
+  let slot = slots.indexOf(plan);
+  if (slot === -1) {
+    do slot = nextSlot++ % SLOTS;
+    while (keep.includes(slots[slot] as ScanPlan));
+    const at = PLANS + slot * SLOT;
+    new Uint8Array(wasm.memory.buffer, at, 96).set(plan.tables);
+    new Uint8Array(wasm.memory.buffer, at + 128, 8192).set(plan.triples);
+    slots[slot] = plan;
+  }
+  return PLANS + slot * SLOT;
 }
 
-/** The window of the text now in memory, so a second pass over it copies nothing. */
-let loaded: { text: string; from: number; length: number } | undefined;
+/** What one pass over a text found: candidates per plan, and the first unit in the ranges. */
+interface Scan {
+  text: string;
+  found: Map<ScanPlan, Int32Array>;
+  ranges: UnitRanges | undefined;
+  wide: number;
+}
 
-/**
- * Puts characters `from` to `from + length` of `text` in memory, as UTF-16 and as what the
- * pass sees. Writing UTF-16 costs Node about what writing one byte per character does (a
- * one-byte string is widened), and the narrowing in WebAssembly is a few microseconds per
- * 100 KB.
- */
-function load(wasm: Exports, text: string, from: number, length: number): void {
-  if (loaded !== undefined && loaded.text === text && loaded.from === from && loaded.length === length) return;
-  const part = from === 0 && length === text.length ? text : text.slice(from, from + length);
-  const { bytes, end } = layout(length);
-  if (end > wasm.memory.buffer.byteLength) wasm.memory.grow(Math.ceil((end - wasm.memory.buffer.byteLength) / 65536));
+/** The last pass, so the searches it made ahead of time are answered without another. */
+let last: Scan | undefined;
+
+function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: UnitRanges | undefined): Scan {
+  if (plans.length > SLOTS) throw new RangeError(`literal scan: at most ${SLOTS} plans in one pass`);
+  if (ranges !== undefined && ranges.length > MAX_RANGES)
+    throw new RangeError(`literal scan: at most ${MAX_RANGES} ranges`);
+  const tables = plans.map((plan) => slotOf(wasm, plan, plans));
+  const lists: Int32Array[] = plans.map(() => new Int32Array(64));
+  const sizes = plans.map(() => 0);
+  let wide = -1;
+  let floor = 0xffff;
+  if (ranges !== undefined) {
+    floor = Math.min(...ranges.map(([first]) => first)) - 1;
+    new Uint16Array(wasm.memory.buffer, RANGES, 2 * ranges.length).set(
+      ranges.flatMap(([first, end]) => [first, end - first]),
+    );
+  }
+  let lookForWide = ranges !== undefined;
   const memory = Buffer.from(wasm.memory.buffer);
-  memory.write(part, UNITS, 2 * length, 'utf16le');
-  memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
-  wasm.narrow(UNITS, bytes, length);
-  memory.fill(0, bytes + length, bytes + length + PAD);
-  loaded = { text, from, length };
+  const entries = new Int32Array(wasm.memory.buffer);
+  for (let from = 0; from < text.length; from += CHUNK) {
+    const length = Math.min(text.length - from, CHUNK + LOOKAHEAD);
+    const own = Math.min(length, CHUNK);
+    memory.write(
+      from === 0 && length === text.length ? text : text.slice(from, from + length),
+      UNITS,
+      2 * length,
+      'utf16le',
+    );
+    memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
+    // The copy for the passes says whether the chunk holds a unit above every range's floor;
+    // the ranges are looked for only in a chunk that does.
+    const above = plans.length === 0 || wasm.narrow(UNITS, BYTES, length, floor) !== 0;
+    if (lookForWide && above) {
+      const at = wasm.findWide(UNITS, UNITS + 2 * own, RANGES, (ranges as UnitRanges).length, floor);
+      if (at !== -1) {
+        wide = from + (at - UNITS) / 2;
+        lookForWide = false;
+      }
+    }
+    if (plans.length === 0) {
+      if (!lookForWide) break;
+      continue;
+    }
+    memory.fill(0, BYTES + length, BYTES + length + PAD);
+    for (let k = 0; k < plans.length; k++) {
+      const out = OUT + k * OUT_SIZE;
+      const count = wasm.find(BYTES, BYTES + own, out, tables[k] as number, MASKS);
+      let list = lists[k] as Int32Array;
+      let size = sizes[k] as number;
+      if (size + 2 * count > list.length) {
+        const grown = new Int32Array(Math.max(2 * list.length, size + 2 * count));
+        grown.set(list.subarray(0, size));
+        list = grown;
+        lists[k] = list;
+      }
+      // A candidate in the last 16-byte block may lie past `own`: the next chunk reports it.
+      const stop = BYTES + own;
+      for (let i = out >> 2, end = i + count; i < end; i++) {
+        const entry = entries[i] as number;
+        const offset = entry >>> 8;
+        if (offset >= stop) break;
+        list[size++] = from + offset - BYTES;
+        list[size++] = entry & 0xff;
+      }
+      sizes[k] = size;
+    }
+  }
+  const found = new Map<ScanPlan, Int32Array>();
+  plans.forEach((plan, k) => found.set(plan, (lists[k] as Int32Array).subarray(0, sizes[k])));
+  last = { text, found, ranges, wide };
+  return last;
 }
 
 /** What `literalScanner()` gives: the SIMD passes over a text. */
@@ -97,7 +187,14 @@ export interface LiteralScanner {
    * A position at or before the first code unit of `text` inside any of `ranges`
    * (inclusive pairs of code units from U+0100 up), or -1 when there is none.
    */
-  firstInRanges(text: string, ranges: readonly (readonly [number, number])[]): number;
+  firstInRanges(text: string, ranges: UnitRanges): number;
+  /**
+   * One pass over `text` for up to four plans and a set of ranges: the `candidates` and
+   * `firstInRanges` calls that follow on the same text (and the same plan or ranges
+   * object) are answered from it, so the text is copied and read once, a cached chunk at
+   * a time, however many searches are made of it.
+   */
+  scanAhead(text: string, plans: readonly ScanPlan[], ranges?: UnitRanges): void;
 }
 
 /** The SIMD passes, or undefined where WebAssembly SIMD is not available. */
@@ -106,49 +203,15 @@ export function literalScanner(): LiteralScanner | undefined {
   if (wasm === null) return undefined;
   return {
     candidates(text, plan) {
-      let found = new Int32Array(0);
-      let size = 0;
-      for (let from = 0; from < text.length; from += WINDOW) {
-        const last = from + WINDOW >= text.length;
-        // Two characters past the window, for fingerprints starting at its end.
-        const length = Math.min(text.length - from, WINDOW + 2);
-        load(wasm, text, from, length);
-        const { bytes, out } = layout(length);
-        if (tablesOf !== plan) {
-          new Uint8Array(wasm.memory.buffer, 0, 96).set(plan.tables);
-          new Uint8Array(wasm.memory.buffer, TRIPLES, 8192).set(plan.triples);
-          tablesOf = plan;
-        }
-        const count = wasm.find(bytes, bytes + length, out);
-        const entries = new Int32Array(wasm.memory.buffer, out, count);
-        const stop = bytes + (last ? length : WINDOW);
-        if (size + 2 * count > found.length) {
-          const grown = new Int32Array(size + 2 * count);
-          grown.set(found.subarray(0, size));
-          found = grown;
-        }
-        for (let i = 0; i < count; i++) {
-          const entry = entries[i] as number;
-          const offset = entry >>> 8;
-          if (offset >= stop) break;
-          found[size++] = from + offset - bytes;
-          found[size++] = entry & 0xff;
-        }
-      }
-      return found.subarray(0, size);
+      const known = last?.text === text ? last.found.get(plan) : undefined;
+      return known ?? (scan(wasm, text, [plan], undefined).found.get(plan) as Int32Array);
     },
     firstInRanges(text, ranges) {
-      const floor = Math.min(...ranges.map(([first]) => first)) - 1;
-      const table = new Uint16Array(ranges.flatMap(([first, end]) => [first, end - first]));
-      for (let from = 0; from < text.length; from += WINDOW) {
-        // The windows `candidates` loads, so one copy serves both.
-        const length = Math.min(text.length - from, WINDOW + 2);
-        load(wasm, text, from, length);
-        new Uint16Array(wasm.memory.buffer, RANGES, table.length).set(table);
-        const at = wasm.findWide(UNITS, UNITS + 2 * length, RANGES, ranges.length, floor);
-        if (at !== -1) return from + (at - UNITS) / 2;
-      }
-      return -1;
+      if (last?.text === text && last.ranges === ranges) return last.wide;
+      return scan(wasm, text, [], ranges).wide;
+    },
+    scanAhead(text, plans, ranges) {
+      scan(wasm, text, plans, ranges);
     },
   };
 }

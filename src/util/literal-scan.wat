@@ -12,86 +12,114 @@
 ;; a candidate may be no match (the caller checks it); a match is never missed. (A second
 ;; group of 8 buckets in the same pass cost more than twice the time: measured.)
 ;;
-;; Memory: the tables at 0 (position j: low at 32j, high 16 bytes after), a bitmap of
-;; the fingerprints' exact byte triples at 8192 (bit (triple × 0x9E3779B1) >> 16, the
-;; triple read little-endian), the text and the output where the caller puts them.
+;; Memory: 16 bytes of scratch at 0, then where the caller puts them, each plan's tables
+;; (position j: low at 32j, high 16 bytes after) followed 128 bytes on by a bitmap of its
+;; fingerprints' exact byte triples (8192 bytes; bit (triple × 0x9E3779B1) >> 16, the
+;; triple read little-endian), the text and the output.
 (module
   (memory (export "memory") 1)
 
-  ;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
-  ;; to `end`, and writes an i32 for each candidate position, in order, from `out`: its
-  ;; offset times 256 plus its buckets (a bit each). Returns the number of candidates.
-  ;; Bytes 96 to 111 are scratch; bytes 8192 to 16383 are the bitmap of exact triples.
-  (func (export "find") (param $start i32) (param $end i32) (param $out i32) (result i32)
-    (local $p i32) (local $o i32) (local $lanes i32) (local $lane i32) (local $scratch i32) (local $q i32) (local $h i32)
+;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
+  ;; to `end` with the plan whose tables are at `tables`, and writes an i32 for each
+  ;; candidate position, in order, from `out`: its offset times 256 plus its buckets (a bit
+  ;; each). Returns the number of candidates. Each block is loaded and split into nibbles
+  ;; once: the buckets accepting its bytes at the three positions of a fingerprint are
+  ;; looked up together, and a fingerprint ending at byte i is where position 2 accepts byte
+  ;; i, position 1 byte i - 1 and position 0 byte i - 2 (the last two carried over from the
+  ;; block before). So the loop runs one block past `end`, and reports starts before `end`.
+  (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32) (result i32)
+    (local $p i32) (local $o i32) (local $q i32) (local $h i32) (local $m i32) (local $w i32)
+    (local $b i32) (local $c i32) (local $d i32) (local $bits i64)
+    (local $triples i32) (local $stop i32)
     (local $nib v128) (local $x v128) (local $lo v128) (local $hi v128)
-    (local $a v128)
+    (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $prev0 v128) (local $prev1 v128) (local $a v128)
     (local $a0l v128) (local $a0h v128) (local $a1l v128) (local $a1h v128) (local $a2l v128) (local $a2h v128)
     (local.set $nib (i8x16.splat (i32.const 15)))
-    (local.set $a0l (v128.load (i32.const 0)))
-    (local.set $a0h (v128.load (i32.const 16)))
-    (local.set $a1l (v128.load (i32.const 32)))
-    (local.set $a1h (v128.load (i32.const 48)))
-    (local.set $a2l (v128.load (i32.const 64)))
-    (local.set $a2h (v128.load (i32.const 80)))
+    (local.set $a0l (v128.load (local.get $tables)))
+    (local.set $a0h (v128.load offset=16 (local.get $tables)))
+    (local.set $a1l (v128.load offset=32 (local.get $tables)))
+    (local.set $a1h (v128.load offset=48 (local.get $tables)))
+    (local.set $a2l (v128.load offset=64 (local.get $tables)))
+    (local.set $a2h (v128.load offset=80 (local.get $tables)))
+    (local.set $triples (i32.add (local.get $tables) (i32.const 128)))
     (local.set $p (local.get $start))
     (local.set $o (local.get $out))
-    (local.set $scratch (i32.const 96))
+    (local.set $m (local.get $masks))
+    (local.set $stop (i32.add (local.get $end) (i32.const 16)))
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
-        ;; Position 0 of the fingerprint: the bytes at p.
+        (br_if $done (i32.ge_u (local.get $p) (local.get $stop)))
         (local.set $x (v128.load (local.get $p)))
         (local.set $lo (v128.and (local.get $x) (local.get $nib)))
         (local.set $hi (v128.and (i16x8.shr_u (local.get $x) (i32.const 4)) (local.get $nib)))
-        (local.set $a (v128.and
+        (local.set $b0 (v128.and
           (i8x16.swizzle (local.get $a0l) (local.get $lo))
           (i8x16.swizzle (local.get $a0h) (local.get $hi))))
-        ;; Position 1: the bytes at p + 1.
-        (local.set $x (v128.load offset=1 (local.get $p)))
-        (local.set $lo (v128.and (local.get $x) (local.get $nib)))
-        (local.set $hi (v128.and (i16x8.shr_u (local.get $x) (i32.const 4)) (local.get $nib)))
-        (local.set $a (v128.and (local.get $a) (v128.and
+        (local.set $b1 (v128.and
           (i8x16.swizzle (local.get $a1l) (local.get $lo))
-          (i8x16.swizzle (local.get $a1h) (local.get $hi)))))
-        ;; Position 2: the bytes at p + 2.
-        (local.set $x (v128.load offset=2 (local.get $p)))
-        (local.set $lo (v128.and (local.get $x) (local.get $nib)))
-        (local.set $hi (v128.and (i16x8.shr_u (local.get $x) (i32.const 4)) (local.get $nib)))
-        (local.set $a (v128.and (local.get $a) (v128.and
+          (i8x16.swizzle (local.get $a1h) (local.get $hi))))
+        (local.set $b2 (v128.and
           (i8x16.swizzle (local.get $a2l) (local.get $lo))
-          (i8x16.swizzle (local.get $a2h) (local.get $hi)))))
-        (if (v128.any_true (local.get $a))
-          (then
-            (v128.store (local.get $scratch) (local.get $a))
-            (local.set $lanes (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
-            (loop $lane
-              (local.set $lane (i32.ctz (local.get $lanes)))
-              (local.set $q (i32.add (local.get $p) (local.get $lane)))
-              ;; The three bytes at the position, hashed to one of 65,536 bits: kept only if
-              ;; some fingerprint holds those three bytes exactly (the nibble tables accept
-              ;; more), which drops most false alarms before they cost the caller anything.
-              (local.set $h (i32.shr_u
-                (i32.mul
-                  (i32.or (i32.load8_u (local.get $q))
-                    (i32.or (i32.shl (i32.load8_u offset=1 (local.get $q)) (i32.const 8))
-                      (i32.shl (i32.load8_u offset=2 (local.get $q)) (i32.const 16))))
-                  (i32.const 0x9E3779B1))
-                (i32.const 16)))
-              (if (i32.and
-                    (i32.load8_u offset=8192 (i32.shr_u (local.get $h) (i32.const 3)))
-                    (i32.shl (i32.const 1) (i32.and (local.get $h) (i32.const 7))))
-                (then
-                  ;; One i32 per candidate: its offset times 256 plus its buckets.
-                  (i32.store (local.get $o)
-                    (i32.or
-                      (i32.shl (local.get $q) (i32.const 8))
-                      (i32.load8_u (i32.add (local.get $scratch) (local.get $lane)))))
-                  (local.set $o (i32.add (local.get $o) (i32.const 4)))))
-              (local.set $lanes (i32.and (local.get $lanes) (i32.sub (local.get $lanes) (i32.const 1))))
-              (br_if $lane (local.get $lanes)))))
+          (i8x16.swizzle (local.get $a2h) (local.get $hi))))
+        ;; Lane i: a fingerprint may end at byte p + i (and start at p + i - 2).
+        (local.set $a (v128.and (local.get $b2) (v128.and
+          (i8x16.shuffle 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 (local.get $prev1) (local.get $b1))
+          (i8x16.shuffle 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 (local.get $prev0) (local.get $b0)))))
+        (local.set $prev0 (local.get $b0))
+        (local.set $prev1 (local.get $b1))
+        ;; The block's 16 lanes as bits, for the second loop: no branch here.
+        (i32.store16 (local.get $m) (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
+        (local.set $m (i32.add (local.get $m) (i32.const 2)))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $next)))
+    ;; Each lane set, four blocks (64 bits) at a time: its three bytes are hashed to one of
+    ;; 65,536 bits, and it is kept only if some fingerprint holds those bytes exactly (the
+    ;; nibble tables accept more), which drops most false alarms before they cost the caller
+    ;; anything. Each candidate is written, and counted only if kept, so that neither test is
+    ;; a branch the processor must guess (most of the time of a pass went to wrong guesses).
+    (i64.store (local.get $m) (i64.const 0))
+    (local.set $w (local.get $masks))
+    (local.set $p (i32.sub (local.get $start) (i32.const 2)))
+    (block $all
+      (loop $word
+        (br_if $all (i32.ge_u (local.get $w) (local.get $m)))
+        (local.set $bits (i64.load (local.get $w)))
+        (block $none
+          (loop $lane
+            (br_if $none (i64.eqz (local.get $bits)))
+            (local.set $q (i32.add (local.get $p) (i32.wrap_i64 (i64.ctz (local.get $bits)))))
+            (local.set $b (i32.load8_u (local.get $q)))
+            (local.set $c (i32.load8_u offset=1 (local.get $q)))
+            (local.set $d (i32.load8_u offset=2 (local.get $q)))
+            (local.set $h (i32.shr_u
+              (i32.mul
+                (i32.or (local.get $b) (i32.or (i32.shl (local.get $c) (i32.const 8)) (i32.shl (local.get $d) (i32.const 16))))
+                (i32.const 0x9E3779B1))
+              (i32.const 16)))
+            ;; Its buckets, from the tables: each position's low and high nibble.
+            (i32.store (local.get $o)
+              (i32.or (i32.shl (local.get $q) (i32.const 8))
+                (i32.and
+                  (i32.and
+                    (i32.and (i32.load8_u (i32.add (local.get $tables) (i32.and (local.get $b) (i32.const 15))))
+                      (i32.load8_u offset=16 (i32.add (local.get $tables) (i32.shr_u (local.get $b) (i32.const 4)))))
+                    (i32.and (i32.load8_u offset=32 (i32.add (local.get $tables) (i32.and (local.get $c) (i32.const 15))))
+                      (i32.load8_u offset=48 (i32.add (local.get $tables) (i32.shr_u (local.get $c) (i32.const 4))))))
+                  (i32.and (i32.load8_u offset=64 (i32.add (local.get $tables) (i32.and (local.get $d) (i32.const 15))))
+                    (i32.load8_u offset=80 (i32.add (local.get $tables) (i32.shr_u (local.get $d) (i32.const 4))))))))
+            (local.set $o (i32.add (local.get $o)
+              (i32.shl
+                (i32.and
+                  (i32.shr_u
+                    (i32.load8_u (i32.add (local.get $triples) (i32.shr_u (local.get $h) (i32.const 3))))
+                    (i32.and (local.get $h) (i32.const 7)))
+                  (i32.const 1))
+                (i32.const 2))))
+            (local.set $bits (i64.and (local.get $bits) (i64.sub (local.get $bits) (i64.const 1))))
+            (br $lane)))
+        (local.set $w (i32.add (local.get $w) (i32.const 8)))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (br $word)))
     (i32.shr_u (i32.sub (local.get $o) (local.get $out)) (i32.const 2)))
 
   ;; Looks at the UTF-16 code units from `start` up to `end` (then at least 16 zero bytes),
@@ -125,18 +153,21 @@
         (br $next)))
     (i32.const -1))
 
-  ;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
+;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
   ;; 255 becoming 255 and one from 0x8000 up becoming 0 (the saturating narrowing of
-  ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count`.
-  (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32)
-    (local $end i32)
+  ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count`. Returns
+  ;; whether any unit copied is above `floor` (so `findWide` is needed only then).
+  (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32) (param $floor i32) (result i32)
+    (local $end i32) (local $x v128) (local $y v128) (local $top v128)
     (local.set $end (i32.add (local.get $dst) (local.get $count)))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $dst) (local.get $end)))
-        (v128.store (local.get $dst)
-          (i8x16.narrow_i16x8_u (v128.load (local.get $src)) (v128.load offset=16 (local.get $src))))
+        (local.set $x (v128.load (local.get $src)))
+        (local.set $y (v128.load offset=16 (local.get $src)))
+        (v128.store (local.get $dst) (i8x16.narrow_i16x8_u (local.get $x) (local.get $y)))
+        (local.set $top (i16x8.max_u (local.get $top) (i16x8.max_u (local.get $x) (local.get $y))))
         (local.set $src (i32.add (local.get $src) (i32.const 32)))
         (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
-        (br $next)))))
-
+        (br $next)))
+    (v128.any_true (i16x8.gt_u (local.get $top) (i16x8.splat (local.get $floor))))))

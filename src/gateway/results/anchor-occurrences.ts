@@ -11,7 +11,7 @@
  * pass over the underscores. The SIMD pass costs the same whatever it looks for; its
  * fingerprints are runs of rare characters only so that it raises few false alarms.
  */
-import { type Fingerprint, literalScanner, planScan, type ScanPlan } from '../../util/literal-scan.js';
+import { type Fingerprint, literalScanner, planScan, type ScanPlan, type UnitRanges } from '../../util/literal-scan.js';
 import { commonness } from '../../util/literal-scan-plan.js';
 import { hasWideCharacters } from '../../util/wide-characters.js';
 import { type Anchor, caseSet } from './anchor.js';
@@ -62,6 +62,29 @@ export function occurrences(
       }
     }
   }
+}
+
+/**
+ * Searches `text` for several sets of anchors (and code units in `ranges`) in one SIMD
+ * pass, ahead of the `occurrences` (and `firstInRanges`) calls that will ask for them:
+ * those calls on the same text are then answered from this pass.
+ *
+ * @example
+ * ```ts
+ * searchAhead(text, [{ anchors: SECRET_ANCHORS, caseless: false }, { anchors: INJECTION_ANCHORS, caseless: true }]);
+ * ```
+ */
+export function searchAhead(
+  text: string,
+  sets: ReadonlyArray<{ anchors: readonly Anchor[]; caseless: boolean }>,
+  ranges?: UnitRanges,
+): void {
+  const scanner = forceNative ? undefined : literalScanner();
+  scanner?.scanAhead(
+    text,
+    sets.map(({ anchors, caseless }) => simdPlan(anchors, caseless).plan),
+    ranges,
+  );
 }
 
 /** The ASCII character at `start` (lower-cased for `caseless`), or -1 (outside the text or ASCII). */
@@ -125,7 +148,10 @@ function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPl
   return made;
 }
 
-/** An anchor's fingerprints: its own, or the run of three of its characters that ordinary text holds least. */
+/**
+ * An anchor's fingerprints: its own, the three of its characters from `fingerprintAt`, or
+ * the run of three that ordinary text should hold least by how common each letter is.
+ */
 export function fingerprintsOf(
   anchor: Anchor,
   caseless: boolean,
@@ -135,15 +161,16 @@ export function fingerprintsOf(
   const { literal } = anchor;
   const cased = (ch: string) => caseSet(ch, caseless);
   const width = Math.min(3, literal.length);
-  let best = 0;
+  let best = anchor.fingerprintAt ?? 0;
   let bestScore = Number.POSITIVE_INFINITY;
-  for (let at = 0; at + width <= literal.length; at++) {
-    const score = commonness([...literal.slice(at, at + width)].map(cased));
-    if (score < bestScore) {
-      bestScore = score;
-      best = at;
+  if (anchor.fingerprintAt === undefined)
+    for (let at = 0; at + width <= literal.length; at++) {
+      const score = commonness([...literal.slice(at, at + width)].map(cased));
+      if (score < bestScore) {
+        bestScore = score;
+        best = at;
+      }
     }
-  }
   const sets = [...literal.slice(best, best + width)].map(cased);
   return { alternatives: [sets], offset: best };
 }

@@ -29,13 +29,18 @@ export function caseSet(ch: string, caseless: boolean): string {
   return caseless && ch.toUpperCase() !== ch ? ch + ch.toUpperCase() : ch;
 }
 
+/** Whether a code unit is one of `\s`'s characters. */
+export function isSpace(code: number): boolean {
+  return code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code >= 0xa0 && SPACE_CODES.has(code);
+}
+
 /** A whitespace character at `at` (a pattern's `\s` after a word). */
-export const spaceAt: Gate = (text, at) => SPACE_CODES.has(text.charCodeAt(at));
+export const spaceAt: Gate = (text, at) => isSpace(text.charCodeAt(at));
 
 /** Whitespace just before `at`, then what `lookbehind` (a sticky lookbehind) wants there. */
 export function spaceBefore(lookbehind: RegExp): Gate {
   return (text, at) => {
-    if (!SPACE_CODES.has(text.charCodeAt(at - 1))) return false;
+    if (!isSpace(text.charCodeAt(at - 1))) return false;
     lookbehind.lastIndex = at;
     return lookbehind.test(text);
   };
@@ -55,6 +60,11 @@ export interface Anchor {
    * the rarest run.
    */
   fingerprints?: readonly (readonly string[])[];
+  /**
+   * Where the fingerprint starts in the literal. Without `fingerprints`, the literal's three
+   * characters from there: given where a word is common although its letters are not
+   * ("key" in "key-", "ret" in "secret"), as counted in ordinary text.
+   */
   fingerprintAt?: number;
   /** Characters a match can start before the literal (default 64). */
   before?: number;
@@ -66,6 +76,31 @@ export interface Anchor {
   followedBy?: Gate;
   /** What must come just before the literal in the text (a sticky, zero-width lookbehind or a test, at its start). */
   precededBy?: Gate;
+}
+
+/**
+ * The same anchors, each with every field (in one order, absent ones undefined): the
+ * prefilter reads them thousands of times per megabyte, and V8 reads a field of objects of
+ * one shape several times faster than of a dozen.
+ *
+ * @example
+ * ```ts
+ * export const MY_ANCHORS = sameShape([{ literal: 'ghp_', rules: ['github'] }]);
+ * ```
+ */
+export function sameShape(anchors: readonly Anchor[]): readonly Anchor[] {
+  return anchors.map((a) => ({
+    literal: a.literal,
+    rules: a.rules,
+    search: a.search,
+    fingerprints: a.fingerprints,
+    fingerprintAt: a.fingerprintAt,
+    before: a.before,
+    after: a.after,
+    until: a.until,
+    followedBy: a.followedBy,
+    precededBy: a.precededBy,
+  }));
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   hiddenUnicode,
   STEERING_PATTERNS,
 } from '../../lint/rules/steering.js';
-import { type Anchor, fingerprintWith, SPACE, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
+import { type Anchor, fingerprintWith, SPACE, sameShape, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
@@ -38,17 +38,20 @@ const AFTER_OPEN = new RegExp(`(?:\\s+\\/)?\\s*${TAG_NAME}`, 'iy');
 const AFTER_CLOSE = new RegExp(`\\s*${TAG_NAME}`, 'iy');
 
 /** Every anchor of the steering patterns. */
-export const INJECTION_ANCHORS: readonly Anchor[] = [
+export const INJECTION_ANCHORS: readonly Anchor[] = sameShape([
   // "ignore all previous instructions", "disregard the prior prompt": a match starts with
-  // its verb, and whitespace follows it.
-  ...['ignore', 'disregard', 'forget', 'override'].map((verb) =>
-    word(verb, 'override', {
-      before: 1,
-      after: 200,
-      precededBy: wordStart,
-      followedBy: spaceAt,
-      ...fingerprintWith(verb, { after: SPACE }, true),
-    }),
+  // its verb, and whitespace follows it. The SIMD pass looks for the three letters of each
+  // word that ordinary text holds least ("gno", "ega", "org", "rri": 82, 9, 119 and 41
+  // times per MB, where the words' ends before a space are there 350 to 640 times).
+  ...(
+    [
+      ['ignore', 1],
+      ['disregard', 5],
+      ['forget', 1],
+      ['override', 3],
+    ] as const
+  ).map(([verb, fingerprintAt]) =>
+    word(verb, 'override', { before: 1, after: 200, precededBy: wordStart, followedBy: spaceAt, fingerprintAt }),
   ),
   // Hidden-instruction tags (the names the pattern knows, right after "<" or "</" and any
   // whitespace) end at the tag's ">", HTML comments at "-->". The SIMD pass looks for "<"
@@ -79,6 +82,7 @@ export const INJECTION_ANCHORS: readonly Anchor[] = [
   // "before using any other tool", "all other tools must…", "calling the files__read tool":
   // the word before "tool" is any/another/all/every/other or a tool name holding _ . or -.
   word('tool', 'otherTools', {
+    fingerprintAt: 0,
     before: 200,
     after: 80,
     precededBy: spaceBefore(/(?<=(?:any|all|every|other|[_.-][\w.-]*)\s+)/iy),
@@ -94,16 +98,24 @@ export const INJECTION_ANCHORS: readonly Anchor[] = [
     after: 200,
     precededBy: wordStart,
     followedBy: /\s+keys?\b/iy,
-    ...fingerprintWith('private', { after: SPACE }, true),
+    fingerprintAt: 2,
   }),
-  ...['parameter', 'argument', 'field'].map((literal) =>
+  // (From "ete", "gum" and "iel": the words' rarest letters in ordinary text.)
+  ...(
+    [
+      ['parameter', 5],
+      ['argument', 2],
+      ['field', 1],
+    ] as const
+  ).map(([literal, fingerprintAt]) =>
     word(literal, 'secretsRequest', {
       before: 200,
       after: 16,
       precededBy: spaceBefore(/(?<=\bthe\s+\w+\s+)/iy),
+      fingerprintAt,
     }),
   ),
-];
+]);
 
 /**
  * The door scan's text findings in a result text: `description-steering` once if any

@@ -6,6 +6,7 @@
 import type { CallToolResult } from '../../tool/types.js';
 import { findInjection } from './injection.js';
 import { RESULT_LABELS_KEY, resultLabels } from './labels.js';
+import { searchResultAhead } from './search-ahead.js';
 import { findSecrets, redact } from './secrets.js';
 import type { GuardedResult, ResultAction, ResultFinding, ResultFindingKind, ResultGuardSettings } from './types.js';
 
@@ -94,15 +95,17 @@ export async function guardResult(
   const texts = textSlots(original).map((slot) => slot.text);
   const findings: ResultFinding[] = [];
   const secretSlots: Array<{ index: number; found: ResultFinding[] }> = [];
+  const run = { secrets: actions.secrets !== 'off', injection: actions.injection !== 'off' };
   for (const [index, text] of texts.entries()) {
-    if (actions.secrets !== 'off') {
+    searchResultAhead(text, run);
+    if (run.secrets) {
       const found = await findSecrets(text);
       if (found.length > 0) {
         findings.push(...found);
         secretSlots.push({ index, found });
       }
     }
-    if (actions.injection !== 'off') findings.push(...findInjection(text));
+    if (run.injection) findings.push(...findInjection(text));
   }
   const kinds = [...new Set(findings.map((f) => f.kind))];
   const taken: Partial<Record<ResultFindingKind, ResultAction>> = {};

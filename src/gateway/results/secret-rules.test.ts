@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
+import { PRESET_ANCHORS } from './secret-rules.js';
 import { findSecrets } from './secrets.js';
 
 const pick = (alphabet: string, n: number) => [...randomBytes(n)].map((b) => alphabet[b % alphabet.length]).join('');
@@ -87,5 +88,35 @@ describe('secretlint rules on the spans around their literals', () => {
     const at = text.indexOf('ghp_');
     expect(await wholeText(text)).toEqual([]);
     expect(await onSpans(text)).toEqual([`@secretlint/secretlint-rule-github ${at}-${at + 40}`]);
+  });
+});
+
+describe('the gate of a URL with a user and password', () => {
+  const gate = PRESET_ANCHORS.find((a) => a.literal === '://')?.followedBy as (text: string, at: number) => boolean;
+  const expression = /[^\s/:]{1,256}:[^\s/]{1,256}@/y;
+  const holds = (text: string) => {
+    expression.lastIndex = 0;
+    return expression.test(text);
+  };
+
+  it('agrees with the expression it stands for, on short mixes and at the length limits', () => {
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      return state % n;
+    };
+    const pool = 'ab:/@ \t\u00a0\u2028x';
+    let agreed = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: next(12) }, () => pool[next(pool.length)]).join('');
+      expect(gate(text, 0), JSON.stringify(text)).toBe(holds(text));
+      if (holds(text)) agreed++;
+    }
+    expect(agreed).toBeGreaterThan(100);
+    for (const user of [1, 255, 256, 257])
+      for (const password of [1, 256, 257]) {
+        const text = `${'u'.repeat(user)}:${'p'.repeat(password)}@host`;
+        expect(gate(text, 0), `${user}:${password}`).toBe(holds(text));
+      }
   });
 });

@@ -7,7 +7,7 @@
  * none of them costs a few native string searches.
  */
 
-import { type Anchor, fingerprintWith, SPACE } from './anchor.js';
+import { type Anchor, fingerprintWith, SPACE, sameShape } from './anchor.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
@@ -99,18 +99,21 @@ const OWN_ANCHORS: readonly Anchor[] = [
   { literal: 'eyJ', search: 'J', rules: ['json-web-token'], before: 1, followedBy: /[A-Za-z0-9_-]{8,}\.eyJ/y },
   { literal: 'PRIVATE KEY', rules: ['pem-private-key'], after: 16 * 1024 },
   // The ends of the names: secret, Secret, SECRET; token, Token, TOKEN; password, Password,
-  // passwd; key, Key, KEY. A name ends where a value follows it.
+  // passwd; key, Key, KEY. A name ends where a value follows it. The SIMD pass looks for
+  // the end and what follows it, but for "cret" and "ken", whose last letters end common
+  // words ("let ", "open "), for the letters alone: "cre" and "ken" are rarer (per MB of
+  // ordinary text, 284 and 223 times; "et" and "en" before a space or quote, 589 and 361).
   ...['cret', 'CRET', 'ken', 'KEN', 'word', 'WORD', 'wd', 'WD', 'key', 'Key', 'KEY'].map((literal) => ({
     literal,
     rules: ['named-high-entropy-value'],
     followedBy: AFTER_NAME,
     after: 128,
-    ...fingerprintWith(literal, { after: NAME_END }),
+    ...(/^(?:cret|ken)$/i.test(literal) ? { fingerprintAt: 0 } : fingerprintWith(literal, { after: NAME_END })),
   })),
 ];
 
 /** Every anchor of the secret rules. */
-export const SECRET_ANCHORS: readonly Anchor[] = [...PRESET_ANCHORS, ...OWN_ANCHORS];
+export const SECRET_ANCHORS: readonly Anchor[] = sameShape([...PRESET_ANCHORS, ...OWN_ANCHORS]);
 
 /**
  * Every secret found in a text, with its range.

@@ -139,8 +139,8 @@ export const descriptionSteering: LintRule = {
 const INVISIBLE =
   /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]|\uDB40[\uDC00-\uDC7F]|\uDB40[\uDD00-\uDDEF]/g;
 
-// Every first code unit INVISIBLE can match (inclusive ranges): a text without any has none.
-const INVISIBLE_FIRST_UNITS: ReadonlyArray<readonly [number, number]> = [
+/** Every first code unit an invisible character can have (inclusive ranges): a text without any has none. */
+export const INVISIBLE_FIRST_UNITS: ReadonlyArray<readonly [number, number]> = [
   [0x00ad, 0x00ad],
   [0x061c, 0x061c],
   [0x115f, 0x1160],
