@@ -68,9 +68,9 @@ describe('the SIMD literal pass', () => {
     }
   });
 
-  it('finds what stands across the end of a 1 MiB window, and nothing past the text', () => {
+  it('finds what stands across the end of a chunk, and nothing past the text', () => {
     const plan = planScan([['k', 'e', 'y']]);
-    for (const cut of [1, 2, 3]) {
+    for (const cut of [1, 2, 3, 32 * 1024 + 1, 32 * 1024 + 2, 32 * 1024 + 3]) {
       const at = 1024 * 1024 - cut;
       const text = `${'x'.repeat(at)}key${'x'.repeat(40)}key`;
       const positions = [...scanner!.candidates(text, plan)].filter((_, i) => i % 2 === 0);
@@ -90,6 +90,33 @@ describe('the SIMD literal pass', () => {
       expect(found).toBeLessThanOrEqual(at);
       expect(found).toBeGreaterThan(at - 8);
     }
+  });
+
+  it('answers for two plans and a set of ranges from one pass what three passes find', () => {
+    const pick = random(99);
+    const fingerprints = (n: number, width: number): Fingerprint[] =>
+      Array.from({ length: n }, () =>
+        Array.from({ length: width }, () => String.fromCharCode(passByte(POOL.charCodeAt(pick(POOL.length))))),
+      );
+    const plans = [planScan(fingerprints(12, 2)), planScan(fingerprints(20, 3))] as const;
+    const ranges = [[0x2028, 0x2028] as const, [0x8000, 0x8000] as const];
+    // Long enough to cross chunks, and the wide characters only late.
+    const text = `${Array.from({ length: 150_000 }, () => POOL[pick(POOL.length - 5)]).join('')}\u8000`;
+    const apart = [
+      [...scanner!.candidates(text, plans[0])],
+      [...scanner!.candidates(text, plans[1])],
+      scanner!.firstInRanges(text, ranges),
+    ];
+    expect((apart[0] as number[]).length).toBeGreaterThan(100);
+    scanner!.candidates('another text', plans[0]);
+    scanner!.scanAhead(text, plans, ranges);
+    expect(scanner!.remembers(text, ranges)).toBe(true);
+    expect([
+      [...scanner!.candidates(text, plans[0])],
+      [...scanner!.candidates(text, plans[1])],
+      scanner!.firstInRanges(text, ranges),
+    ]).toEqual(apart);
+    expect(apart[2]).toBeGreaterThan(150_000 - 8);
   });
 
   it('says what it sees of a set of characters', () => {

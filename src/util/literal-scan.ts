@@ -188,6 +188,8 @@ export interface LiteralScanner {
    * (inclusive pairs of code units from U+0100 up), or -1 when there is none.
    */
   firstInRanges(text: string, ranges: UnitRanges): number;
+  /** Whether the last pass was over `text` and looked for `ranges`: `firstInRanges` then costs nothing. */
+  remembers(text: string, ranges: UnitRanges): boolean;
   /**
    * One pass over `text` for up to four plans and a set of ranges: the `candidates` and
    * `firstInRanges` calls that follow on the same text (and the same plan or ranges
@@ -209,6 +211,9 @@ export function literalScanner(): LiteralScanner | undefined {
     firstInRanges(text, ranges) {
       if (last?.text === text && last.ranges === ranges) return last.wide;
       return scan(wasm, text, [], ranges).wide;
+    },
+    remembers(text, ranges) {
+      return last?.text === text && last.ranges === ranges;
     },
     scanAhead(text, plans, ranges) {
       scan(wasm, text, plans, ranges);

@@ -4,7 +4,6 @@
  * of both and for invisible characters, so a large text is copied and read once.
  */
 import { INVISIBLE_FIRST_UNITS } from '../../lint/rules/steering.js';
-import { hasWideCharacters } from '../../util/wide-characters.js';
 import { searchAhead } from './anchor-occurrences.js';
 import { INJECTION_ANCHORS } from './injection.js';
 import { SECRET_ANCHORS } from './secrets.js';
@@ -27,7 +26,7 @@ export function searchResultAhead(text: string, run: { secrets: boolean; injecti
       { anchors: SECRET_ANCHORS, caseless: false },
       { anchors: INJECTION_ANCHORS, caseless: true },
     ],
-    // Invisible characters are all outside Latin-1 but one (found natively): without a wide character, no search.
-    hasWideCharacters(text) ? INVISIBLE_FIRST_UNITS : undefined,
+    // The pass looks for them only in chunks holding a character past U+00AC.
+    INVISIBLE_FIRST_UNITS,
   );
 }

@@ -178,8 +178,9 @@ function hex4(code: number): string {
  * ```
  */
 export function hasInvisibleCharacters(text: string): boolean {
-  if (!hasWideCharacters(text)) return text.includes('\u00AD');
   const scanner = literalScanner();
+  const known = scanner?.remembers(text, INVISIBLE_FIRST_UNITS) ?? false;
+  if (!known && !hasWideCharacters(text)) return text.includes('\u00AD');
   let first: number;
   if (scanner !== undefined) first = scanner.firstInRanges(text, INVISIBLE_FIRST_UNITS);
   else {
