@@ -3,7 +3,12 @@
  * goes to and the nibble tables that say so.
  */
 
-/** One literal's fingerprint: one to three sets of characters, one per position (as the pass sees them). */
+/**
+ * One literal's fingerprint: one to four sets of characters, one per position (as the
+ * pass sees them). The SIMD tables hold the first three; a fourth is checked only by the
+ * exact bitmap, which drops the places where a literal's first three letters start a
+ * common word ("too" in "took", "use" in "used").
+ */
 export type Fingerprint = readonly string[];
 
 /** Tables for the pass and which fingerprints sit in which bucket. */
@@ -12,13 +17,20 @@ export interface ScanPlan {
   tables: Uint8Array;
   /** The fingerprints (by index in the list planned) in each of the 8 buckets. */
   buckets: readonly (readonly number[])[];
-  /** 8192 bytes: bit `tripleBit(…)` of every byte triple some fingerprint holds exactly. */
+  /** 8192 bytes: bit `tripleBit(…)` of every byte triple a fingerprint of up to three sets holds exactly. */
   triples: Uint8Array;
+  /** 8192 bytes: bit `quadBit(…)` of every four bytes a fingerprint of four sets holds exactly. */
+  quads: Uint8Array;
 }
 
 /** The bit of the triples' bitmap for three bytes (as the pass computes it). */
 export function tripleBit(b0: number, b1: number, b2: number): number {
   return Math.imul(b0 | (b1 << 8) | (b2 << 16), 0x9e3779b1) >>> 16;
+}
+
+/** The bit of the quads' bitmap for four bytes (as the pass computes it). */
+export function quadBit(b0: number, b1: number, b2: number, b3: number): number {
+  return Math.imul(b0 | (b1 << 8) | (b2 << 16) | (b3 << 24), 0x9e3779b1) >>> 16;
 }
 
 // Buckets of fingerprints in one pass.
@@ -144,15 +156,18 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
         if (high[b]![j]! & (1 << nibble)) tables[j * 32 + 16 + nibble]! |= 1 << b;
       }
   const triples = new Uint8Array(8192);
+  const quads = new Uint8Array(8192);
   const every = [...Array(256).keys()];
   const bytesOf = (set: string | undefined) =>
     set === undefined ? every : [...new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))];
+  const mark = (bitmap: Uint8Array, bit: number) => {
+    bitmap[bit >> 3]! |= 1 << (bit & 7);
+  };
   for (const fingerprint of fingerprints)
     for (const b0 of bytesOf(fingerprint[0]))
       for (const b1 of bytesOf(fingerprint[1]))
-        for (const b2 of bytesOf(fingerprint[2])) {
-          const bit = tripleBit(b0, b1, b2);
-          triples[bit >> 3]! |= 1 << (bit & 7);
-        }
-  return { tables, buckets, triples };
+        for (const b2 of bytesOf(fingerprint[2]))
+          if (fingerprint.length < 4) mark(triples, tripleBit(b0, b1, b2));
+          else for (const b3 of bytesOf(fingerprint[3])) mark(quads, quadBit(b0, b1, b2, b3));
+  return { tables, buckets, triples, quads };
 }

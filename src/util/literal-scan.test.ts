@@ -44,7 +44,7 @@ describe('the SIMD literal pass', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const pick = random(seed);
       const fingerprints: Fingerprint[] = Array.from({ length: 1 + pick(30) }, () =>
-        Array.from({ length: 1 + pick(3) }, () =>
+        Array.from({ length: 1 + pick(4) }, () =>
           Array.from({ length: 1 + pick(3) }, () =>
             String.fromCharCode(passByte(POOL.charCodeAt(pick(POOL.length)))),
           ).join(''),

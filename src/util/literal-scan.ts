@@ -32,14 +32,15 @@ interface Exports {
 export type UnitRanges = readonly (readonly [number, number])[];
 
 // Memory: scratch at 0, code-unit ranges at 16, the tables of up to SLOTS plans from
-// PLANS (each SLOT bytes: the nibble tables, then the triples' bitmap 128 bytes on), then
-// from UNITS a chunk of the text as UTF-16, as the pass sees it, and each plan's candidates.
+// PLANS (each SLOT bytes: the nibble tables, then 128 bytes on the triples' bitmap and
+// after it the quads'), then from UNITS a chunk of the text as UTF-16, as the pass sees
+// it, and each plan's candidates.
 const RANGES = 16;
 const MAX_RANGES = 250;
 const PLANS = 1024;
-const SLOT = 128 + 8192;
+const SLOT = 128 + 8192 + 8192;
 const SLOTS = 4;
-const UNITS = 65536;
+const UNITS = PLANS + SLOTS * SLOT;
 // Zero bytes after each copy: the passes read past the last 16-byte block.
 const PAD = 64;
 // A text goes through in chunks of this many characters, each searched for everything
@@ -88,6 +89,7 @@ function slotOf(wasm: Exports, plan: ScanPlan, keep: readonly ScanPlan[]): numbe
     const at = PLANS + slot * SLOT;
     new Uint8Array(wasm.memory.buffer, at, 96).set(plan.tables);
     new Uint8Array(wasm.memory.buffer, at + 128, 8192).set(plan.triples);
+    new Uint8Array(wasm.memory.buffer, at + 128 + 8192, 8192).set(plan.quads);
     slots[slot] = plan;
   }
   return PLANS + slot * SLOT;

@@ -15,7 +15,8 @@
 ;; Memory: 16 bytes of scratch at 0, then where the caller puts them, each plan's tables
 ;; (position j: low at 32j, high 16 bytes after) followed 128 bytes on by a bitmap of its
 ;; fingerprints' exact byte triples (8192 bytes; bit (triple × 0x9E3779B1) >> 16, the
-;; triple read little-endian), the text and the output.
+;; triple read little-endian) and then one of the exact four bytes of its four-set
+;; fingerprints (the same hash of the four bytes), the text and the output.
 (module
   (memory (export "memory") 1)
 
@@ -29,8 +30,8 @@
   ;; block before). So the loop runs one block past `end`, and reports starts before `end`.
   (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32) (result i32)
     (local $p i32) (local $o i32) (local $q i32) (local $h i32) (local $m i32) (local $w i32)
-    (local $b i32) (local $c i32) (local $d i32) (local $bits i64)
-    (local $triples i32) (local $stop i32)
+    (local $b i32) (local $c i32) (local $d i32) (local $e i32) (local $bits i64)
+    (local $triples i32) (local $quads i32) (local $stop i32)
     (local $nib v128) (local $x v128) (local $lo v128) (local $hi v128)
     (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $prev0 v128) (local $prev1 v128) (local $a v128)
     (local $a0l v128) (local $a0h v128) (local $a1l v128) (local $a1h v128) (local $a2l v128) (local $a2h v128)
@@ -42,6 +43,7 @@
     (local.set $a2l (v128.load offset=64 (local.get $tables)))
     (local.set $a2h (v128.load offset=80 (local.get $tables)))
     (local.set $triples (i32.add (local.get $tables) (i32.const 128)))
+    (local.set $quads (i32.add (local.get $tables) (i32.const 8320)))
     (local.set $p (local.get $start))
     (local.set $o (local.get $out))
     (local.set $m (local.get $masks))
@@ -91,11 +93,16 @@
             (local.set $b (i32.load8_u (local.get $q)))
             (local.set $c (i32.load8_u offset=1 (local.get $q)))
             (local.set $d (i32.load8_u offset=2 (local.get $q)))
-            (local.set $h (i32.shr_u
-              (i32.mul
-                (i32.or (local.get $b) (i32.or (i32.shl (local.get $c) (i32.const 8)) (i32.shl (local.get $d) (i32.const 16))))
-                (i32.const 0x9E3779B1))
+            (local.set $e (i32.load8_u offset=3 (local.get $q)))
+            (local.set $h (i32.or (local.get $b) (i32.or (i32.shl (local.get $c) (i32.const 8)) (i32.shl (local.get $d) (i32.const 16)))))
+            ;; Kept if the three bytes are a three-set fingerprint's or the four a four-set one's.
+            (local.set $e (i32.shr_u (i32.mul (i32.or (local.get $h) (i32.shl (local.get $e) (i32.const 24))) (i32.const 0x9E3779B1))
               (i32.const 16)))
+            (local.set $h (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9E3779B1)) (i32.const 16)))
+            (local.set $e (i32.and
+              (i32.shr_u (i32.load8_u (i32.add (local.get $quads) (i32.shr_u (local.get $e) (i32.const 3))))
+                (i32.and (local.get $e) (i32.const 7)))
+              (i32.const 1)))
             ;; Its buckets, from the tables: each position's low and high nibble.
             (i32.store (local.get $o)
               (i32.or (i32.shl (local.get $q) (i32.const 8))
@@ -109,11 +116,12 @@
                     (i32.load8_u offset=80 (i32.add (local.get $tables) (i32.shr_u (local.get $d) (i32.const 4))))))))
             (local.set $o (i32.add (local.get $o)
               (i32.shl
-                (i32.and
-                  (i32.shr_u
-                    (i32.load8_u (i32.add (local.get $triples) (i32.shr_u (local.get $h) (i32.const 3))))
-                    (i32.and (local.get $h) (i32.const 7)))
-                  (i32.const 1))
+                (i32.or (local.get $e)
+                  (i32.and
+                    (i32.shr_u
+                      (i32.load8_u (i32.add (local.get $triples) (i32.shr_u (local.get $h) (i32.const 3))))
+                      (i32.and (local.get $h) (i32.const 7)))
+                    (i32.const 1)))
                 (i32.const 2))))
             (local.set $bits (i64.and (local.get $bits) (i64.sub (local.get $bits) (i64.const 1))))
             (br $lane)))

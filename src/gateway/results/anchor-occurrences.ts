@@ -149,8 +149,9 @@ function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPl
 }
 
 /**
- * An anchor's fingerprints: its own, the three of its characters from `fingerprintAt`, or
- * the run of three that ordinary text should hold least by how common each letter is.
+ * An anchor's fingerprints: its own, or four of its characters (as many as it has, up to
+ * four) from `fingerprintAt` or from the run of three that ordinary text should hold least
+ * by how common each letter is.
  */
 export function fingerprintsOf(
   anchor: Anchor,
@@ -171,7 +172,8 @@ export function fingerprintsOf(
         best = at;
       }
     }
-  const sets = [...literal.slice(best, best + width)].map(cased);
+  // And the character after the run, which only the exact check reads.
+  const sets = [...literal.slice(best, best + width + 1)].map(cased);
   return { alternatives: [sets], offset: best };
 }
 

@@ -105,9 +105,11 @@ export function sameShape(anchors: readonly Anchor[]): readonly Anchor[] {
 
 /**
  * A fingerprint that also holds a character next to the literal: `after`, one of the
- * characters that can follow it, or `before`, one that can precede it (sets as the SIMD
- * pass sees them: see `passBytesOf`). The literal's letters are in either case when
- * `caseless`.
+ * characters that can follow it (with the literal's last three), or `before`, one that
+ * can precede it (with its first three); sets as the SIMD pass sees them (see
+ * `passBytesOf`). The literal's letters are in either case when `caseless`. `before` is
+ * only for an anchor whose gate needs a character before the literal: at the very start
+ * of a text there is none, and the pass reports nothing there.
  */
 export function fingerprintWith(
   literal: string,
@@ -116,8 +118,8 @@ export function fingerprintWith(
 ): Pick<Anchor, 'fingerprints' | 'fingerprintAt'> {
   const set = (ch: string) => caseSet(ch, caseless);
   if (next.after !== undefined) {
-    const at = Math.max(0, literal.length - 2);
+    const at = Math.max(0, literal.length - 3);
     return { fingerprints: [[...[...literal.slice(at)].map(set), next.after]], fingerprintAt: at };
   }
-  return { fingerprints: [[next.before ?? '', ...[...literal.slice(0, 2)].map(set)]], fingerprintAt: -1 };
+  return { fingerprints: [[next.before ?? '', ...[...literal.slice(0, 3)].map(set)]], fingerprintAt: -1 };
 }
