@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assemble } from '../../scripts/build-wasm.js';
 import { type Fingerprint, literalScanner, passByte, passBytesOf, planScan } from './literal-scan.js';
-import { WASM_BASE64 } from './literal-scan-wasm.js';
+import { WASM_BASE64, WASM_RELAXED_BASE64 } from './literal-scan-wasm.js';
 
 // A seeded generator, so a failure can be replayed.
 function random(seed: number) {
@@ -31,9 +31,12 @@ function exact(text: string, fingerprints: readonly Fingerprint[]): Map<number, 
 const scanner = literalScanner();
 
 describe('the SIMD literal pass', () => {
-  it('is the assembled form of literal-scan.wat', async () => {
+  it('is the assembled form of literal-scan.wat, plain and with relaxed SIMD', async () => {
     const bytes = await assemble('src/util/literal-scan.wat');
     expect(Buffer.from(bytes).toString('base64')).toBe(WASM_BASE64);
+    const relaxed = await assemble('src/util/literal-scan.wat', { relaxed: true });
+    expect(Buffer.from(relaxed).toString('base64')).toBe(WASM_RELAXED_BASE64);
+    expect(WASM_RELAXED_BASE64).not.toBe(WASM_BASE64);
   });
 
   it('runs here (Node has WebAssembly SIMD)', () => {

@@ -15,7 +15,7 @@
  */
 
 import type { ScanPlan } from './literal-scan-plan.js';
-import { WASM_BASE64 } from './literal-scan-wasm.js';
+import { WASM_BASE64, WASM_RELAXED_BASE64 } from './literal-scan-wasm.js';
 import { avoidWasmInliningFault } from './wasm-inlining.js';
 
 export type { Fingerprint, ScanPlan } from './literal-scan-plan.js';
@@ -59,19 +59,28 @@ const MASKS = OUT + SLOTS * OUT_SIZE;
 const MEMORY_END = MASKS + aligned(2 * ((CHUNK + LOOKAHEAD) / 16 + 2) + 8);
 
 let instance: Exports | null | undefined;
+let relaxed = false;
 
 function exportsOrNull(): Exports | null {
   if (instance !== undefined) return instance;
   avoidWasmInliningFault();
-  try {
-    const bytes = Buffer.from(WASM_BASE64, 'base64');
-    const made = WebAssembly.validate(bytes)
-      ? (new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Exports)
-      : null;
-    if (made !== null) made.memory.grow(Math.ceil(MEMORY_END / 65536) - made.memory.buffer.byteLength / 65536);
-    instance = made;
-  } catch {
-    instance = null;
+  instance = null;
+  // The relaxed-SIMD build where the engine has it (Node 22 and later), else the plain one.
+  for (const [base64, isRelaxed] of [
+    [WASM_RELAXED_BASE64, true],
+    [WASM_BASE64, false],
+  ] as const) {
+    try {
+      const bytes = Buffer.from(base64, 'base64');
+      if (!WebAssembly.validate(bytes)) continue;
+      const made = new WebAssembly.Instance(new WebAssembly.Module(bytes)).exports as unknown as Exports;
+      made.memory.grow(Math.ceil(MEMORY_END / 65536) - made.memory.buffer.byteLength / 65536);
+      instance = made;
+      relaxed = isRelaxed;
+      break;
+    } catch {
+      // The next build, or none: callers then search natively.
+    }
   }
   return instance;
 }
@@ -180,6 +189,8 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
 
 /** What `literalScanner()` gives: the SIMD passes over a text. */
 export interface LiteralScanner {
+  /** Which build runs: with relaxed SIMD (Node 22 and later) or without. */
+  readonly simd: 'relaxed' | 'plain';
   /**
    * Every position (in text order) where a fingerprint of `plan` may start, each followed
    * by the buckets (bits 0–7) whose fingerprints may: position, buckets, position...
@@ -206,6 +217,7 @@ export function literalScanner(): LiteralScanner | undefined {
   const wasm = exportsOrNull();
   if (wasm === null) return undefined;
   return {
+    simd: relaxed ? 'relaxed' : 'plain',
     candidates(text, plan) {
       const known = last?.text === text ? last.found.get(plan) : undefined;
       return known ?? (scan(wasm, text, [plan], undefined).found.get(plan) as Int32Array);
