@@ -72,14 +72,16 @@ describe('the SIMD literal pass', () => {
   });
 
   it('finds what stands across the end of a chunk, and nothing past the text', () => {
-    const plan = planScan([['k', 'e', 'y']]);
-    for (const cut of [1, 2, 3, 32 * 1024 + 1, 32 * 1024 + 2, 32 * 1024 + 3]) {
-      const at = 1024 * 1024 - cut;
-      const text = `${'x'.repeat(at)}key${'x'.repeat(40)}key`;
-      const positions = [...scanner!.candidates(text, plan)].filter((_, i) => i % 2 === 0);
-      expect(positions).toEqual([at, at + 43]);
+    for (const literal of ['key', 'keys']) {
+      const plan = planScan([[...literal]]);
+      for (const cut of [1, 2, 3, 4, 32 * 1024 + 1, 32 * 1024 + 2, 32 * 1024 + 3, 32 * 1024 + 4]) {
+        const at = 1024 * 1024 - cut;
+        const text = `${'x'.repeat(at)}${literal}${'x'.repeat(40)}${literal}`;
+        const positions = [...scanner!.candidates(text, plan)].filter((_, i) => i % 2 === 0);
+        expect(positions, `${literal} at ${at}`).toEqual([at, at + 40 + literal.length]);
+      }
+      expect([...scanner!.candidates(literal.slice(0, -1), plan)]).toEqual([]);
     }
-    expect([...scanner!.candidates('ke', plan)]).toEqual([]);
   });
 
   it('finds the first code unit inside the ranges, in one-byte, two-byte and long texts', () => {

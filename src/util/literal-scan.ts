@@ -47,8 +47,8 @@ const PAD = 64;
 // asked of it while it is in the core's cache: a pass over a 1 MB copy that has left the
 // cache costs half as much again as one over a copy in it (measured).
 const CHUNK = 32 * 1024;
-// The characters past a chunk that fingerprints starting in it may reach.
-const LOOKAHEAD = 2;
+// The characters past a chunk that fingerprints starting in it may reach (four long).
+const LOOKAHEAD = 3;
 
 const aligned = (n: number) => (n + 15) & ~15;
 const BYTES = aligned(UNITS + 2 * (CHUNK + LOOKAHEAD) + PAD);
