@@ -97,6 +97,12 @@ describe('the SIMD literal pass', () => {
     }
   });
 
+  it('reports every position when every position is a candidate (more than its output area holds)', () => {
+    const found = scanner!.candidates('x'.repeat(200_000), planScan([['x']]));
+    expect(found.length).toBe(400_000);
+    expect(found.filter((_, i) => i % 2 === 0).every((position, i) => position === i)).toBe(true);
+  });
+
   it('answers for two plans and a set of ranges from one pass what three passes find', () => {
     const pick = random(99);
     const fingerprints = (n: number, width: number): Fingerprint[] =>

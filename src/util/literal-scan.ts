@@ -23,7 +23,7 @@ export { planScan } from './literal-scan-plan.js';
 
 interface Exports {
   memory: WebAssembly.Memory;
-  find(start: number, end: number, out: number, tables: number, masks: number): number;
+  find(start: number, end: number, out: number, tables: number, masks: number, base: number): number;
   findWide(start: number, end: number, ranges: number, count: number, floor: number): number;
   narrow(src: number, dst: number, count: number, floor: number): number;
 }
@@ -53,7 +53,10 @@ const LOOKAHEAD = 3;
 const aligned = (n: number) => (n + 15) & ~15;
 const BYTES = aligned(UNITS + 2 * (CHUNK + LOOKAHEAD) + PAD);
 const OUT = aligned(BYTES + CHUNK + LOOKAHEAD + PAD);
-const OUT_SIZE = aligned(4 * (CHUNK + LOOKAHEAD + 16));
+// Per plan, room for the candidates (two i32 each) of two chunks at worst; gathered in
+// JavaScript when another chunk might not fit.
+const OUT_PAIRS = 2 * (CHUNK + LOOKAHEAD + 16);
+const OUT_SIZE = 8 * OUT_PAIRS;
 // Two bytes per 16-byte block, and a 64-bit word past the last.
 const MASKS = OUT + SLOTS * OUT_SIZE;
 const MEMORY_END = MASKS + aligned(2 * ((CHUNK + LOOKAHEAD) / 16 + 2) + 8);
@@ -120,8 +123,9 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   if (ranges !== undefined && ranges.length > MAX_RANGES)
     throw new RangeError(`literal scan: at most ${MAX_RANGES} ranges`);
   const tables = plans.map((plan) => slotOf(wasm, plan, plans));
-  const lists: Int32Array[] = plans.map(() => new Int32Array(64));
-  const sizes = plans.map(() => 0);
+  // Per plan, the candidates gathered so far and how many wait in its output area.
+  const pieces: Int32Array[][] = plans.map(() => []);
+  const waiting = plans.map(() => 0);
   let wide = -1;
   let floor = 0xffff;
   if (ranges !== undefined) {
@@ -160,31 +164,31 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
     memory.fill(0, BYTES + length, BYTES + length + PAD);
     for (let k = 0; k < plans.length; k++) {
       const out = OUT + k * OUT_SIZE;
-      const count = wasm.find(BYTES, BYTES + own, out, tables[k] as number, MASKS);
-      let list = lists[k] as Int32Array;
-      let size = sizes[k] as number;
-      if (size + 2 * count > list.length) {
-        const grown = new Int32Array(Math.max(2 * list.length, size + 2 * count));
-        grown.set(list.subarray(0, size));
-        list = grown;
-        lists[k] = list;
+      if (waiting[k]! + CHUNK + LOOKAHEAD + 16 > OUT_PAIRS) {
+        (pieces[k] as Int32Array[]).push(entries.slice(out >> 2, (out >> 2) + 2 * waiting[k]!));
+        waiting[k] = 0;
       }
-      // A candidate in the last 16-byte block may lie past `own`: the next chunk reports it.
-      const stop = BYTES + own;
-      for (let i = out >> 2, end = i + count; i < end; i++) {
-        const entry = entries[i] as number;
-        const offset = entry >>> 8;
-        if (offset >= stop) break;
-        list[size++] = from + offset - BYTES;
-        list[size++] = entry & 0xff;
-      }
-      sizes[k] = size;
+      waiting[k]! += wasm.find(BYTES, BYTES + own, out + 8 * waiting[k]!, tables[k] as number, MASKS, from);
     }
   }
   const found = new Map<ScanPlan, Int32Array>();
-  plans.forEach((plan, k) => found.set(plan, (lists[k] as Int32Array).subarray(0, sizes[k])));
+  plans.forEach((plan, k) => {
+    const out = (OUT + k * OUT_SIZE) >> 2;
+    const parts = [...(pieces[k] as Int32Array[]), entries.slice(out, out + 2 * waiting[k]!)];
+    found.set(plan, parts.length === 1 ? (parts[0] as Int32Array) : concat(parts));
+  });
   last = { text, found, ranges, wide };
   return last;
+}
+
+function concat(parts: readonly Int32Array[]): Int32Array {
+  const all = new Int32Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
 }
 
 /** What `literalScanner()` gives: the SIMD passes over a text. */

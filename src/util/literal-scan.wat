@@ -20,15 +20,17 @@
 (module
   (memory (export "memory") 1)
 
-;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
-  ;; to `end` with the plan whose tables are at `tables`, and writes an i32 for each
-  ;; candidate position, in order, from `out`: its offset times 256 plus its buckets (a bit
-  ;; each). Returns the number of candidates. Each block is loaded and split into nibbles
+  ;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
+  ;; to `end` with the plan whose tables are at `tables`, and writes two i32 for each
+  ;; candidate position before `end`, in order, from `out`: the position (its offset from
+  ;; `start` plus `base`) and its buckets (a bit each). Returns the number of candidates.
+  ;; `masks` is room for two bytes per block. Each block is loaded and split into nibbles
   ;; once: the buckets accepting its bytes at the three positions of a fingerprint are
   ;; looked up together, and a fingerprint ending at byte i is where position 2 accepts byte
   ;; i, position 1 byte i - 1 and position 0 byte i - 2 (the last two carried over from the
   ;; block before). So the loop runs one block past `end`, and reports starts before `end`.
-  (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32) (result i32)
+  (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32)
+    (param $base i32) (result i32)
     (local $p i32) (local $o i32) (local $q i32) (local $h i32) (local $m i32) (local $w i32)
     (local $b i32) (local $c i32) (local $d i32) (local $e i32) (local $bits i64)
     (local $triples i32) (local $quads i32) (local $stop i32)
@@ -77,8 +79,9 @@
     ;; Each lane set, four blocks (64 bits) at a time: its three bytes are hashed to one of
     ;; 65,536 bits, and it is kept only if some fingerprint holds those bytes exactly (the
     ;; nibble tables accept more), which drops most false alarms before they cost the caller
-    ;; anything. Each candidate is written, and counted only if kept, so that neither test is
-    ;; a branch the processor must guess (most of the time of a pass went to wrong guesses).
+    ;; anything; and only if it starts before `end`. Each candidate is written, and counted
+    ;; only if kept, so that no test is a branch the processor must guess (most of the time
+    ;; of a pass went to wrong guesses).
     (i64.store (local.get $m) (i64.const 0))
     (local.set $w (local.get $masks))
     (local.set $p (i32.sub (local.get $start) (i32.const 2)))
@@ -103,32 +106,34 @@
               (i32.shr_u (i32.load8_u (i32.add (local.get $quads) (i32.shr_u (local.get $e) (i32.const 3))))
                 (i32.and (local.get $e) (i32.const 7)))
               (i32.const 1)))
-            ;; Its buckets, from the tables: each position's low and high nibble.
-            (i32.store (local.get $o)
-              (i32.or (i32.shl (local.get $q) (i32.const 8))
-                (i32.and
+            ;; Its position, and its buckets from the tables: each position's low and high nibble.
+            (i32.store (local.get $o) (i32.add (i32.sub (local.get $q) (local.get $start)) (local.get $base)))
+            (i32.store offset=4 (local.get $o)
+              (i32.and
                   (i32.and
                     (i32.and (i32.load8_u (i32.add (local.get $tables) (i32.and (local.get $b) (i32.const 15))))
                       (i32.load8_u offset=16 (i32.add (local.get $tables) (i32.shr_u (local.get $b) (i32.const 4)))))
                     (i32.and (i32.load8_u offset=32 (i32.add (local.get $tables) (i32.and (local.get $c) (i32.const 15))))
                       (i32.load8_u offset=48 (i32.add (local.get $tables) (i32.shr_u (local.get $c) (i32.const 4))))))
                   (i32.and (i32.load8_u offset=64 (i32.add (local.get $tables) (i32.and (local.get $d) (i32.const 15))))
-                    (i32.load8_u offset=80 (i32.add (local.get $tables) (i32.shr_u (local.get $d) (i32.const 4))))))))
+                    (i32.load8_u offset=80 (i32.add (local.get $tables) (i32.shr_u (local.get $d) (i32.const 4)))))))
             (local.set $o (i32.add (local.get $o)
               (i32.shl
-                (i32.or (local.get $e)
-                  (i32.and
-                    (i32.shr_u
-                      (i32.load8_u (i32.add (local.get $triples) (i32.shr_u (local.get $h) (i32.const 3))))
-                      (i32.and (local.get $h) (i32.const 7)))
-                    (i32.const 1)))
-                (i32.const 2))))
+                (i32.and
+                  (i32.or (local.get $e)
+                    (i32.and
+                      (i32.shr_u
+                        (i32.load8_u (i32.add (local.get $triples) (i32.shr_u (local.get $h) (i32.const 3))))
+                        (i32.and (local.get $h) (i32.const 7)))
+                      (i32.const 1)))
+                  (i32.lt_u (local.get $q) (local.get $end)))
+                (i32.const 3))))
             (local.set $bits (i64.and (local.get $bits) (i64.sub (local.get $bits) (i64.const 1))))
             (br $lane)))
         (local.set $w (i32.add (local.get $w) (i32.const 8)))
         (local.set $p (i32.add (local.get $p) (i32.const 64)))
         (br $word)))
-    (i32.shr_u (i32.sub (local.get $o) (local.get $out)) (i32.const 2)))
+    (i32.shr_u (i32.sub (local.get $o) (local.get $out)) (i32.const 3)))
 
   ;; Looks at the UTF-16 code units from `start` up to `end` (then at least 16 zero bytes),
   ;; eight at a time, for one inside any of `count` ranges at `ranges` (each two u16: its
