@@ -14,7 +14,7 @@ import {
   hiddenUnicode,
   STEERING_PATTERNS,
 } from '../../lint/rules/steering.js';
-import { type Anchor, fingerprintWith, SPACE, sameShape, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
+import { type Anchor, SPACE, sameShape, spaceAt, spaceBefore, wordEnd, wordStart } from './anchor.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
