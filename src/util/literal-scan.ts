@@ -127,13 +127,7 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   const pieces: Int32Array[][] = plans.map(() => []);
   const waiting = plans.map(() => 0);
   let wide = -1;
-  let floor = 0xffff;
-  if (ranges !== undefined) {
-    floor = Math.min(...ranges.map(([first]) => first)) - 1;
-    new Uint16Array(wasm.memory.buffer, RANGES, 2 * ranges.length).set(
-      ranges.flatMap(([first, end]) => [first, end - first]),
-    );
-  }
+  const floor = ranges === undefined ? 0xffff : putRanges(wasm, ranges);
   let lookForWide = ranges !== undefined;
   const memory = Buffer.from(wasm.memory.buffer);
   const entries = new Int32Array(wasm.memory.buffer);
@@ -147,8 +141,8 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
       'utf16le',
     );
     memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
-    // The copy for the passes says whether the chunk holds a unit above every range's floor;
-    // the ranges are looked for only in a chunk that does.
+    // The copy for the passes says whether the chunk holds a unit from the lowest range's
+    // first up; the ranges are looked for only in a chunk that does.
     const above = plans.length === 0 || wasm.narrow(UNITS, BYTES, length, floor) !== 0;
     if (lookForWide && above) {
       const at = wasm.findWide(UNITS, UNITS + 2 * own, RANGES, (ranges as UnitRanges).length, floor);
@@ -179,6 +173,14 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   });
   last = { text, found, ranges, wide };
   return last;
+}
+
+/** Puts the ranges in memory (first unit, width minus one) and gives the unit below the lowest. */
+function putRanges(wasm: Exports, ranges: UnitRanges): number {
+  new Uint16Array(wasm.memory.buffer, RANGES, 2 * ranges.length).set(
+    ranges.flatMap(([first, end]) => [first, end - first]),
+  );
+  return Math.min(...ranges.map(([first]) => first)) - 1;
 }
 
 function concat(parts: readonly Int32Array[]): Int32Array {

@@ -54,16 +54,16 @@ export interface Anchor {
   /** What to look for to find the literal (a part of it starting with a rare character); chosen when absent. */
   search?: string;
   /**
-   * What the SIMD pass looks for: alternatives of up to three character sets, one per
+   * What the SIMD pass looks for: alternatives of up to four character sets, one per
    * position, starting `fingerprintAt` characters into the literal; at every occurrence
-   * the rules need, one of them must hold. By default three of the literal's characters,
-   * the rarest run.
+   * the rules need, one of them must hold. By default four of the literal's characters
+   * (as many as it has), from the rarest run of three.
    */
   fingerprints?: readonly (readonly string[])[];
   /**
-   * Where the fingerprint starts in the literal. Without `fingerprints`, the literal's three
-   * characters from there: given where a word is common although its letters are not
-   * ("key" in "key-", "ret" in "secret"), as counted in ordinary text.
+   * Where the fingerprint starts in the literal. Without `fingerprints`, the literal's
+   * four characters from there: given where a word is common although its letters are
+   * not ("key" in "key-", "ret" in "secret"), as counted in ordinary text.
    */
   fingerprintAt?: number;
   /** Characters a match can start before the literal (default 64). */
@@ -104,22 +104,15 @@ export function sameShape(anchors: readonly Anchor[]): readonly Anchor[] {
 }
 
 /**
- * A fingerprint that also holds a character next to the literal: `after`, one of the
- * characters that can follow it (with the literal's last three), or `before`, one that
- * can precede it (with its first three); sets as the SIMD pass sees them (see
- * `passBytesOf`). The literal's letters are in either case when `caseless`. `before` is
- * only for an anchor whose gate needs a character before the literal: at the very start
- * of a text there is none, and the pass reports nothing there.
+ * A fingerprint of the literal's last three characters and one of the characters in
+ * `after`, which can follow it (as the SIMD pass sees them: see `passBytesOf`).
+ *
+ * @example
+ * ```ts
+ * fingerprintEndingWith('key', '=:'); // { fingerprints: [['k', 'e', 'y', '=:']], fingerprintAt: 0 }
+ * ```
  */
-export function fingerprintWith(
-  literal: string,
-  next: { before?: string; after?: string },
-  caseless = false,
-): Pick<Anchor, 'fingerprints' | 'fingerprintAt'> {
-  const set = (ch: string) => caseSet(ch, caseless);
-  if (next.after !== undefined) {
-    const at = Math.max(0, literal.length - 3);
-    return { fingerprints: [[...[...literal.slice(at)].map(set), next.after]], fingerprintAt: at };
-  }
-  return { fingerprints: [[next.before ?? '', ...[...literal.slice(0, 3)].map(set)]], fingerprintAt: -1 };
+export function fingerprintEndingWith(literal: string, after: string): Pick<Anchor, 'fingerprints' | 'fingerprintAt'> {
+  const at = Math.max(0, literal.length - 3);
+  return { fingerprints: [[...literal.slice(at), after]], fingerprintAt: at };
 }

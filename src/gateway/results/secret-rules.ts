@@ -6,7 +6,7 @@
  * result cannot switch the check off with a `secretlint-disable` comment.
  */
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import { type Anchor, fingerprintWith, isSpace, SPACE } from './anchor.js';
+import { type Anchor, fingerprintEndingWith, isSpace, SPACE } from './anchor.js';
 import type { ResultFinding } from './types.js';
 
 type RuleCreator = (typeof presetRules)[number];
@@ -115,7 +115,7 @@ export const PRESET_ANCHORS: readonly Anchor[] = [
     after: 96,
     followedBy: /["']?\s*(?::|=>|=)\s*["']?[A-Za-z0-9/+=]{40}/y,
     // A quote, `:`, `=` or whitespace right after the name, as the SIMD pass sees it.
-    ...fingerprintWith(literal, { after: `"':=${SPACE}` }),
+    ...fingerprintEndingWith(literal, `"':=${SPACE}`),
   })),
 ];
 

@@ -7,7 +7,7 @@
  * none of them costs a few native string searches.
  */
 
-import { type Anchor, fingerprintWith, SPACE, sameShape } from './anchor.js';
+import { type Anchor, fingerprintEndingWith, SPACE, sameShape } from './anchor.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
@@ -107,7 +107,7 @@ const OWN_ANCHORS: readonly Anchor[] = [
     rules: ['named-high-entropy-value'],
     followedBy: AFTER_NAME,
     after: 128,
-    ...(/^cret$/i.test(literal) ? { fingerprintAt: 0 } : fingerprintWith(literal, { after: NAME_END })),
+    ...(/^cret$/i.test(literal) ? { fingerprintAt: 0 } : fingerprintEndingWith(literal, NAME_END)),
   })),
 ];
 
