@@ -215,14 +215,9 @@ export class QuietWatch {
 
   /** Whether every thread sleeps in a wait this table knows (with or without a timer): nothing runs now. */
   #idle(reading: TreeReading): boolean {
-    for (const thread of reading.threads.values()) {
-      if (thread.state === 'Z' || thread.state === 'X') continue;
-      const fields = thread.syscall.split(' ');
-      if (thread.state !== 'S' || !/^\d+$/.test(fields[0] ?? '')) return false;
-      const wait = WAITS[this.#arch]?.[Number(fields[0])];
-      if (wait === undefined || ('timespecArg' in wait && BigInt(fields[wait.timespecArg + 1] ?? '1') !== 0n))
-        return false;
-    }
+    // A timer due at any time counts as asleep: began and until put no bound on it.
+    for (const thread of reading.threads.values())
+      if (!asleepUntil(thread, { arch: this.#arch, until: Number.NEGATIVE_INFINITY, began: 0 })) return false;
     return true;
   }
 

@@ -218,6 +218,11 @@ export interface LiteralScanner {
   scanAhead(text: string, plans: readonly ScanPlan[], ranges?: UnitRanges): void;
 }
 
+/** The last pass, if it was over `text` and looked for `ranges`. */
+function remembered(text: string, ranges: UnitRanges): Scan | undefined {
+  return last?.text === text && last.ranges === ranges ? last : undefined;
+}
+
 /** The SIMD passes, or undefined where WebAssembly SIMD is not available. */
 export function literalScanner(): LiteralScanner | undefined {
   const wasm = exportsOrNull();
@@ -229,11 +234,10 @@ export function literalScanner(): LiteralScanner | undefined {
       return known ?? (scan(wasm, text, [plan], undefined).found.get(plan) as Int32Array);
     },
     firstInRanges(text, ranges) {
-      if (last?.text === text && last.ranges === ranges) return last.wide;
-      return scan(wasm, text, [], ranges).wide;
+      return (remembered(text, ranges) ?? scan(wasm, text, [], ranges)).wide;
     },
     remembers(text, ranges) {
-      return last?.text === text && last.ranges === ranges;
+      return remembered(text, ranges) !== undefined;
     },
     scanAhead(text, plans, ranges) {
       scan(wasm, text, plans, ranges);
