@@ -88,13 +88,16 @@ describe('the SIMD literal pass', () => {
     const ranges = [[0x200b, 0x200f] as const, [0xfeff, 0xfeff] as const];
     expect(scanner!.firstInRanges('plain ascii text', ranges)).toBe(-1);
     expect(scanner!.firstInRanges('caf\u00e9 \u2192 no', ranges)).toBe(-1);
-    for (const at of [0, 7, 8, 15, 1000, 1024 * 1024 - 1, 1024 * 1024 + 5]) {
-      const text = `${'a\u2192'.repeat(at / 2 + 1).slice(0, at)}\u200d${'b'.repeat(20)}`;
-      const found = scanner!.firstInRanges(text, ranges);
-      // At or before the character, within its block of eight code units.
-      expect(found).toBeLessThanOrEqual(at);
-      expect(found).toBeGreaterThan(at - 8);
-    }
+    // Units above the ranges' floor everywhere before it, or none; at the edges of the
+    // copy's groups of 256 units and of the 32K chunks (and in a chunk's look-ahead).
+    for (const before of ['a\u2192', 'ab'])
+      for (const at of [0, 7, 8, 15, 255, 256, 1000, 32_767, 32_768, 32_770, 1024 * 1024 - 1, 1024 * 1024 + 5]) {
+        const text = `${before.repeat(at / 2 + 1).slice(0, at)}\u200d${'b'.repeat(20)}`;
+        const found = scanner!.firstInRanges(text, ranges);
+        // At or before the character, within its block of eight code units.
+        expect(found, `${JSON.stringify(before)} ${at}`).toBeLessThanOrEqual(at);
+        expect(found, `${JSON.stringify(before)} ${at}`).toBeGreaterThan(at - 8);
+      }
   });
 
   it('reports every position when every position is a candidate (more than its output area holds)', () => {

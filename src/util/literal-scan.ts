@@ -24,8 +24,7 @@ export { planScan } from './literal-scan-plan.js';
 interface Exports {
   memory: WebAssembly.Memory;
   find(start: number, end: number, out: number, tables: number, masks: number, base: number): number;
-  findWide(start: number, end: number, ranges: number, count: number, floor: number): number;
-  narrow(src: number, dst: number, count: number, floor: number): number;
+  narrow(src: number, dst: number, count: number, ranges: number, rangeCount: number, floor: number): number;
 }
 
 /** Inclusive ranges of UTF-16 code units (from U+0100 up). */
@@ -141,15 +140,11 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
       'utf16le',
     );
     memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
-    // The copy for the passes says whether the chunk holds a unit from the lowest range's
-    // first up; the ranges are looked for only in a chunk that does.
-    const above = plans.length === 0 || wasm.narrow(UNITS, BYTES, length, floor) !== 0;
-    if (lookForWide && above) {
-      const at = wasm.findWide(UNITS, UNITS + 2 * own, RANGES, (ranges as UnitRanges).length, floor);
-      if (at !== -1) {
-        wide = from + (at - UNITS) / 2;
-        lookForWide = false;
-      }
+    // The copy for the passes looks for the ranges on the way (until a unit in them is found).
+    const at = wasm.narrow(UNITS, BYTES, length, RANGES, ranges?.length ?? 0, lookForWide ? floor : 0xffff);
+    if (at !== -1) {
+      wide = from + at / 2;
+      lookForWide = false;
     }
     if (plans.length === 0) {
       if (!lookForWide) break;

@@ -139,8 +139,8 @@
   ;; eight at a time, for one inside any of `count` ranges at `ranges` (each two u16: its
   ;; first unit and its width minus one). A block is only compared with the ranges when it
   ;; holds a unit above `floor` (every range's first unit minus one is at least that).
-  ;; Returns the byte offset of the first block with such a unit, or -1.
-  (func (export "findWide")
+  ;; Returns the address of the first block with such a unit, or -1.
+  (func $findWide
     (param $start i32) (param $end i32) (param $ranges i32) (param $count i32) (param $floor i32) (result i32)
     (local $p i32) (local $r i32) (local $x v128) (local $above v128)
     (local.set $above (i16x8.splat (local.get $floor)))
@@ -168,19 +168,46 @@
 
 ;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
   ;; 255 becoming 255 and one from 0x8000 up becoming 0 (the saturating narrowing of
-  ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count`. Returns
-  ;; whether any unit copied is above `floor` (so `findWide` is needed only then).
-  (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32) (param $floor i32) (result i32)
-    (local $end i32) (local $x v128) (local $y v128) (local $top v128)
+  ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count` (and reads
+  ;; as far past the units). On the way it looks for a unit inside any of `count` ranges at
+  ;; `ranges` (as `findWide`), unless `floor` is 0xFFFF: a group of 256 units is handed to
+  ;; `findWide` only when one of them is above `floor`, which ordinary text seldom has, so
+  ;; the copy costs what it did without the search. Returns the byte offset (from the
+  ;; first unit) of the first 8 units holding one inside the ranges, or -1.
+  (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32) (param $ranges i32)
+    (param $rangeCount i32) (param $floor i32) (result i32)
+    (local $end i32) (local $group i32) (local $from i32) (local $at i32) (local $first i32)
+    (local $x v128) (local $y v128) (local $top v128) (local $above v128)
     (local.set $end (i32.add (local.get $dst) (local.get $count)))
+    (local.set $above (i16x8.splat (local.get $floor)))
+    (local.set $from (local.get $src))
+    (local.set $first (local.get $src))
+    (local.set $at (i32.const -1))
     (block $done
-      (loop $next
+      (loop $groups
         (br_if $done (i32.ge_u (local.get $dst) (local.get $end)))
-        (local.set $x (v128.load (local.get $src)))
-        (local.set $y (v128.load offset=16 (local.get $src)))
-        (v128.store (local.get $dst) (i8x16.narrow_i16x8_u (local.get $x) (local.get $y)))
-        (local.set $top (i16x8.max_u (local.get $top) (i16x8.max_u (local.get $x) (local.get $y))))
-        (local.set $src (i32.add (local.get $src) (i32.const 32)))
-        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
-        (br $next)))
-    (v128.any_true (i16x8.gt_u (local.get $top) (i16x8.splat (local.get $floor))))))
+        (local.set $group (i32.add (local.get $dst) (i32.const 256)))
+        (local.set $top (v128.const i32x4 0 0 0 0))
+        (block $full
+          (loop $next
+            (br_if $full (i32.ge_u (local.get $dst) (local.get $group)))
+            (br_if $full (i32.ge_u (local.get $dst) (local.get $end)))
+            (local.set $x (v128.load (local.get $src)))
+            (local.set $y (v128.load offset=16 (local.get $src)))
+            (v128.store (local.get $dst) (i8x16.narrow_i16x8_u (local.get $x) (local.get $y)))
+            (local.set $top (i16x8.max_u (local.get $top) (i16x8.max_u (local.get $x) (local.get $y))))
+            (local.set $src (i32.add (local.get $src) (i32.const 32)))
+            (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+            (br $next)))
+        ;; A unit above the floor (the saturating subtraction leaves something): where is it?
+        (if (v128.any_true (i16x8.sub_sat_u (local.get $top) (local.get $above)))
+          (then
+            (local.set $at (call $findWide (local.get $from) (local.get $src) (local.get $ranges) (local.get $rangeCount)
+              (local.get $floor)))
+            (if (i32.ge_s (local.get $at) (i32.const 0))
+              (then
+                (local.set $at (i32.sub (local.get $at) (local.get $first)))
+                (local.set $above (i16x8.splat (i32.const 0xFFFF)))))))
+        (local.set $from (local.get $src))
+        (br $groups)))
+    (local.get $at)))
