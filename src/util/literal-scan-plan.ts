@@ -157,17 +157,38 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
       }
   const triples = new Uint8Array(8192);
   const quads = new Uint8Array(8192);
-  const every = [...Array(256).keys()];
-  const bytesOf = (set: string | undefined) =>
-    set === undefined ? every : [...new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))];
   const mark = (bitmap: Uint8Array, bit: number) => {
     bitmap[bit >> 3]! |= 1 << (bit & 7);
   };
   for (const fingerprint of fingerprints)
-    for (const b0 of bytesOf(fingerprint[0]))
-      for (const b1 of bytesOf(fingerprint[1]))
-        for (const b2 of bytesOf(fingerprint[2]))
-          if (fingerprint.length < 4) mark(triples, tripleBit(b0, b1, b2));
-          else for (const b3 of bytesOf(fingerprint[3])) mark(quads, quadBit(b0, b1, b2, b3));
+    for (const triple of fingerprintTriples(fingerprint))
+      if (fingerprint.length < 4) mark(triples, tripleBit(triple & 0xff, (triple >> 8) & 0xff, triple >> 16));
+      else
+        for (const b3 of bytesOf(fingerprint[3]))
+          mark(quads, quadBit(triple & 0xff, (triple >> 8) & 0xff, triple >> 16, b3));
   return { tables, buckets, triples, quads };
+}
+
+const every = [...Array(256).keys()];
+
+/** The bytes a fingerprint's set holds (every byte for a position it leaves open). */
+function bytesOf(set: string | undefined): number[] {
+  return set === undefined ? every : [...new Set([...set].map((ch) => ch.charCodeAt(0) & 0xff))];
+}
+
+/**
+ * Every run of three bytes a fingerprint's first three sets hold, little-endian: what the
+ * low three of the bytes `candidates` reports are where it holds.
+ *
+ * @example
+ * ```ts
+ * fingerprintTriples(['k', 'e', 'yY']); // [0x79656b, 0x59656b]
+ * ```
+ */
+export function fingerprintTriples(fingerprint: Fingerprint): number[] {
+  const made: number[] = [];
+  for (const b0 of bytesOf(fingerprint[0]))
+    for (const b1 of bytesOf(fingerprint[1]))
+      for (const b2 of bytesOf(fingerprint[2])) made.push(b0 | (b1 << 8) | (b2 << 16));
+  return made;
 }

@@ -19,7 +19,7 @@ import { WASM_BASE64, WASM_RELAXED_BASE64 } from './literal-scan-wasm.js';
 import { avoidWasmInliningFault } from './wasm-inlining.js';
 
 export type { Fingerprint, ScanPlan } from './literal-scan-plan.js';
-export { planScan } from './literal-scan-plan.js';
+export { fingerprintTriples, planScan } from './literal-scan-plan.js';
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -194,7 +194,8 @@ export interface LiteralScanner {
   readonly simd: 'relaxed' | 'plain';
   /**
    * Every position (in text order) where a fingerprint of `plan` may start, each followed
-   * by the buckets (bits 0–7) whose fingerprints may: position, buckets, position...
+   * by the four bytes the pass saw from there (little-endian; 0 past the text), which say
+   * which fingerprints hold there (`fingerprintTriples`): position, bytes, position...
    */
   candidates(text: string, plan: ScanPlan): Int32Array;
   /**

@@ -23,7 +23,8 @@
   ;; Looks at the 16-byte blocks from `start` (text bytes, then at least 32 zero bytes) up
   ;; to `end` with the plan whose tables are at `tables`, and writes two i32 for each
   ;; candidate position before `end`, in order, from `out`: the position (its offset from
-  ;; `start` plus `base`) and its buckets (a bit each). Returns the number of candidates.
+  ;; `start` plus `base`) and the four bytes from it (little-endian), by which the caller
+  ;; finds the fingerprints that hold there. Returns the number of candidates.
   ;; `masks` is room for two bytes per block. Each block is loaded and split into nibbles
   ;; once: the buckets accepting its bytes at the three positions of a fingerprint are
   ;; looked up together, and a fingerprint ending at byte i is where position 2 accepts byte
@@ -32,7 +33,7 @@
   (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32)
     (param $base i32) (result i32)
     (local $p i32) (local $o i32) (local $q i32) (local $h i32) (local $m i32) (local $w i32)
-    (local $b i32) (local $c i32) (local $d i32) (local $e i32) (local $bits i64)
+    (local $e i32) (local $seen i32) (local $bits i64)
     (local $triples i32) (local $quads i32) (local $stop i32)
     (local $nib v128) (local $x v128) (local $lo v128) (local $hi v128)
     (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $prev0 v128) (local $prev1 v128) (local $a v128)
@@ -93,30 +94,19 @@
           (loop $lane
             (br_if $none (i64.eqz (local.get $bits)))
             (local.set $q (i32.add (local.get $p) (i32.wrap_i64 (i64.ctz (local.get $bits)))))
-            (local.set $b (i32.load8_u (local.get $q)))
-            (local.set $c (i32.load8_u offset=1 (local.get $q)))
-            (local.set $d (i32.load8_u offset=2 (local.get $q)))
-            (local.set $e (i32.load8_u offset=3 (local.get $q)))
-            (local.set $h (i32.or (local.get $b) (i32.or (i32.shl (local.get $c) (i32.const 8)) (i32.shl (local.get $d) (i32.const 16)))))
-            ;; Kept if the three bytes are a three-set fingerprint's or the four a four-set one's.
-            (local.set $e (i32.shr_u (i32.mul (i32.or (local.get $h) (i32.shl (local.get $e) (i32.const 24))) (i32.const 0x9E3779B1))
+            ;; The four bytes from there (little-endian), what the caller is given to find the
+            ;; fingerprint; and the triples' and the quads' bits of them.
+            (local.set $seen (i32.load (local.get $q)))
+            (local.set $e (i32.shr_u (i32.mul (local.get $seen) (i32.const 0x9E3779B1)) (i32.const 16)))
+            (local.set $h (i32.shr_u (i32.mul (i32.and (local.get $seen) (i32.const 0xFFFFFF)) (i32.const 0x9E3779B1))
               (i32.const 16)))
-            (local.set $h (i32.shr_u (i32.mul (local.get $h) (i32.const 0x9E3779B1)) (i32.const 16)))
+            ;; Kept if the three bytes are a three-set fingerprint's or the four a four-set one's.
             (local.set $e (i32.and
               (i32.shr_u (i32.load8_u (i32.add (local.get $quads) (i32.shr_u (local.get $e) (i32.const 3))))
                 (i32.and (local.get $e) (i32.const 7)))
               (i32.const 1)))
-            ;; Its position, and its buckets from the tables: each position's low and high nibble.
             (i32.store (local.get $o) (i32.add (i32.sub (local.get $q) (local.get $start)) (local.get $base)))
-            (i32.store offset=4 (local.get $o)
-              (i32.and
-                  (i32.and
-                    (i32.and (i32.load8_u (i32.add (local.get $tables) (i32.and (local.get $b) (i32.const 15))))
-                      (i32.load8_u offset=16 (i32.add (local.get $tables) (i32.shr_u (local.get $b) (i32.const 4)))))
-                    (i32.and (i32.load8_u offset=32 (i32.add (local.get $tables) (i32.and (local.get $c) (i32.const 15))))
-                      (i32.load8_u offset=48 (i32.add (local.get $tables) (i32.shr_u (local.get $c) (i32.const 4))))))
-                  (i32.and (i32.load8_u offset=64 (i32.add (local.get $tables) (i32.and (local.get $d) (i32.const 15))))
-                    (i32.load8_u offset=80 (i32.add (local.get $tables) (i32.shr_u (local.get $d) (i32.const 4)))))))
+            (i32.store offset=4 (local.get $o) (local.get $seen))
             (local.set $o (i32.add (local.get $o)
               (i32.shl
                 (i32.and

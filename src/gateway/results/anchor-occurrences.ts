@@ -11,7 +11,14 @@
  * pass over the underscores. The SIMD pass costs the same whatever it looks for; its
  * fingerprints are runs of rare characters only so that it raises few false alarms.
  */
-import { type Fingerprint, literalScanner, planScan, type ScanPlan, type UnitRanges } from '../../util/literal-scan.js';
+import {
+  type Fingerprint,
+  fingerprintTriples,
+  literalScanner,
+  planScan,
+  type ScanPlan,
+  type UnitRanges,
+} from '../../util/literal-scan.js';
 import { commonness } from '../../util/literal-scan-plan.js';
 import { hasWideCharacters } from '../../util/wide-characters.js';
 import { type Anchor, caseSet } from './anchor.js';
@@ -38,28 +45,19 @@ export function occurrences(
     nativeOccurrences(text, anchors, caseless, visit);
     return;
   }
-  const { plan, checks } = simdPlan(anchors, caseless);
+  const { plan, slots, probes } = simdPlan(anchors, caseless);
   const found = scanner.candidates(text, plan);
-  const length = text.length;
   for (let i = 0; i < found.length; i += 2) {
+    // The anchors whose fingerprints hold the three bytes the pass saw (and a few whose
+    // fingerprints share their slot), each checked whole.
+    const slot = slots[slotOf(found[i + 1] as number)] as number;
+    if (slot === 0) continue;
     const position = found[i] as number;
-    for (let rest = found[i + 1] as number; rest !== 0; rest &= rest - 1) {
-      const bucket = checks[31 - Math.clz32(rest & -rest)] as Check[];
-      for (let c = 0; c < bucket.length; c++) {
-        const { offset, byStart } = bucket[c] as Check;
-        const start = position - offset;
-        if (start < 0 || start >= length) continue;
-        let code = text.charCodeAt(start);
-        if (code > 127) continue;
-        if (caseless && code >= 65 && code <= 90) code += 32;
-        const probes = byStart[code];
-        if (probes === undefined) continue;
-        // An anchor whose alternatives sit in two buckets can be reported twice at a place; its spans merge.
-        for (let p = 0; p < probes.length; p++) {
-          const { anchor } = probes[p] as Probe;
-          if (holdsAt(text, anchor.literal, start, caseless)) visit(anchor, start);
-        }
-      }
+    const here = probes[slot - 1] as Probe[];
+    for (let p = 0; p < here.length; p++) {
+      const { anchor, offset } = here[p] as Probe;
+      const start = position - offset;
+      if (start >= 0 && holdsAt(text, anchor.literal, start, caseless)) visit(anchor, start);
     }
   }
 }
@@ -87,19 +85,24 @@ export function searchAhead(
   );
 }
 
-/** The ASCII character at `start` (lower-cased for `caseless`), or -1 (outside the text or ASCII). */
-function startKey(text: string, start: number, caseless: boolean): number {
-  if (start < 0 || start >= text.length) return -1;
-  const code = text.charCodeAt(start);
-  if (code > 127) return -1;
-  return caseless && code >= 65 && code <= 90 ? code + 32 : code;
+/**
+ * For the SIMD pass: its plan, and which anchors to check where it reports a candidate,
+ * by the slot of the three bytes it saw there (`slotOf`).
+ */
+interface SimdPlan {
+  plan: ScanPlan;
+  /** By slot: 0 where no fingerprint's three bytes fall, else 1 + an index into `probes`. */
+  slots: Uint16Array;
+  probes: Probe[][];
 }
 
-/** Within one bucket, the anchors whose fingerprint starts `offset` characters into them, by their first character. */
-interface Check {
-  offset: number;
-  /** By character code (the anchors are ASCII). */
-  byStart: Array<Probe[] | undefined>;
+// Slots for the bytes a candidate starts with: few enough to stay in the core's cache
+// (8 KB), many enough that a slot seldom holds two fingerprints.
+const SLOT_BITS = 12;
+
+/** The slot of the three bytes at a candidate (the low three of the four reported). */
+function slotOf(bytes: number): number {
+  return Math.imul(bytes & 0xffffff, 0x9e3779b1) >>> (32 - SLOT_BITS);
 }
 
 let forceNative = false;
@@ -109,15 +112,17 @@ export function useNativeSearch(native: boolean): void {
   forceNative = native;
 }
 
-const simdPlans = new WeakMap<readonly Anchor[], { plan: ScanPlan; checks: Check[][] }>();
+const simdPlans = new WeakMap<readonly Anchor[], SimdPlan>();
 
-/** The SIMD tables for these anchors, and per bucket the anchors to check at a candidate. */
-function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPlan; checks: Check[][] } {
+/** The SIMD tables for these anchors, and by slot the anchors to check at a candidate. */
+function simdPlan(anchors: readonly Anchor[], caseless: boolean): SimdPlan {
   const known = simdPlans.get(anchors);
   if (known) return known;
   const fingerprints: Fingerprint[] = [];
   const byFingerprint = new Map<string, Probe[]>();
   for (const anchor of anchors) {
+    // (The pass sees printable ASCII as itself; it could miss a literal holding other characters.)
+    if (/[^ -~]/.test(anchor.literal)) throw new Error(`spans: "${anchor.literal}" is not printable ASCII`);
     const { alternatives, offset } = fingerprintsOf(anchor, caseless);
     for (const sets of alternatives) {
       const key = sets.join('\u0000');
@@ -128,22 +133,16 @@ function simdPlan(anchors: readonly Anchor[], caseless: boolean): { plan: ScanPl
       byFingerprint.get(key)?.push({ anchor, offset });
     }
   }
-  const plan = planScan(fingerprints);
-  const checks = plan.buckets.map((members) => {
-    const byOffset = new Map<number, Array<Probe[] | undefined>>();
-    for (const index of members)
-      for (const probe of byFingerprint.get((fingerprints[index] as Fingerprint).join('\u0000')) ?? []) {
-        const byStart = byOffset.get(probe.offset) ?? Array.from({ length: 128 }, () => undefined);
-        byOffset.set(probe.offset, byStart);
-        const key = startKey(probe.anchor.literal, 0, caseless);
-        if (key === -1) throw new Error(`spans: "${probe.anchor.literal}" is not ASCII`);
-        // One check per anchor in a bucket, whichever of its alternatives brought it there.
-        const probes = byStart[key] ?? [];
-        if (!probes.some((known) => known.anchor === probe.anchor)) byStart[key] = [...probes, probe];
-      }
-    return [...byOffset].map(([offset, byStart]) => ({ offset, byStart }));
-  });
-  const made = { plan, checks };
+  const made: SimdPlan = { plan: planScan(fingerprints), slots: new Uint16Array(1 << SLOT_BITS), probes: [] };
+  for (const sets of fingerprints)
+    for (const triple of fingerprintTriples(sets)) {
+      const slot = slotOf(triple);
+      if (made.slots[slot] === 0) made.slots[slot] = made.probes.push([]);
+      const here = made.probes[(made.slots[slot] as number) - 1] as Probe[];
+      // One check per anchor and offset in a slot, whichever of its fingerprints brought it there.
+      for (const probe of byFingerprint.get(sets.join('\u0000')) ?? [])
+        if (!here.some((known) => known.anchor === probe.anchor && known.offset === probe.offset)) here.push(probe);
+    }
   simdPlans.set(anchors, made);
   return made;
 }

@@ -64,6 +64,7 @@ describe('the door scan on the spans around the words its patterns need', () => 
       'Set the field parameter to the private argument.',
       'See <importantly> and <br> and a < b > c.',
       'user_id, tool_name, userland, toolbox, overrides, forgetful.',
+      'An arrow --> and then <!-- a comment never closed.',
     ];
     for (const phrase of plain) {
       const text = `${PADDING}\n${phrase}\n${PADDING}`;

@@ -130,8 +130,10 @@ export function findInjection(text: string): ResultFinding[] {
   const found: ResultFinding[] = [];
   steering: for (const span of spans(text, INJECTION_ANCHORS, { caseless: true })) {
     const part = text.slice(span.start, span.end);
+    // An HTML comment's span is the comment (its anchor makes one only from "<!--" to
+    // the "-->" after it): its pattern would match, at a cost as long as the comment.
     for (const name of span.rules)
-      if (STEERING_PATTERNS[name as PatternName].re.test(part)) {
+      if (name === 'htmlComment' || STEERING_PATTERNS[name as PatternName].re.test(part)) {
         found.push({ kind: 'injection', rule: descriptionSteering.id });
         break steering;
       }
