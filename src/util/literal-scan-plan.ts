@@ -11,12 +11,10 @@
  */
 export type Fingerprint = readonly string[];
 
-/** Tables for the pass and which fingerprints sit in which bucket. */
+/** Tables for the pass. */
 export interface ScanPlan {
   /** 96 bytes: per position, the low- and high-nibble tables. */
   tables: Uint8Array;
-  /** The fingerprints (by index in the list planned) in each of the 8 buckets. */
-  buckets: readonly (readonly number[])[];
   /** 8192 bytes: bit `tripleBit(…)` of every byte triple a fingerprint of up to three sets holds exactly. */
   triples: Uint8Array;
   /** 8192 bytes: bit `quadBit(…)` of every four bytes a fingerprint of four sets holds exactly. */
@@ -145,9 +143,8 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
       }
     }
   }
-  const buckets = members;
-  const low = buckets.map((m) => nibbles(m).low);
-  const high = buckets.map((m) => nibbles(m).high);
+  const low = members.map((m) => nibbles(m).low);
+  const high = members.map((m) => nibbles(m).high);
   const tables = new Uint8Array(96);
   for (let b = 0; b < BUCKETS; b++)
     for (let j = 0; j < 3; j++)
@@ -166,7 +163,7 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
       else
         for (const b3 of bytesOf(fingerprint[3]))
           mark(quads, quadBit(triple & 0xff, (triple >> 8) & 0xff, triple >> 16, b3));
-  return { tables, buckets, triples, quads };
+  return { tables, triples, quads };
 }
 
 const every = [...Array(256).keys()];

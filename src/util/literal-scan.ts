@@ -1,10 +1,11 @@
 /**
  * Where in a text any of many short literals could start, found by one SIMD pass in
  * WebAssembly (`literal-scan.wat`, a filter in the manner of Hyperscan's "Teddy") instead
- * of one native search per literal. Each literal is given a fingerprint (up to three
+ * of one native search per literal. Each literal is given a fingerprint (up to four
  * character sets, one per position) and one of 8 buckets (`literal-scan-plan.ts`); the
- * pass reports each position whose next bytes some bucket's fingerprints may hold. A
- * report can be a false alarm, never a miss: callers check the literal there.
+ * pass reports each position where some fingerprint may start, with the bytes there, by
+ * which callers find which fingerprints hold. A report can be a false alarm, never a
+ * miss: callers check the literal there.
  *
  * The pass sees one byte per character, at the text's own positions: a character up to
  * U+00FF as itself, U+0100 to U+7FFF as 0xFF and U+8000 up as 0x00 (`passBytesOf` turns a
