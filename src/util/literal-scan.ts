@@ -57,9 +57,9 @@ const OUT = aligned(BYTES + CHUNK + LOOKAHEAD + PAD);
 // JavaScript when another chunk might not fit.
 const OUT_PAIRS = 2 * (CHUNK + LOOKAHEAD + 16);
 const OUT_SIZE = 8 * OUT_PAIRS;
-// Two bytes per 16-byte block, and a 64-bit word past the last.
+// Four bytes per 16-byte block (the pass looks at one past the chunk).
 const MASKS = OUT + SLOTS * OUT_SIZE;
-const MEMORY_END = MASKS + aligned(2 * ((CHUNK + LOOKAHEAD) / 16 + 2) + 8);
+const MEMORY_END = MASKS + aligned(4 * (Math.ceil((CHUNK + LOOKAHEAD) / 16) + 2));
 
 let instance: Exports | null | undefined;
 let relaxed = false;

@@ -25,7 +25,7 @@
   ;; candidate position before `end`, in order, from `out`: the position (its offset from
   ;; `start` plus `base`) and the four bytes from it (little-endian), by which the caller
   ;; finds the fingerprints that hold there. Returns the number of candidates.
-  ;; `masks` is room for two bytes per block. Each block is loaded and split into nibbles
+  ;; `masks` is room for four bytes per block. Each block is loaded and split into nibbles
   ;; once: the buckets accepting its bytes at the three positions of a fingerprint are
   ;; looked up together, and a fingerprint ending at byte i is where position 2 accepts byte
   ;; i, position 1 byte i - 1 and position 0 byte i - 2 (the last two carried over from the
@@ -33,7 +33,7 @@
   (func (export "find") (param $start i32) (param $end i32) (param $out i32) (param $tables i32) (param $masks i32)
     (param $base i32) (result i32)
     (local $p i32) (local $o i32) (local $q i32) (local $h i32) (local $m i32) (local $w i32)
-    (local $e i32) (local $seen i32) (local $bits i64)
+    (local $e i32) (local $seen i32) (local $bits i32)
     (local $triples i32) (local $quads i32) (local $stop i32)
     (local $nib v128) (local $x v128) (local $lo v128) (local $hi v128)
     (local $b0 v128) (local $b1 v128) (local $b2 v128) (local $prev0 v128) (local $prev1 v128) (local $a v128)
@@ -73,27 +73,30 @@
         (local.set $prev0 (local.get $b0))
         (local.set $prev1 (local.get $b1))
         ;; The block's 16 lanes as bits, for the second loop: no branch here.
-        (i32.store16 (local.get $m) (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
-        (local.set $m (i32.add (local.get $m) (i32.const 2)))
+        ;; The block's 16 lanes as bits over its offset, for the second loop, which sees only
+        ;; the blocks with a lane set: each is written, and kept only if so (no branch here).
+        (local.set $w (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
+        (i32.store (local.get $m) (i32.or (i32.shl (local.get $w) (i32.const 16)) (i32.sub (local.get $p) (local.get $start))))
+        (local.set $m (i32.add (local.get $m) (i32.shl (i32.ne (local.get $w) (i32.const 0)) (i32.const 2))))
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $next)))
-    ;; Each lane set, four blocks (64 bits) at a time: its three bytes are hashed to one of
-    ;; 65,536 bits, and it is kept only if some fingerprint holds those bytes exactly (the
-    ;; nibble tables accept more), which drops most false alarms before they cost the caller
-    ;; anything; and only if it starts before `end`. Each candidate is written, and counted
-    ;; only if kept, so that no test is a branch the processor must guess (most of the time
-    ;; of a pass went to wrong guesses).
-    (i64.store (local.get $m) (i64.const 0))
+    ;; Each lane set, block by block: its three bytes are hashed to one of 65,536 bits, and
+    ;; it is kept only if some fingerprint holds those bytes exactly (the nibble tables
+    ;; accept more), which drops most false alarms before they cost the caller anything; and
+    ;; only if it starts before `end`. Each candidate is written, and counted only if kept,
+    ;; so that no test is a branch the processor must guess (most of the time of a pass went
+    ;; to wrong guesses).
     (local.set $w (local.get $masks))
-    (local.set $p (i32.sub (local.get $start) (i32.const 2)))
     (block $all
-      (loop $word
+      (loop $block
         (br_if $all (i32.ge_u (local.get $w) (local.get $m)))
-        (local.set $bits (i64.load (local.get $w)))
+        (local.set $bits (i32.shr_u (i32.load (local.get $w)) (i32.const 16)))
+        ;; (Lane i of the block at p is where a fingerprint ends at p + i: it starts two before.)
+        (local.set $p (i32.sub (i32.add (local.get $start) (i32.load16_u (local.get $w))) (i32.const 2)))
         (block $none
           (loop $lane
-            (br_if $none (i64.eqz (local.get $bits)))
-            (local.set $q (i32.add (local.get $p) (i32.wrap_i64 (i64.ctz (local.get $bits)))))
+            (br_if $none (i32.eqz (local.get $bits)))
+            (local.set $q (i32.add (local.get $p) (i32.ctz (local.get $bits))))
             ;; The four bytes from there (little-endian), what the caller is given to find the
             ;; fingerprint; and the triples' and the quads' bits of them.
             (local.set $seen (i32.load (local.get $q)))
@@ -118,11 +121,10 @@
                       (i32.const 1)))
                   (i32.lt_u (local.get $q) (local.get $end)))
                 (i32.const 3))))
-            (local.set $bits (i64.and (local.get $bits) (i64.sub (local.get $bits) (i64.const 1))))
+            (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
             (br $lane)))
-        (local.set $w (i32.add (local.get $w) (i32.const 8)))
-        (local.set $p (i32.add (local.get $p) (i32.const 64)))
-        (br $word)))
+        (local.set $w (i32.add (local.get $w) (i32.const 4)))
+        (br $block)))
     (i32.shr_u (i32.sub (local.get $o) (local.get $out)) (i32.const 3)))
 
   ;; Looks at the UTF-16 code units from `start` up to `end` (then at least 16 zero bytes),
