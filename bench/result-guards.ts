@@ -89,7 +89,8 @@ function credentialResult(i: number): { text: string; secrets: string[] } {
   const pat = `github_pat_${alnum(22)}_${alnum(59)}`;
   const slack = `xoxb-${1e11 + i}-${2e12 + i}-${alnum(24)}`;
   const stripe = `sk_live_${alnum(24)}`;
-  const awsSecret = randomBytes(30).toString('base64').replace(/[+/]/g, 'A');
+  // A secret access key: 40 characters of base64, "+" and "/" included.
+  const awsSecret = randomBytes(30).toString('base64');
   const pass = alnum(18);
   const jwt = `${b64url({ alg: 'RS256', typ: 'JWT' })}.${b64url({ sub: `u${i}`, iat: 1764000000 + i })}.${randomBytes(64).toString('base64url')}`;
   const hex = randomBytes(20).toString('hex');

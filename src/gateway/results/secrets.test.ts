@@ -7,10 +7,29 @@ const alnum = (n: number) =>
 
 describe('secrets in result text', () => {
   it('redacts the whole AWS secret key even though the preset rule reports a range starting at the name', async () => {
-    const value = alnum(40);
-    const text = `[default]\naws_secret_access_key = ${value}\nregion = us-east-1`;
-    const shown = redact(text, await findSecrets(text));
-    expect(shown).toBe('[default]\n[redacted: secret]\nregion = us-east-1');
+    // With digits (the guard's own rule for named values covers the key too) and without
+    // (one key in a thousand: only the preset rule's range, which stops 16 characters
+    // short). Ending in "+" the preset rule misses it (it wants a word boundary after the
+    // key) and the guard's own rule redacts the key alone.
+    const letters = alnum(400).replace(/\d/g, '').slice(0, 40);
+    for (const [value, name] of [
+      [`${alnum(39)}7`, ''],
+      [letters, ''],
+      [`${letters.slice(0, 38)}/+`, 'aws_secret_access_key = '],
+    ]) {
+      const text = `[default]\naws_secret_access_key = ${value}\nregion = us-east-1`;
+      const shown = redact(text, await findSecrets(text));
+      expect(shown, value).toBe(`[default]\n${name}[redacted: secret]\nregion = us-east-1`);
+    }
+  });
+
+  it('widens a range that stops inside a token to where the token ends, and no further', () => {
+    expect(redact('key=abcdEFGH1234 rest', [{ kind: 'secret', rule: 'r', range: [4, 8] }])).toBe(
+      'key=[redacted: secret] rest',
+    );
+    expect(redact('key=abcd "EFGH"', [{ kind: 'secret', rule: 'r', range: [4, 8] }])).toBe(
+      'key=[redacted: secret] "EFGH"',
+    );
   });
 
   it('redacts a JSON Web Token and a hex API key next to its name, and leaves the rest', async () => {

@@ -47,13 +47,19 @@ const MIN_HEX_BITS = 3;
 // a given five letters in some case about once in 10^7.
 const NAMES_ITSELF = /token|secret|passw/i;
 
+// A key holds a digit, or base64's "+" or "/", where a name written in letters (and
+// underscores or dashes) holds none: a random 40-character base64 key has no digit once in
+// a thousand.
+const NOT_A_WORD = /[\d+/]/;
+
 /** High-entropy values next to a secret-like name. */
 export function namedSecrets(text: string): ResultFinding[] {
   const found: ResultFinding[] = [];
   for (const m of text.matchAll(NAMED_VALUE)) {
     const value = m[1] as string;
     const floor = /^[0-9a-f]+$/i.test(value) ? MIN_HEX_BITS : MIN_BITS;
-    if (entropy(value) < floor || !/\d/.test(value) || !/[A-Za-z]/.test(value) || NAMES_ITSELF.test(value)) continue;
+    if (entropy(value) < floor || !NOT_A_WORD.test(value) || !/[A-Za-z]/.test(value) || NAMES_ITSELF.test(value))
+      continue;
     const start = (m.index ?? 0) + m[0].length - value.length;
     found.push({ kind: 'secret', rule: 'named-high-entropy-value', range: [start, start + value.length] });
   }
@@ -143,8 +149,35 @@ export async function findSecrets(text: string): Promise<ResultFinding[]> {
   return found;
 }
 
+/** Whether a code unit can be part of a key or token (letters, digits, `+ / = _ -`). */
+function isTokenCode(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 61 ||
+    code === 95 ||
+    code === 45
+  );
+}
+
 /**
- * The text with every found range replaced by `[redacted: secret]`.
+ * Where the token a range ends in ends: the range's end, or past it while it stops between
+ * two token characters. secretlint's AWS rule reports a range as long as the key but
+ * starting at its name, which would leave the key's last characters in the result.
+ */
+function tokenEnd(text: string, end: number): number {
+  if (end <= 0 || !isTokenCode(text.charCodeAt(end - 1))) return end;
+  let at = end;
+  while (at < text.length && isTokenCode(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/**
+ * The text with every found range replaced by `[redacted: secret]`, each widened to the
+ * end of the token it stops inside.
  *
  * @example
  * ```ts
@@ -152,7 +185,9 @@ export async function findSecrets(text: string): Promise<ResultFinding[]> {
  * ```
  */
 export function redact(text: string, findings: readonly ResultFinding[]): string {
-  const ranges = findings.flatMap((f) => (f.range ? [[f.range[0], f.range[1]]] : [])).sort((a, b) => a[0]! - b[0]!);
+  const ranges = findings
+    .flatMap((f) => (f.range ? [[f.range[0], tokenEnd(text, f.range[1])]] : []))
+    .sort((a, b) => a[0]! - b[0]!);
   // Overlapping ranges become their union, so no part of a secret two rules disagree on stays.
   const merged: number[][] = [];
   for (const range of ranges) {
