@@ -72,7 +72,6 @@
           (i8x16.shuffle 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 (local.get $prev0) (local.get $b0)))))
         (local.set $prev0 (local.get $b0))
         (local.set $prev1 (local.get $b1))
-        ;; The block's 16 lanes as bits, for the second loop: no branch here.
         ;; The block's 16 lanes as bits over its offset, for the second loop, which sees only
         ;; the blocks with a lane set: each is written, and kept only if so (no branch here).
         (local.set $w (i8x16.bitmask (i8x16.ne (local.get $a) (v128.const i32x4 0 0 0 0))))
@@ -158,14 +157,14 @@
         (br $next)))
     (i32.const -1))
 
-;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
+  ;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
   ;; 255 becoming 255 and one from 0x8000 up becoming 0 (the saturating narrowing of
   ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count` (and reads
-  ;; as far past the units). On the way it looks for a unit inside any of `count` ranges at
-  ;; `ranges` (as `findWide`), unless `floor` is 0xFFFF: a group of 256 units is handed to
-  ;; `findWide` only when one of them is above `floor`, which ordinary text seldom has, so
-  ;; the copy costs what it did without the search. Returns the byte offset (from the
-  ;; first unit) of the first 8 units holding one inside the ranges, or -1.
+  ;; as far past the units). On the way it looks for a unit inside any of `rangeCount`
+  ;; ranges at `ranges` (as `findWide`), unless `floor` is 0xFFFF: a group of 256 units is
+  ;; handed to `findWide` only when one of them is above `floor`, which ordinary text
+  ;; seldom has, so the copy costs what it did without the search. Returns the byte offset
+  ;; (from the first unit) of the first 8 units holding one inside the ranges, or -1.
   (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32) (param $ranges i32)
     (param $rangeCount i32) (param $floor i32) (result i32)
     (local $end i32) (local $group i32) (local $from i32) (local $at i32) (local $first i32)
@@ -178,12 +177,13 @@
     (block $done
       (loop $groups
         (br_if $done (i32.ge_u (local.get $dst) (local.get $end)))
+        ;; The next 256 units, or as many as are left.
         (local.set $group (i32.add (local.get $dst) (i32.const 256)))
+        (local.set $group (select (local.get $end) (local.get $group) (i32.gt_u (local.get $group) (local.get $end))))
         (local.set $top (v128.const i32x4 0 0 0 0))
         (block $full
           (loop $next
             (br_if $full (i32.ge_u (local.get $dst) (local.get $group)))
-            (br_if $full (i32.ge_u (local.get $dst) (local.get $end)))
             (local.set $x (v128.load (local.get $src)))
             (local.set $y (v128.load offset=16 (local.get $src)))
             (v128.store (local.get $dst) (i8x16.narrow_i16x8_u (local.get $x) (local.get $y)))

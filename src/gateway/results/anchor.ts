@@ -8,7 +8,7 @@ import { passBytesOf } from '../../util/literal-scan.js';
 export type Gate = RegExp | ((text: string, at: number) => boolean);
 
 /** Whether a code unit is one of `\w`'s characters. */
-function isWordCode(code: number): boolean {
+export function isWordCode(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 

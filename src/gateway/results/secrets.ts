@@ -7,7 +7,7 @@
  * none of them costs a few native string searches.
  */
 
-import { type Anchor, fingerprintEndingWith, SPACE, sameShape } from './anchor.js';
+import { type Anchor, fingerprintEndingWith, isWordCode, SPACE, sameShape } from './anchor.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
@@ -149,18 +149,9 @@ export async function findSecrets(text: string): Promise<ResultFinding[]> {
   return found;
 }
 
-/** Whether a code unit can be part of a key or token (letters, digits, `+ / = _ -`). */
+/** Whether a code unit can be part of a key or token (`\w`'s characters and `+ / = -`). */
 function isTokenCode(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    code === 43 ||
-    code === 47 ||
-    code === 61 ||
-    code === 95 ||
-    code === 45
-  );
+  return isWordCode(code) || code === 43 || code === 47 || code === 61 || code === 45;
 }
 
 /**
