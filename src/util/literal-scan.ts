@@ -127,8 +127,8 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   const pieces: Int32Array[][] = plans.map(() => []);
   const waiting = plans.map(() => 0);
   let wide = -1;
-  const floor = ranges === undefined ? 0xffff : putRanges(wasm, ranges);
-  let lookForWide = ranges !== undefined;
+  // The unit below the lowest range while they are looked for; 0xFFFF once not (or found).
+  let floor = ranges === undefined ? 0xffff : putRanges(wasm, ranges);
   const memory = Buffer.from(wasm.memory.buffer);
   const entries = new Int32Array(wasm.memory.buffer);
   for (let from = 0; from < text.length; from += CHUNK) {
@@ -142,13 +142,13 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
     );
     memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
     // The copy for the passes looks for the ranges on the way (until a unit in them is found).
-    const at = wasm.narrow(UNITS, BYTES, length, RANGES, ranges?.length ?? 0, lookForWide ? floor : 0xffff);
+    const at = wasm.narrow(UNITS, BYTES, length, RANGES, ranges?.length ?? 0, floor);
     if (at !== -1) {
       wide = from + at / 2;
-      lookForWide = false;
+      floor = 0xffff;
     }
     if (plans.length === 0) {
-      if (!lookForWide) break;
+      if (floor === 0xffff) break;
       continue;
     }
     memory.fill(0, BYTES + length, BYTES + length + PAD);
