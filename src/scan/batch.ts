@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError, isCandorError } from '../errors.js';
 import { type BatchEntry, entryFor, formatIndex } from './batch-index.js';
+import { registryEntries, unpackRegistryExport } from './registry-export.js';
 import { formatScan } from './report.js';
 import { serverJsonWithVerdict } from './server-json-verdict.js';
 import type { ScanReport } from './types.js';
@@ -38,17 +39,25 @@ export function slugFor(target: string): string {
   return `${readable || 'server'}-${createHash('sha256').update(target).digest('hex').slice(0, 8)}`;
 }
 
+/** A list of targets, and the entries of a registry export that were left out (each with why). */
+export interface TargetList {
+  targets: string[];
+  skipped: string[];
+}
+
 /**
- * Read a list of targets: a JSON array of strings, or one target per line
- * (blank lines and lines starting with `#` left out). Relative file targets are
- * taken from the list's folder.
+ * Read a list of targets: a JSON array of strings, one target per line (blank lines
+ * and lines starting with `#` left out), or an MCP Registry export (the API's
+ * `{ servers: [...] }` or an array of server.json entries), whose entries are written
+ * as server.json files into `unpackTo`. Relative file targets are taken from the
+ * list's folder.
  *
  * @example
  * ```ts
- * await readTargetList('servers.txt'); // ['@modelcontextprotocol/server-memory@2026.8.31', …]
+ * await readTargetList('servers.txt'); // { targets: ['@modelcontextprotocol/server-memory@2026.8.31', …], skipped: [] }
  * ```
  */
-export async function readTargetList(file: string): Promise<string[]> {
+export async function readTargetList(file: string, options: { unpackTo?: string } = {}): Promise<TargetList> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -58,13 +67,27 @@ export async function readTargetList(file: string): Promise<string[]> {
     });
   }
   let targets: unknown;
-  if (text.trimStart().startsWith('[')) {
+  if (/^\s*[[{]/.test(text)) {
     try {
       targets = JSON.parse(text);
     } catch (error) {
       throw new CandorError(`${file}: not valid JSON (${(error as Error).message}).`, { code: 'invalid_target' });
     }
-    const bad = (targets as unknown[]).findIndex((t) => typeof t !== 'string' || t.trim() === '');
+    const entries = registryEntries(targets);
+    if (entries) {
+      if (!options.unpackTo)
+        throw new CandorError(`${file}: a registry export needs a folder for its server.json files.`, {
+          code: 'invalid_target',
+        });
+      const { files, skipped } = await unpackRegistryExport(entries, options.unpackTo);
+      return { targets: files, skipped };
+    }
+    if (!Array.isArray(targets))
+      throw new CandorError(
+        `${file}: a JSON list must be an array of targets or a registry export ({ "servers": [...] }).`,
+        { code: 'invalid_target' },
+      );
+    const bad = targets.findIndex((t) => typeof t !== 'string' || t.trim() === '');
     if (bad !== -1)
       throw new CandorError(`${file}: $[${bad}]: each entry must be a target string.`, { code: 'invalid_target' });
   } else {
@@ -76,9 +99,12 @@ export async function readTargetList(file: string): Promise<string[]> {
   const list = targets as string[];
   if (list.length === 0) throw new CandorError(`${file}: the list names no target.`, { code: 'invalid_target' });
   // A target that names a file (server.json, config.json#name) is relative to the list, not to where candor runs.
-  return list.map((t) =>
-    /^\.{1,2}\//.test(t) || /\.jsonc?(#.*)?$/i.test(t) ? path.resolve(path.dirname(file), t) : t,
-  );
+  return {
+    targets: list.map((t) =>
+      /^\.{1,2}\//.test(t) || /\.jsonc?(#.*)?$/i.test(t) ? path.resolve(path.dirname(file), t) : t,
+    ),
+    skipped: [],
+  };
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {

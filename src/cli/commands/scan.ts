@@ -10,6 +10,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isCandorError } from '../../errors.js';
 import { readTargetList, runBatch } from '../../scan/batch.js';
 import { formatIndex } from '../../scan/batch-index.js';
+import { registryEntries } from '../../scan/registry-export.js';
 import { formatScan, SCAN_FORMATS, type ScanFormat } from '../../scan/report.js';
 import { isServerJson, scanTarget } from '../../scan/scan-target.js';
 import { serverJsonWithVerdict } from '../../scan/server-json-verdict.js';
@@ -24,6 +25,16 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
   return n;
+}
+
+/** Whether a word names a JSON file that is an MCP Registry export (a list of servers, not one). */
+async function isRegistryExport(word: string): Promise<boolean> {
+  if (!/\.json$/i.test(word)) return false;
+  try {
+    return registryEntries(JSON.parse(await readFile(word, 'utf8'))) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 const HELP = [
@@ -47,6 +58,11 @@ const HELP = [
   '  candor scan .cursor/mcp.json#notes --format sarif > scan.sarif',
   '  candor scan -- node ./dist/server.js',
   '  candor scan --list servers.txt --jobs 2 --out scan-out',
+  '  candor scan --list allow-list.json --out scan-out   # an MCP Registry export',
+  '',
+  "A list is one target per line, a JSON array of targets, or an MCP Registry export (the API's",
+  '{ "servers": [...] } answer, or an array of server.json documents): each entry is written to',
+  '<out>/server-json/ and scanned as a server.json; entries the registry marks deleted are left out.',
 ].join('\n');
 
 /**
@@ -78,7 +94,10 @@ export function registerScan(program: Command): Command {
     .option('--allow-scripts', "run the package's install scripts (off: npm install --ignore-scripts)")
     .option('--timeout <ms>', 'per-call timeout; a hung call kills the sandbox', positiveInt, 10_000)
     .option('--allow-private-network', "let a server.json's remote be on a private, loopback or link-local address")
-    .option('--list <file>', 'scan every target of a list (one per line, or a JSON array); needs --out')
+    .option(
+      '--list <file>',
+      'scan every target of a list (one per line, a JSON array, or an MCP Registry export); needs --out',
+    )
     .option('--out <dir>', 'with --list: write one report per server (JSON, Markdown, HTML) and an index here')
     .option('--jobs <n>', 'with --list: servers scanned at the same time', positiveInt, 1)
     .option('--force', 'with --list: scan servers again that are finished in --out')
@@ -118,9 +137,12 @@ export function registerScan(program: Command): Command {
           throw new CliError('--list takes its targets from the file: name no other target.', { exitCode: EXIT.usage });
         if (typeof opts.out !== 'string')
           throw new CliError('--list needs --out <dir> for the reports and the index.', { exitCode: EXIT.usage });
-        const targets = await readTargetList(path.resolve(opts.list)).catch((error: Error) => {
+        const { targets, skipped } = await readTargetList(path.resolve(opts.list), {
+          unpackTo: path.resolve(opts.out, 'server-json'),
+        }).catch((error: Error) => {
           throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
         });
+        for (const line of skipped) progress(`left out ${line}`);
         const entries = await runBatch({
           targets,
           out: path.resolve(opts.out),
@@ -138,6 +160,11 @@ export function registerScan(program: Command): Command {
             : 0;
         return;
       }
+      if (argv.length === 0 && before.length === 1 && (await isRegistryExport(before[0]!)))
+        throw new CliError(
+          `${before[0]} is an MCP Registry export (a list of servers): scan it with --list ${before[0]} --out <dir>.`,
+          { exitCode: EXIT.usage },
+        );
       if (
         opts.format === 'server-json' &&
         !(argv.length === 0 && before.length === 1 && (await isServerJson(before[0]!)))
