@@ -85,7 +85,7 @@ export interface ListedTarget {
 
 /** The list's targets, in order. */
 export async function scorecardTargets(): Promise<ListedTarget[]> {
-  const scanned = await readTargetList(LIST_FILE);
+  const { targets: scanned } = await readTargetList(LIST_FILE);
   const listed = readFileSync(LIST_FILE, 'utf8')
     .split('\n')
     .map((line) => line.trim())
