@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ObserveReport, observe } from '../../src/observe/index.js';
 import { prepareSandbox } from '../../src/observe/sandbox.js';
@@ -173,6 +174,8 @@ describe('candor observe', () => {
         argsFile,
         '--format',
         'sarif',
+        '--source',
+        path.dirname(fixture),
         '--',
         process.execPath,
         fixture,
@@ -187,6 +190,14 @@ describe('candor observe', () => {
     const rules = log.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort();
     expect(rules).toEqual(['observe/idempotent-changed-again', 'observe/read-only-wrote']);
     expect(log.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toContain('observe/closed-world-connected');
+    // Each result points at the line where its tool is defined in the --source folder.
+    const source = readFileSync(fixture, 'utf8').split('\n');
+    for (const result of log.runs[0].results) {
+      const tool = result.properties.tool as string;
+      const { artifactLocation, region } = result.locations[0].physicalLocation;
+      expect(artifactLocation.uri).toBe(pathToFileURL(fixture).href);
+      expect(source[region.startLine - 1]!.slice(region.startColumn - 1)).toMatch(new RegExp(`^${tool}'`));
+    }
     const exact = await observe({
       command: process.execPath,
       args: [fixture],

@@ -12,6 +12,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import pc from 'picocolors';
 import { CandorError } from '../../errors.js';
 import { formatSarif } from '../../lint/reporters/sarif.js';
+import { findToolDefinitions } from '../../lint/reporters/tool-definitions.js';
 import { lintResultOf } from '../../lint/result.js';
 import { type ObserveReport, observe } from '../../observe/observe.js';
 import { OBSERVE_RULES } from '../../observe/verdicts.js';
@@ -123,6 +124,10 @@ export function registerObserve(program: Command): Command {
     )
     .addOption(new Option('--format <format>', 'output format').choices(['pretty', 'json', 'sarif']).default('pretty'))
     .option('--timeout <ms>', 'per-call timeout; a hung call kills the sandbox', positiveInt, 10_000)
+    .option(
+      '--source <dir>',
+      "with --format sarif: where to find each tool's definition, so a result points at its line (default: the workdir)",
+    )
     .addHelpText(
       'after',
       [
@@ -222,7 +227,20 @@ export function registerObserve(program: Command): Command {
                 result: lintResultOf(findings, [], report.tools.length),
               },
             ],
-            { version: packageInfo().version, rules: OBSERVE_RULES },
+            {
+              version: packageInfo().version,
+              rules: OBSERVE_RULES,
+              definitions: await findToolDefinitions(
+                report.findings.flatMap((f) => (f.tool === undefined ? [] : [f.tool])),
+                path.resolve(
+                  typeof opts.source === 'string'
+                    ? opts.source
+                    : typeof opts.workdir === 'string'
+                      ? opts.workdir
+                      : (target.cwd ?? '.'),
+                ),
+              ),
+            },
           ),
         );
       } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { ServerReport } from '../../targets/lint-targets.js';
 import { RULES } from '../rules/index.js';
 import type { Finding, Severity, SuppressedFinding } from '../types.js';
+import type { SourceLocation } from './tool-definitions.js';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -21,6 +22,8 @@ export interface SarifOptions {
   cwd?: string;
   /** The rules to describe (default: lint's); `candor observe` passes its own. */
   rules?: ReadonlyArray<{ id: string; severity: string; summary: string; explanation: string }>;
+  /** Where each tool is defined in source (by tool name): a result about that tool points at that line. */
+  definitions?: ReadonlyMap<string, SourceLocation>;
 }
 
 /**
@@ -48,8 +51,9 @@ export function formatSarif(reports: readonly ServerReport[], options: SarifOpti
       });
       continue;
     }
-    for (const f of report.result.findings) results.push(toResult(f, report.label, file, ruleIndex));
-    for (const f of report.result.suppressed) results.push(toResult(f, report.label, file, ruleIndex));
+    const place = (f: Finding) => placeOf(f, file, options.definitions, cwd);
+    for (const f of report.result.findings) results.push(toResult(f, report.label, place(f), ruleIndex));
+    for (const f of report.result.suppressed) results.push(toResult(f, report.label, place(f), ruleIndex));
   }
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -86,15 +90,33 @@ export function formatSarif(reports: readonly ServerReport[], options: SarifOpti
   return `${JSON.stringify(log, null, 2)}\n`;
 }
 
+/** A SARIF physical location: the tool's definition when it was found, else the server's file. */
+type Place = { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number } };
+
+function placeOf(
+  f: Finding,
+  file: string | undefined,
+  definitions: ReadonlyMap<string, SourceLocation> | undefined,
+  cwd: string,
+): Place | undefined {
+  const definition = f.tool === undefined ? undefined : definitions?.get(f.tool);
+  if (definition)
+    return {
+      artifactLocation: { uri: uriOf(definition.file, cwd) },
+      region: { startLine: definition.line, startColumn: definition.column },
+    };
+  return file ? { artifactLocation: { uri: file } } : undefined;
+}
+
 function toResult(
   f: Finding | SuppressedFinding,
   server: string,
-  file: string | undefined,
+  place: Place | undefined,
   ruleIndex: Map<string, number>,
 ): unknown {
   const fullName = f.tool === undefined ? server : `${server}/${f.tool}`;
   const location = {
-    ...(file ? { physicalLocation: { artifactLocation: { uri: file } } } : {}),
+    ...(place ? { physicalLocation: place } : {}),
     logicalLocations: [{ name: f.tool ?? server, fullyQualifiedName: fullName, kind: f.tool ? 'function' : 'module' }],
   };
   const fingerprint = createHash('sha256')
@@ -120,7 +142,11 @@ function toResult(
 function artifactOf(report: ServerReport, cwd: string): string | undefined {
   const t = report.target;
   const file = t.source?.file ?? (t.kind === 'module' ? t.path : undefined);
-  if (!file) return undefined;
+  return file ? uriOf(file, cwd) : undefined;
+}
+
+/** A path relative to the working directory (as code scanning expects), else a file: URL. */
+function uriOf(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);
   return rel.startsWith('..') || path.isAbsolute(rel) ? pathToFileURL(file).href : rel.split(path.sep).join('/');
 }
