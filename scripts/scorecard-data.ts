@@ -113,6 +113,16 @@ export async function storedReports(): Promise<StoredReport[]> {
   return reports;
 }
 
+/** Every stored report of the list, by the target as the list names it. */
+export async function storedReportsByTarget(): Promise<Map<string, StoredReport>> {
+  const reports = new Map<string, StoredReport>();
+  for (const { listed } of await scorecardTargets()) {
+    const report = storedReport(listed);
+    if (report) reports.set(listed, report);
+  }
+  return reports;
+}
+
 /** A wrong finding an earlier scan made, which a rule of lint or observe now avoids (the scan was run again). */
 export interface FixedFinding extends Omit<Judgement, 'verdict'> {
   /** The rule change, in a few words. */

@@ -13,6 +13,7 @@ import {
   type RunRecord,
   type StoredReport,
 } from './scorecard-data.js';
+import type { Figures } from './scorecard-dataset.js';
 
 /** Text safe in a VitePress table cell: no pipes, no line breaks, no HTML, no Vue interpolation. */
 const cell = (text: string) =>
@@ -145,6 +146,37 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
   return lines;
 }
 
+const share = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** The headline figures by category, and where the dataset is. */
+function byCategory(figures: readonly Figures[]): string[] {
+  if (figures.length === 0) return [];
+  return [
+    '## By category',
+    '',
+    'Categories are the sections of the list. "With hints": tools declaring at least one of the four hints;',
+    '"exercised": tools observe called successfully at least once; contradictions are tools whose observed',
+    'effects contradict their hints, per 100 tools.',
+    '',
+    '| Category | Servers (scanned) | Tools | With hints | Exercised | Contradictions per 100 tools |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...figures.map(
+      (f) =>
+        `| ${f.category === 'all' ? '**all**' : cell(f.category)} | ${f.servers} (${f.scanned}) | ${f.tools} | ${share(f.withHints, f.tools)} | ${share(f.exercised, f.tools)} | ${f.tools === 0 ? '—' : ((100 * f.contradicting) / f.tools).toFixed(1)} |`,
+    ),
+    '',
+    '## Dataset',
+    '',
+    'Every server, tool, declared hint, observed effect, exercised or not (and why), finding and judgement of',
+    'this page, as one JSON file with its JSON Schema and one CSV (a row per tool), in the repository:',
+    '`docs/scorecard/dataset/scorecard.json`, `scorecard.schema.json` and `scorecard.csv`. Both are made from the',
+    'stored reports alone (`npx tsx scripts/scorecard.ts --from-reports` writes them again, byte for byte);',
+    '`datasetVersion` changes when a field changes meaning. Cite it as "candor scorecard dataset", with the',
+    '`measured` date it carries.',
+    '',
+  ];
+}
+
 /**
  * The scorecard page.
  *
@@ -158,6 +190,7 @@ export function scorecardPage(
   judgements: readonly Judgement[],
   run: RunRecord | undefined,
   fixed: readonly FixedFinding[] = [],
+  figures: readonly Figures[] = [],
 ): string {
   const rows = precision(reports, judgements);
   const percent = (row: (typeof rows)[number]) =>
@@ -192,6 +225,7 @@ export function scorecardPage(
     '',
     ...measurements(reports, run),
     '',
+    ...byCategory(figures),
     '## Precision',
     '',
     '| Error-level findings | Found | Right | Wrong | Precision |',

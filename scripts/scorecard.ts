@@ -35,7 +35,10 @@ import {
   SCORECARD_DIR,
   scorecardTargets,
   storedReports,
+  storedReportsByTarget,
 } from './scorecard-data.js';
+import { DATASET_DIR, datasetCsv, scorecardDataset } from './scorecard-dataset.js';
+import { DATASET_SCHEMA } from './scorecard-dataset-schema.js';
 import { scorecardPage } from './scorecard-page.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -145,9 +148,14 @@ if (!values['from-reports']) {
 const reports = await storedReports();
 const judgements = readJudgements();
 const fixed = readFixed();
-writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun(), fixed));
+const data = scorecardDataset(await scorecardTargets(), await storedReportsByTarget(), judgements);
+mkdirSync(DATASET_DIR, { recursive: true });
+writeFileSync(path.join(DATASET_DIR, 'scorecard.json'), `${JSON.stringify(data, null, 2)}\n`);
+writeFileSync(path.join(DATASET_DIR, 'scorecard.schema.json'), `${JSON.stringify(DATASET_SCHEMA, null, 2)}\n`);
+writeFileSync(path.join(DATASET_DIR, 'scorecard.csv'), datasetCsv(data));
+writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun(), fixed, data.figures));
 writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements, fixed)));
-console.log(`wrote docs/scorecard/index.md and the README's table (${reports.length} servers)`);
+console.log(`wrote docs/scorecard/index.md, the dataset and the README's table (${reports.length} servers)`);
 
 const unjudged = reports.flatMap(errorFindings).filter((f) => !judgementOf(f, judgements));
 if (unjudged.length > 0) {

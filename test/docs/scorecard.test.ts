@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
   errorFindings,
@@ -20,7 +21,10 @@ import {
   scorecardTargets,
   storedReport,
   storedReports,
+  storedReportsByTarget,
 } from '../../scripts/scorecard-data.js';
+import { DATASET_DIR, datasetCsv, scorecardDataset } from '../../scripts/scorecard-dataset.js';
+import { DATASET_SCHEMA } from '../../scripts/scorecard-dataset-schema.js';
 import { scorecardPage } from '../../scripts/scorecard-page.js';
 
 const REGENERATE = 'run npx tsx scripts/scorecard.ts --from-reports';
@@ -46,7 +50,10 @@ describe('the scorecard', () => {
 
   it('has the page generated from the reports, the judgements and the run record', async () => {
     const page = readFileSync(path.join(SCORECARD_DIR, 'index.md'), 'utf8');
-    expect(page, REGENERATE).toBe(scorecardPage(await storedReports(), readJudgements(), readRun(), readFixed()));
+    const { figures } = scorecardDataset(await scorecardTargets(), await storedReportsByTarget(), readJudgements());
+    expect(page, REGENERATE).toBe(
+      scorecardPage(await storedReports(), readJudgements(), readRun(), readFixed(), figures),
+    );
   });
 
   it('has a judgement for every error-level finding of the reports', async () => {
@@ -83,5 +90,37 @@ describe('the scorecard', () => {
       ).toBe(false);
       expect(fixed.source, `${label}: file:line`).toMatch(/^[^\s:]+:\d+$/);
     }
+  });
+
+  it('has the dataset (JSON, its schema, CSV) made again byte for byte from the stored reports', async () => {
+    const data = scorecardDataset(await scorecardTargets(), await storedReportsByTarget(), readJudgements());
+    const stored = (name: string) => readFileSync(path.join(DATASET_DIR, name), 'utf8');
+    expect(stored('scorecard.json'), REGENERATE).toBe(`${JSON.stringify(data, null, 2)}\n`);
+    expect(stored('scorecard.schema.json'), REGENERATE).toBe(`${JSON.stringify(DATASET_SCHEMA, null, 2)}\n`);
+    expect(stored('scorecard.csv'), REGENERATE).toBe(datasetCsv(data));
+  });
+
+  it('has a dataset that validates against its schema, with every tool of every report and figures that add up', async () => {
+    const data = JSON.parse(readFileSync(path.join(DATASET_DIR, 'scorecard.json'), 'utf8'));
+    const validate = new Ajv2020({ allErrors: true, strict: true }).compile(DATASET_SCHEMA);
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    const reports = await storedReports();
+    expect(data.servers).toHaveLength(reports.length);
+    const tools = reports.reduce((n, r) => n + ('tools' in r ? r.tools.length : 0), 0);
+    const all = data.figures.at(-1);
+    expect(all).toMatchObject({ category: 'all', servers: reports.length, tools });
+    for (const key of ['servers', 'scanned', 'tools', 'withHints', 'exercised', 'contradicting'] as const)
+      expect(
+        data.figures.slice(0, -1).reduce((n: number, f: Record<string, number>) => n + f[key]!, 0),
+        key,
+      ).toBe(all[key]);
+    // Every error-level finding in the dataset carries its judgement.
+    const errors = data.servers.flatMap((s: { tools: Array<{ findings: Array<{ severity: string }> }> }) =>
+      s.tools.flatMap((t) => t.findings.filter((f) => f.severity === 'error')),
+    );
+    expect(errors.filter((f: { judgement?: string }) => !f.judgement)).toEqual([]);
+    // One CSV row per tool, plus one per server that could not be scanned, plus the header.
+    const rows = readFileSync(path.join(DATASET_DIR, 'scorecard.csv'), 'utf8').trimEnd().split('\r\n');
+    expect(rows).toHaveLength(1 + tools + reports.filter((r) => 'error' in r).length);
   });
 });
