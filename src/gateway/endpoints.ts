@@ -7,6 +7,7 @@
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ToolScope } from '../engine/engine.js';
+import type { TaintMode } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
 import type { Middleware } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
@@ -22,6 +23,7 @@ import { quotaAuditEntry } from './quotas/quota-audit.js';
 import { quotaMiddleware } from './quotas/quota-middleware.js';
 import { TRUST_ANNOTATIONS } from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
+import { TAINT_MODE_STATE } from './taint-sessions.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 
@@ -115,8 +117,9 @@ export function serveEndpoints(
       ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
     }),
   ];
-  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
-    createServer({
+  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) => {
+    const taint = label === undefined ? undefined : options.profiles?.[label]?.taint;
+    return createServer({
       name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,
       version: options.version ?? '0.1.0',
       instructions: `candor gateway${label === undefined ? '' : ` (profile ${label})`}: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${searching ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
@@ -135,8 +138,9 @@ export function serveEndpoints(
       ...(toolScope ? { toolScope } : {}),
       // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
       ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
-      middleware,
+      middleware: taint === undefined ? middleware : [...middleware, profileTaint(taint)],
     });
+  };
   // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
   const mainScope =
     searches.main?.scope ??
@@ -162,6 +166,14 @@ export function serveEndpoints(
     if (shared) profileSearch.share(redisFoundTools(shared.ready));
   }
   return { server, profiles };
+}
+
+/** A profile's own taint setting, handed to the call path (upstream-call.ts) with the call. */
+function profileTaint(mode: TaintMode): Middleware {
+  return async function taintSetting(ctx, next) {
+    ctx.state.set(TAINT_MODE_STATE, mode);
+    return next();
+  };
 }
 
 /** The per-server rate limits: one count per server, shared by all of its tools and endpoints. */

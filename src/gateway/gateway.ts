@@ -35,6 +35,7 @@ import { resultGuardStep } from './results/guard-step.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
+import { TaintSessions } from './taint-sessions.js';
 import { clashMessage } from './tool-names.js';
 import type { GatewayOptions } from './types.js';
 import { upstreamCall } from './upstream-call.js';
@@ -131,6 +132,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ...(approvalsFile !== undefined ? { approvalsFile } : {}),
       ...(options.commandTools ? { commandTools: options.commandTools } : {}),
       onConfirm: confirmDownstream,
+      ...(options.taint !== undefined ? { taint: options.taint } : {}),
       confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
       timeoutMs,
       tightenHints: true,
@@ -175,6 +177,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     record,
     perUser: () => perUser,
     remote: (server) => options.servers[server]?.command === undefined,
+    taint: new TaintSessions(),
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
     hooks: callHooks({
       gateway: options.hooks,
