@@ -40,6 +40,7 @@ export const KEYS = new Set([
   'commandTools',
   'rateLimits',
   'quotas',
+  'quotaCounts',
   'taint',
   'audit',
   'timeoutMs',
@@ -215,6 +216,8 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
   }
   if (root.quotas !== undefined)
     options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
+  if (root.quotaCounts !== undefined)
+    options.quotaCounts = pathOf(file, `${prefix}quotaCounts`, root.quotaCounts, resolve);
   if (root.taint !== undefined) options.taint = parseTaint(file, `${prefix}taint`, root.taint);
   if (root.toolList !== undefined) {
     if (root.toolList !== 'all' && root.toolList !== 'search')

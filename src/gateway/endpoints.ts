@@ -20,6 +20,7 @@ import type { AuditEntry } from './audit-log.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { quotaAuditEntry } from './quotas/quota-audit.js';
+import type { QuotaCounts } from './quotas/quota-counts.js';
 import { quotaMiddleware } from './quotas/quota-middleware.js';
 import { TRUST_ANNOTATIONS } from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
@@ -41,6 +42,8 @@ export interface ToolSearches {
 export interface Endpoints {
   server: CandorServer;
   profiles: Map<string, CandorServer>;
+  /** The quotas' counts when there is no Redis (written to `quotaCounts` when configured). */
+  quotaCounts: QuotaCounts;
 }
 
 /**
@@ -103,9 +106,11 @@ export function serveEndpoints(
     rules?: GatewayRules | undefined;
     /** Where audit records go (a call refused by a quota is recorded too). */
     record?: ((entry: AuditEntry) => void) | undefined;
+    /** The quotas' counts without Redis: in memory (any window length), and in the `quotaCounts` file when set. */
+    quotaCounts: QuotaCounts;
   },
 ): Endpoints {
-  const { registry, resources, prompts, logger, version, searches, prefix, rules, record } = context;
+  const { registry, resources, prompts, logger, version, searches, prefix, rules, record, quotaCounts } = context;
   let server: CandorServer | undefined;
   const middleware = [
     ...serverRateLimits(options, logger, () => server),
@@ -113,7 +118,7 @@ export function serveEndpoints(
     ...quotaMiddleware({
       quotas: options.quotas ?? [],
       logger,
-      store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+      store: (spec) => server?.shared?.rateLimitStore(spec) ?? quotaCounts.limiter(spec),
       ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
     }),
   ];
@@ -165,7 +170,7 @@ export function serveEndpoints(
     const shared = profiles.get(name)!.shared;
     if (shared) profileSearch.share(redisFoundTools(shared.ready));
   }
-  return { server, profiles };
+  return { server, profiles, quotaCounts };
 }
 
 /** A profile's own taint setting, handed to the call path (upstream-call.ts) with the call. */

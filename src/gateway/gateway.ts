@@ -31,6 +31,7 @@ import { gatewayMetrics } from './metrics.js';
 import type { PerUserSignIns } from './per-user.js';
 import { perUserServersOf, perUserSignIns } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
+import { QuotaCounts } from './quotas/quota-counts.js';
 import { resultGuardStep } from './results/guard-step.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
@@ -89,6 +90,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.rules === undefined
       ? undefined
       : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
+  // Read before anything starts: a counts file that is not one stops the gateway here, naming it.
+  const quotaCounts = QuotaCounts.open({ file: options.quotaCounts, logger });
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -291,6 +294,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     prefix,
     rules,
     record,
+    quotaCounts,
   });
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =
@@ -349,6 +353,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await server.close();
       for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();
+      quotaCounts.flush();
       await perUser?.close();
       await host.close();
       await sandboxed.dispose();
