@@ -39,6 +39,7 @@ import { gatewayStatusResource, type UpstreamStatus } from './status.js';
 import { TaintSessions } from './taint-sessions.js';
 import { clashMessage } from './tool-names.js';
 import type { GatewayOptions } from './types.js';
+import { unmatchedGlobs } from './unmatched-globs.js';
 import { upstreamCall } from './upstream-call.js';
 import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
 import { UpstreamSupervisor } from './upstream-supervisor.js';
@@ -267,6 +268,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     await sandboxed.dispose();
     throw new CandorError(clashMessage(catalog.clashes), { code: 'invalid_gateway_config' });
   }
+  const down = [...upstream.values()].filter((s) => s.state !== 'up').map((s) => s.name);
+  for (const warning of unmatchedGlobs(options, host.catalog(), down)) logger.warn(warning);
   supervisor.start(500);
   const stopWatching: Array<() => void> = [];
   if (options.lock)
