@@ -247,3 +247,41 @@ describe('taint settings and scope', () => {
     expect(ran(log)).toEqual(['delete_file', 'lookup']);
   });
 });
+
+describe('a host in front of the gateway', () => {
+  test('reads the untrusted label on results and taints its own conversation from it', async () => {
+    const { createHost, createTaintSession } = await import('../../src/host/index.js');
+    const log = join(dir, `upstream-${++logs}.log`);
+    const { url } = await startGateway({
+      servers: {
+        web: { command: process.execPath, args: [fixture], env: { GATEWAY_FIXTURE_LOG: log }, stderr: 'ignore' },
+      },
+      taint: 'off',
+    });
+    const hostOf = async (declare: boolean) => {
+      const host = await createHost({
+        servers: { gw: { url, trust: 'trusted' } },
+        policy: 'yolo',
+        taint: 'ask',
+        ...(declare ? { clientCapabilities: { extensions: { 'io.modelcontextprotocol/trust-annotations': {} } } } : {}),
+      });
+      open.push({ close: () => host.close() });
+      return host;
+    };
+    for (const declare of [true, false]) {
+      const host = await hostOf(declare);
+      const conversation = createTaintSession();
+      const looked = await host.call('gw__web__lookup', { word: 'tea' }, { taint: conversation });
+      expect(looked.status).toBe('ok');
+      const decision = await host.decide('gw__web__delete_file', { path: 'a.txt' }, { taint: conversation });
+      if (declare) {
+        // The gateway's upstream is not trusted: its closed-world result comes labelled untrusted.
+        expect(looked.result?._meta?.['io.modelcontextprotocol/trust-annotations']).toMatchObject({ untrusted: true });
+        expect(decision.decision).toBe('ask');
+        expect(decision.reason).toContain('the result of gw__web__lookup (server gw: untrusted)');
+      } else {
+        expect(decision.decision).toBe('allow');
+      }
+    }
+  });
+});
