@@ -182,7 +182,7 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'profiles',
-    type: 'object of { servers, tools, readOnly, toolList } by name',
+    type: 'object of { servers, tools, readOnly, toolList, taint } by name',
     summary: 'Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio.',
     example: { reader: { servers: ['memory'], readOnly: true } },
     invalid: { reader: { servers: ['nowhere'] } },
