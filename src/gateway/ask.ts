@@ -47,7 +47,8 @@ const CHOICES: Array<{ const: ConfirmAnswer; title: string }> = [
 export async function confirmDownstream(request: ConfirmRequest, context?: unknown): Promise<ConfirmAnswer> {
   const scope = (context as CallScope | undefined) ?? callScope.getStore();
   if (!scope) return 'deny';
-  if (scope.unconfirmed) return 'allow-once';
+  // A standing permission (Cedar's call_unconfirmed) covers the person's own intent, not what untrusted content asks for.
+  if (scope.unconfirmed && request.taint === undefined) return 'allow-once';
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
   try {
     const answer = await scope.ctx.elicit({

@@ -9,6 +9,9 @@ import type { ToolContext } from '../tool/types.js';
 import type { CallScope } from './ask.js';
 import { type AuditEntry, auditArgs } from './audit-log.js';
 
+/** How a taint refusal's reason begins (host/taint.ts). */
+const TAINT_REASON_START = 'This session holds untrusted content';
+
 /** The audit record of one call. */
 export function auditEntry(
   tool: CatalogTool,
@@ -66,5 +69,9 @@ export function auditEntry(
   const principal = ctx.auth?.subject ?? ctx.auth?.clientId;
   if (principal !== undefined) entry.principal = principal;
   if (scope.asked && scope.asked.answer !== 'no-elicitation') entry.answer = scope.asked.answer;
+  const taint = scope.asked?.request.taint;
+  if (taint) entry.taint = taint.map((source) => source.tool);
+  else if (outcome.status === 'denied' && outcome.message?.startsWith(TAINT_REASON_START)) decidedBy = 'taint';
+  if (decidedBy !== entry.decidedBy) entry.decidedBy = decidedBy;
   return entry;
 }

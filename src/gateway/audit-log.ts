@@ -18,7 +18,7 @@ export interface AuditEntry {
   server?: string;
   /** allow / ask / deny as the policy said it, or `error` when the call could not be attempted. */
   decision: 'allow' | 'ask' | 'deny' | 'error';
-  /** Who decided: `preset:<name>`, `rule`, `rules:call_unconfirmed` (Cedar), `pin`, `person`, `no-elicitation`, `gateway`, `quota:<name>`. */
+  /** Who decided: `preset:<name>`, `rule`, `rules:call_unconfirmed` (Cedar), `pin`, `person`, `no-elicitation`, `taint`, `gateway`, `quota:<name>`. */
   decidedBy: string;
   /** What the person answered, when one was asked. */
   answer?: 'allow-once' | 'allow-always' | 'deny' | 'decline' | 'cancel';
@@ -29,6 +29,8 @@ export interface AuditEntry {
   args: { sha256: string; keys: string[] };
   /** What the result guard found in the result and did about it (kind, rule, action; never the text found). */
   results?: Array<{ kind: 'secret' | 'injection'; rule: string; action: 'annotate' | 'redact' | 'block' | 'off' }>;
+  /** The earlier results (tool names) whose untrusted content made this call ask or be refused. */
+  taint?: string[];
   /** What the call hooks came to: allow, deny, replace, or failed-open / failed-closed. */
   hooks?: { beforeCall?: string; afterCall?: string };
 }

@@ -14,7 +14,12 @@ import { GATEWAY_META_KEY } from './proxy-tool.js';
 export function resultOf(tool: CatalogTool, outcome: CallOutcome, scope: CallScope): CallToolResult {
   if (outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) return withoutHopMeta(outcome.result);
   let text = `candor gateway: ${tool.name} was not run (${outcome.status}): ${outcome.message ?? ''}`.trim();
-  if (scope.asked?.answer === 'no-elicitation') {
+  if (scope.asked?.answer === 'no-elicitation' && scope.asked.request.taint !== undefined) {
+    text =
+      `candor gateway: ${tool.name} was refused: ${scope.asked.request.reason} ` +
+      'A person must confirm it, and this client cannot show questions (it did not declare the elicitation capability). ' +
+      `Nothing ran. Use a client that supports elicitation, start a new session without the untrusted content, or set "taint": "off" in the gateway config (or the profile's) if you accept the risk.`;
+  } else if (scope.asked?.answer === 'no-elicitation') {
     text =
       `candor gateway: ${tool.name} needs confirmation (${scope.asked.request.reason}), but this client cannot show questions (it did not declare the elicitation capability). ` +
       `Nothing ran. To allow it, add a rule to the gateway config, e.g. "policy": { "rules": [{ "decision": "allow", "tools": "${tool.name}" }] }, ` +

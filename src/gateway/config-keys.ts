@@ -106,6 +106,22 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     invalid: [{ max: 20 }],
   },
   {
+    key: 'quotaCounts',
+    type: 'path',
+    summary:
+      "A file the quotas' counts are kept in, so a restart does not reset them (without Redis; with Redis they live there). Default: in memory.",
+    example: 'quota-counts.json',
+    invalid: 5,
+  },
+  {
+    key: 'taint',
+    type: '"ask" | "deny" | "off"',
+    summary:
+      'After a result from an open-world tool or an untrusted server, destructive or sending calls ask (default; `off` under yolo), are refused, or run as the policy says; profiles may set their own. See [taint](../gateway/taint.md).',
+    example: 'deny',
+    invalid: 'block',
+  },
+  {
     key: 'audit',
     type: 'path | "-"',
     summary:
@@ -166,7 +182,7 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'profiles',
-    type: 'object of { servers, tools, readOnly, toolList } by name',
+    type: 'object of { servers, tools, readOnly, toolList, taint } by name',
     summary: 'Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio.',
     example: { reader: { servers: ['memory'], readOnly: true } },
     invalid: { reader: { servers: ['nowhere'] } },

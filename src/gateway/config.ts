@@ -21,6 +21,7 @@ import { parseQuotas } from './quotas/parse-quotas.js';
 import { resultSettings, serverResultSettings } from './results/settings.js';
 import type { ResultGuardSettings, ServerResultSettings } from './results/types.js';
 import { entrySandbox, rootSandbox } from './sandbox-settings.js';
+import { parseTaint } from './taint-settings.js';
 import type { GatewayOptions, UpstreamConfig } from './types.js';
 
 /** Config file names looked for in the current folder, in order. */
@@ -39,6 +40,8 @@ export const KEYS = new Set([
   'commandTools',
   'rateLimits',
   'quotas',
+  'quotaCounts',
+  'taint',
   'audit',
   'timeoutMs',
   'confirmTimeoutMs',
@@ -213,6 +216,9 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
   }
   if (root.quotas !== undefined)
     options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
+  if (root.quotaCounts !== undefined)
+    options.quotaCounts = pathOf(file, `${prefix}quotaCounts`, root.quotaCounts, resolve);
+  if (root.taint !== undefined) options.taint = parseTaint(file, `${prefix}taint`, root.taint);
   if (root.toolList !== undefined) {
     if (root.toolList !== 'all' && root.toolList !== 'search')
       fail(
@@ -333,8 +339,8 @@ function profilesOf(
       );
     if (!isRecord(raw)) fail(file, at, 'expected an object.');
     for (const key of Object.keys(raw)) {
-      if (!['servers', 'tools', 'readOnly', 'toolList'].includes(key))
-        fail(file, `${at}.${key}`, 'unknown key; expected servers, tools, readOnly or toolList.');
+      if (!['servers', 'tools', 'readOnly', 'toolList', 'taint'].includes(key))
+        fail(file, `${at}.${key}`, 'unknown key; expected servers, tools, readOnly, toolList or taint.');
     }
     const profile: ProfileConfig = {};
     if (raw.servers !== undefined) {
@@ -358,6 +364,7 @@ function profilesOf(
         fail(file, `${at}.toolList`, 'must be "all" or "search".');
       profile.toolList = raw.toolList;
     }
+    if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
     out[name] = profile;
   }
   return out;

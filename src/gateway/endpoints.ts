@@ -7,6 +7,7 @@
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ToolScope } from '../engine/engine.js';
+import type { TaintMode } from '../host/types.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
 import type { Middleware } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
@@ -19,9 +20,11 @@ import type { AuditEntry } from './audit-log.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { quotaAuditEntry } from './quotas/quota-audit.js';
+import type { QuotaCounts } from './quotas/quota-counts.js';
 import { quotaMiddleware } from './quotas/quota-middleware.js';
 import { TRUST_ANNOTATIONS } from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
+import { TAINT_MODE_STATE } from './taint-sessions.js';
 import { FIND_TOOLS, ToolSearch } from './tool-search.js';
 import type { GatewayOptions } from './types.js';
 
@@ -39,6 +42,8 @@ export interface ToolSearches {
 export interface Endpoints {
   server: CandorServer;
   profiles: Map<string, CandorServer>;
+  /** The quotas' counts when there is no Redis (written to `quotaCounts` when configured). */
+  quotaCounts: QuotaCounts;
 }
 
 /**
@@ -101,9 +106,11 @@ export function serveEndpoints(
     rules?: GatewayRules | undefined;
     /** Where audit records go (a call refused by a quota is recorded too). */
     record?: ((entry: AuditEntry) => void) | undefined;
+    /** The quotas' counts without Redis: in memory (any window length), and in the `quotaCounts` file when set. */
+    quotaCounts: QuotaCounts;
   },
 ): Endpoints {
-  const { registry, resources, prompts, logger, version, searches, prefix, rules, record } = context;
+  const { registry, resources, prompts, logger, version, searches, prefix, rules, record, quotaCounts } = context;
   let server: CandorServer | undefined;
   const middleware = [
     ...serverRateLimits(options, logger, () => server),
@@ -111,12 +118,13 @@ export function serveEndpoints(
     ...quotaMiddleware({
       quotas: options.quotas ?? [],
       logger,
-      store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+      store: (spec) => server?.shared?.rateLimitStore(spec) ?? quotaCounts.limiter(spec),
       ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
     }),
   ];
-  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) =>
-    createServer({
+  const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) => {
+    const taint = label === undefined ? undefined : options.profiles?.[label]?.taint;
+    return createServer({
       name: `${options.name ?? 'candor-gateway'}${label === undefined ? '' : `/${label}`}`,
       version: options.version ?? '0.1.0',
       instructions: `candor gateway${label === undefined ? '' : ` (profile ${label})`}: tools of several MCP servers${prefix === 'always' ? ', namespaced server__tool,' : ''} with honest annotations. Calls that need a person are confirmed through elicitation.${searching ? ' Only some tools are listed at first: call find_tools to find the others.' : ''}`,
@@ -135,8 +143,9 @@ export function serveEndpoints(
       ...(toolScope ? { toolScope } : {}),
       // A session's list is its own: never cached for everyone (2026-07-28 cacheScope).
       ...(searching ? { modern: { cache: { lists: { ttlMs: 0, scope: 'private' as const } } } } : {}),
-      middleware,
+      middleware: taint === undefined ? middleware : [...middleware, profileTaint(taint)],
     });
+  };
   // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
   const mainScope =
     searches.main?.scope ??
@@ -161,7 +170,15 @@ export function serveEndpoints(
     const shared = profiles.get(name)!.shared;
     if (shared) profileSearch.share(redisFoundTools(shared.ready));
   }
-  return { server, profiles };
+  return { server, profiles, quotaCounts };
+}
+
+/** A profile's own taint setting, handed to the call path (upstream-call.ts) with the call. */
+function profileTaint(mode: TaintMode): Middleware {
+  return async function taintSetting(ctx, next) {
+    ctx.state.set(TAINT_MODE_STATE, mode);
+    return next();
+  };
 }
 
 /** The per-server rate limits: one count per server, shared by all of its tools and endpoints. */

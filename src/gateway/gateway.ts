@@ -31,12 +31,15 @@ import { gatewayMetrics } from './metrics.js';
 import type { PerUserSignIns } from './per-user.js';
 import { perUserServersOf, perUserSignIns } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
+import { QuotaCounts } from './quotas/quota-counts.js';
 import { resultGuardStep } from './results/guard-step.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
+import { TaintSessions } from './taint-sessions.js';
 import { clashMessage } from './tool-names.js';
 import type { GatewayOptions } from './types.js';
+import { unmatchedGlobs } from './unmatched-globs.js';
 import { upstreamCall } from './upstream-call.js';
 import { FORWARDED_CAPABILITIES, forwardUpstreamRequests, InFlight } from './upstream-requests.js';
 import { UpstreamSupervisor } from './upstream-supervisor.js';
@@ -88,6 +91,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     options.rules === undefined
       ? undefined
       : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
+  // Read before anything starts: a counts file that is not one stops the gateway here, naming it.
+  const quotaCounts = QuotaCounts.open({ file: options.quotaCounts, logger });
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -131,6 +136,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ...(approvalsFile !== undefined ? { approvalsFile } : {}),
       ...(options.commandTools ? { commandTools: options.commandTools } : {}),
       onConfirm: confirmDownstream,
+      ...(options.taint !== undefined ? { taint: options.taint } : {}),
       confirmTimeoutMs: options.confirmTimeoutMs ?? 300_000,
       timeoutMs,
       tightenHints: true,
@@ -175,6 +181,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     record,
     perUser: () => perUser,
     remote: (server) => options.servers[server]?.command === undefined,
+    taint: new TaintSessions(),
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
     hooks: callHooks({
       gateway: options.hooks,
@@ -261,6 +268,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     await sandboxed.dispose();
     throw new CandorError(clashMessage(catalog.clashes), { code: 'invalid_gateway_config' });
   }
+  const down = [...upstream.values()].filter((s) => s.state !== 'up').map((s) => s.name);
+  for (const warning of unmatchedGlobs(options, host.catalog(), down)) logger.warn(warning);
   supervisor.start(500);
   const stopWatching: Array<() => void> = [];
   if (options.lock)
@@ -288,6 +297,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     prefix,
     rules,
     record,
+    quotaCounts,
   });
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =
@@ -346,6 +356,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await server.close();
       for (const profile of profileServers.values()) await profile.close();
       await host.approvalsSaved();
+      quotaCounts.flush();
       await perUser?.close();
       await host.close();
       await sandboxed.dispose();

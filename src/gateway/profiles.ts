@@ -8,6 +8,7 @@
  */
 import picomatch from 'picomatch';
 import type { ToolScope } from '../engine/engine.js';
+import type { TaintMode } from '../host/types.js';
 import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolDefinition, WireTool } from '../tool/types.js';
@@ -24,6 +25,8 @@ export interface ProfileConfig {
   readOnly?: boolean;
   /** `all` (default) or `search` (find_tools; see tool-search.ts). */
   toolList?: 'all' | 'search';
+  /** Taint on this endpoint (default: the gateway's `taint`); see docs/gateway/taint.md. */
+  taint?: TaintMode;
 }
 
 /** Profile names are URL path segments and CLI words. */

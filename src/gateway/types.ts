@@ -7,7 +7,14 @@
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
 import type { OverridesFile } from '../host/overrides.js';
-import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
+import type {
+  CommandToolConfig,
+  PinChangeMode,
+  PolicyConfig,
+  PolicyPreset,
+  ServerConfig,
+  TaintMode,
+} from '../host/types.js';
 import type { SandboxSpec } from '../sandbox/types.js';
 import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
@@ -83,6 +90,18 @@ export interface GatewayOptions {
    * gets a tool error that says how long to wait.
    */
   quotas?: Quota[];
+  /**
+   * A file the quotas' counts are kept in, so a restart does not reset them (without
+   * Redis; with Redis the counts live there). Default: in memory, reset on restart.
+   */
+  quotaCounts?: string;
+  /**
+   * Taint: after a result from an open-world tool or an untrusted server enters a
+   * conversation, its destructive or sending calls `ask` a person (default), are refused
+   * (`deny`), or taint is not looked at (`off`, the default under the `yolo` preset).
+   * A profile may set its own.
+   */
+  taint?: TaintMode;
   /** Audit log: a file path (JSON lines, appended), `-` for stderr, or a function. */
   audit?: string | ((entry: AuditEntry) => void);
   /** Per-call timeout for upstream calls, in milliseconds (default 60 000). */

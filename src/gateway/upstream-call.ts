@@ -6,7 +6,8 @@
  */
 import { InputRequiredError } from '../engine/modern/call-context.js';
 import type { Policy } from '../host/policy.js';
-import type { CallOutcome, CatalogTool, RoutedCalls, RoutedRunOptions } from '../host/types.js';
+import { withSource } from '../host/taint.js';
+import type { CallOutcome, CatalogTool, RoutedCalls, RoutedRunOptions, TaintMode } from '../host/types.js';
 import { toolErrorResult } from '../pipeline/result.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import type { CallScope } from './ask.js';
@@ -23,6 +24,7 @@ import {
   trustAnnotation,
 } from './results/trust-annotations.js';
 import type { GatewayRules } from './rules.js';
+import { TAINT_MODE_STATE, type TaintSessions } from './taint-sessions.js';
 import type { InFlight } from './upstream-requests.js';
 
 // 2026-07-28 upstreams send log messages only when the request names a level (SEP-2575);
@@ -46,6 +48,8 @@ export interface UpstreamCallOptions {
   guard?: ResultGuardStep | undefined;
   /** The outside services asked before a call goes upstream and before its result goes back. */
   hooks?: CallHooks | undefined;
+  /** Each downstream conversation's taint (see taint-sessions.ts). */
+  taint?: TaintSessions | undefined;
 }
 
 /**
@@ -103,6 +107,12 @@ export function upstreamCall(options: UpstreamCallOptions) {
       meta: UPSTREAM_META,
       confirmContext: scope,
     };
+    const taint = options.taint?.of(ctx);
+    if (taint) {
+      run.taint = taint;
+      const mode = ctx.state.get(TAINT_MODE_STATE) as TaintMode | undefined;
+      if (mode !== undefined) run.taintMode = mode;
+    }
     const perUser = options.perUser();
     if (perUser?.has(tool.server)) {
       // Each person's own sign-in and connection, asked for once the host has authorised the call.
@@ -132,6 +142,9 @@ export function upstreamCall(options: UpstreamCallOptions) {
       const guarded = await options.guard(tool, outcome.result);
       outcome = { ...outcome, result: guarded.result };
       audited = guarded.audited;
+      // Injected instructions found make the result untrusted whoever sent it (a trusted server can relay them).
+      if (taint && audited.some((f) => f.kind === 'injection'))
+        taint.state = withSource(taint.state, { tool: tool.name, server: tool.server, labels: ['untrusted'] });
       // A withheld result holds only the gateway's own words: nothing to label.
       if (declaresTrustAnnotations(ctx.clientCapabilities) && !audited.some((f) => f.action === 'block'))
         labels = trustAnnotation({

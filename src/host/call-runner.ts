@@ -11,6 +11,7 @@ import { HookedAbort } from './hooked-abort.js';
 import type { PinGuard } from './pins/pin-guard.js';
 import type { Policy } from './policy.js';
 import { type CallPlan, NEVER_ABORTED } from './scheduler.js';
+import { afterResult, taintVerdict } from './taint.js';
 import type {
   CallDecision,
   CallOutcome,
@@ -21,6 +22,9 @@ import type {
   HostConnection,
   PolicyDecision,
   RoutedRunOptions,
+  TaintMode,
+  TaintSession,
+  TaintSource,
   ToolCall,
 } from './types.js';
 
@@ -52,6 +56,14 @@ export interface CallRunnerDeps {
   onPinApproved(tool: CatalogTool): void;
   retry: RetryOptions;
   defaultTimeoutMs: number;
+  /** The host's own session (calls that name none) and how taint is treated by default. */
+  taint: { session: TaintSession; mode: TaintMode };
+}
+
+/** The session a call belongs to and how its taint is treated. */
+interface TaintScope {
+  session: TaintSession;
+  mode: TaintMode;
 }
 
 /** A call's decision with what authorising it needs to know. */
@@ -65,6 +77,8 @@ interface Judgement {
   /** Whether the question is (also) the pin's: approving re-pins the tool. */
   pinAsk: boolean;
   warnings: string[];
+  /** The earlier results that make the call ask (or be refused). */
+  taint?: TaintSource[];
 }
 
 /** Runs calls for the host. */
@@ -121,16 +135,27 @@ export class CallRunner {
     prepared: PreparedCall,
     signal: AbortSignal,
     parallel: boolean,
-    run: Pick<RoutedRunOptions, 'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext' | 'onAbort'> = {},
+    run: Pick<
+      RoutedRunOptions,
+      'timeoutMs' | 'onProgress' | 'meta' | 'connection' | 'confirmContext' | 'onAbort' | 'taint' | 'taintMode'
+    > = {},
   ): Promise<CallOutcome> {
     const outcome = this.#outcome(prepared, parallel);
     if (signal.aborted) return finish(outcome, 'cancelled', 'the batch was aborted before this call started.');
     if (prepared.problem || !prepared.tool) return finish(outcome, 'error', prepared.problem ?? 'unknown tool');
     // A caller's abort hook stands in for a batch signal it did not give (see hooked-abort.ts).
     const cancel = signal === NEVER_ABORTED && run.onAbort ? new HookedAbort(run.onAbort) : signal;
-    const denied = await this.#authorize(prepared, cancel, outcome, run.confirmContext);
+    const taint = this.#taintScope(run);
+    const denied = await this.#authorize(prepared, cancel, outcome, run.confirmContext, taint);
     if (denied) return denied;
-    return this.#execute(prepared, prepared.tool, cancel, outcome, run);
+    const done = await this.#execute(prepared, prepared.tool, cancel, outcome, run);
+    // Whatever the tool answered (an error's text too) is now in the conversation.
+    if (done.result) taint.session.state = afterResult(taint.session.state, prepared.tool, done.result);
+    return done;
+  }
+
+  #taintScope(run: { taint?: TaintSession | undefined; taintMode?: TaintMode | undefined }): TaintScope {
+    return { session: run.taint ?? this.#deps.taint.session, mode: run.taintMode ?? this.#deps.taint.mode };
   }
 
   #outcome(prepared: PreparedCall, parallel: boolean): CallOutcome {
@@ -155,8 +180,8 @@ export class CallRunner {
    * remembered approvals and the command gate, in the order a call meets them.
    * Changes nothing (no question, no pin, no remembered answer).
    */
-  decide(prepared: PreparedCall): CallDecision {
-    const judgement = this.#judge(prepared);
+  decide(prepared: PreparedCall, run: { taint?: TaintSession; taintMode?: TaintMode } = {}): CallDecision {
+    const judgement = this.#judge(prepared, this.#taintScope(run));
     const decision: CallDecision = {
       decision: judgement.decision,
       reason: judgement.reason,
@@ -170,7 +195,7 @@ export class CallRunner {
     return decision;
   }
 
-  #judge(prepared: PreparedCall): Judgement {
+  #judge(prepared: PreparedCall, taint: TaintScope): Judgement {
     const tool = prepared.tool;
     const judgement = (decision: PolicyDecision, reason: string, extra: Partial<Judgement> = {}): Judgement => ({
       decision,
@@ -191,7 +216,12 @@ export class CallRunner {
       return judgement('deny', `${tool.name} may not be called by an app (_meta.ui.visibility lacks "app").`);
     }
     const verdict = policy.decide(prepared.command ? { tool, command: prepared.command.verdict } : { tool });
-    if (verdict.decision === 'deny') return judgement('deny', verdict.reason);
+    const tainted = taintVerdict(taint.session.state, { tool, readOnly: readOnlyCall(prepared) }, taint.mode);
+    if (verdict.decision === 'deny') {
+      // Plan mode refuses the call anyway; the person still learns what else stood in its way.
+      const also = tainted ? ` Also: ${tainted.reason}` : '';
+      return judgement('deny', `${verdict.reason}${also}`, tainted ? { taint: tainted.sources } : {});
+    }
     const pin = pins?.verdict(tool) ?? { decision: 'allow' as const };
     if (pin.decision === 'deny') return judgement('deny', pin.reason!);
     const warnings = pin.warning ? [pin.warning] : [];
@@ -206,6 +236,13 @@ export class CallRunner {
         reason = decision === 'ask' ? `${pin.reason} Also: ${verdict.reason}` : pin.reason!;
         decision = 'ask';
       }
+    }
+    if (tainted) {
+      // Before remembered answers: allow-always was given for content the person could see, not this.
+      const why = `${capitalise(tainted.reason)}${decision === 'ask' ? ` Also: ${reason}` : ''}`;
+      if (tainted.decision === 'deny')
+        return judgement('deny', `${why} Taint is set to "deny", so the call is refused.`, { taint: tainted.sources });
+      return judgement('ask', why, { pinAsk, warnings, taint: tainted.sources });
     }
     const rememberable = verdict.canRemember;
     if (decision === 'ask' && !pinAsk && rememberable && confirmations.remembered(tool)) {
@@ -224,10 +261,11 @@ export class CallRunner {
     cancel: Cancellation,
     outcome: CallOutcome,
     confirmContext: unknown,
+    taint: TaintScope,
   ): Promise<CallOutcome | undefined> {
     const tool = prepared.tool!;
     const { pins, confirmations } = this.#deps;
-    const judgement = this.#judge(prepared);
+    const judgement = this.#judge(prepared, taint);
     outcome.warnings.push(...judgement.warnings);
     if (judgement.decision === 'deny') return finish(outcome, 'denied', judgement.reason);
     if (judgement.decision === 'allow') return undefined;
@@ -263,6 +301,7 @@ export class CallRunner {
       pin: tool.pin,
     };
     if (prepared.command) request.command = { text: prepared.command.text, ...prepared.command.verdict };
+    if (judgement.taint) request.taint = judgement.taint;
     const answer = await confirmations.ask(request, signalOf(cancel), confirmContext);
     switch (answer) {
       case 'allow-once':
@@ -381,6 +420,10 @@ type Cancellation = AbortSignal | HookedAbort;
 
 function signalOf(cancel: Cancellation): AbortSignal {
   return cancel instanceof HookedAbort ? cancel.signal : cancel;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function finish(outcome: CallOutcome, status: CallStatus, message: string): CallOutcome {

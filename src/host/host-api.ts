@@ -21,6 +21,8 @@ import type {
   PolicyPreset,
   RunOptions,
   ServerConfig,
+  TaintMode,
+  TaintSession,
   ToolCall,
 } from './types.js';
 
@@ -80,6 +82,13 @@ export interface HostOptions {
   timeoutMs?: number;
   /** Retries after transport failures (read-only or idempotent tools of trusted servers only). */
   retry?: RetryOptions;
+  /**
+   * Taint (see `createTaintSession`): after a result from an open-world tool or an untrusted
+   * server, a destructive or sending call `ask`s a person (default; denied without
+   * `onConfirm`), is refused (`deny`), or taint is not looked at (`off`, the default under
+   * the `yolo` preset).
+   */
+  taint?: TaintMode;
 }
 
 /** The state of one server, as `host.servers()` reports it. */
@@ -136,7 +145,11 @@ export interface Host {
    * if (decision === 'ask' && (await askUser(reason))) await host.call('fs__write_file', args, { approval: { pinHash } });
    * ```
    */
-  decide(tool: string, args?: Record<string, unknown>, options?: { origin?: 'model' | 'app' }): Promise<CallDecision>;
+  decide(
+    tool: string,
+    args?: Record<string, unknown>,
+    options?: { origin?: 'model' | 'app'; taint?: TaintSession },
+  ): Promise<CallDecision>;
   /** A call from an MCP App view: refused unless the tool's visibility includes "app"; policy still applies. */
   callFromApp(
     request: { server: string; tool: string; args?: Record<string, unknown> },

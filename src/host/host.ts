@@ -17,6 +17,7 @@ import { PinGuard } from './pins/pin-guard.js';
 import { Policy } from './policy.js';
 import { schedule } from './scheduler.js';
 import { ServerConnection } from './server-connection.js';
+import { createTaintSession, taintModeOf } from './taint.js';
 import type { CallOutcome, CatalogTool, RoutedCalls, RoutedRunOptions, ToolCall } from './types.js';
 import { ROUTED_CALLS } from './types.js';
 
@@ -165,6 +166,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     },
     retry: options.retry ?? {},
     defaultTimeoutMs: options.timeoutMs ?? 60_000,
+    taint: { session: createTaintSession(), mode: taintModeOf(options.taint, policy.preset) },
   });
 
   const runBatch = async (
@@ -211,7 +213,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (typeof tool !== 'string')
         throw new CandorError('decide() needs a tool name (a string).', { code: 'invalid_calls' });
       const call: ToolCall = { tool, args: args ?? {} };
-      return runner.decide(await runner.prepare(call, 0, decideOptions.origin ?? 'model'));
+      return runner.decide(
+        await runner.prepare(call, 0, decideOptions.origin ?? 'model'),
+        decideOptions.taint ? { taint: decideOptions.taint } : {},
+      );
     },
     callFromApp: async (request, runOptions) => {
       const tool = catalog.get(request.tool) ?? catalog.get(`${request.server}${separator}${request.tool}`);

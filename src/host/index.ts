@@ -37,6 +37,18 @@ export type { ConnectionStatus, ServerConnectionOptions } from './server-connect
 export { ServerConnection } from './server-connection.js';
 export type { BatchRunner, StepBatcher, StepBatcherOptions, StepCallOptions } from './step-batcher.js';
 export { createStepBatcher } from './step-batcher.js';
+export type { TaintVerdict } from './taint.js';
+export {
+  afterResult,
+  createTaintSession,
+  describeSources,
+  resultLabels,
+  TAINT_MODES,
+  taintModeOf,
+  taintVerdict,
+  UNTAINTED,
+  withSource,
+} from './taint.js';
 export type {
   CallApproval,
   CallDecision,
@@ -59,6 +71,11 @@ export type {
   PolicyRule,
   RunOptions,
   ServerConfig,
+  TaintLabel,
+  TaintMode,
+  TaintSession,
+  TaintSource,
+  TaintState,
   ToolCall,
   Trust,
 } from './types.js';

@@ -155,6 +155,41 @@ export interface ConfirmRequest {
   /** For command-gated tools: the gate's verdict on the command. */
   command?: GateVerdict & { text: string };
   pin: PinState;
+  /**
+   * Set when the question is asked because the session holds untrusted content: the
+   * earlier results behind it. Such a question is never skipped by a standing permission.
+   */
+  taint?: TaintSource[];
+}
+
+/**
+ * Why untrusted content is in a session: the result came from a tool that reaches an
+ * open world (`open-world`), or from a server whose word is not trusted, or it was
+ * labelled untrusted on the wire (`untrusted`).
+ */
+export type TaintLabel = 'untrusted' | 'open-world';
+
+/** One earlier result that tainted a session: which tool, which server, why. */
+export interface TaintSource {
+  tool: string;
+  server: string;
+  labels: TaintLabel[];
+}
+
+/** A session's taint: plain data (JSON-safe), so any store can keep it. Empty: untainted. */
+export interface TaintState {
+  readonly sources: readonly TaintSource[];
+}
+
+/**
+ * What a tainted session's destructive or sending calls meet: `ask` a person (refused
+ * where nobody can answer), `deny` them, or `off` (taint is not looked at).
+ */
+export type TaintMode = 'ask' | 'deny' | 'off';
+
+/** A session's taint as the host keeps it between calls: the host replaces `state` as results come in. */
+export interface TaintSession {
+  state: TaintState;
 }
 
 /** A person's answer. */
@@ -267,6 +302,12 @@ export interface RunOptions {
   meta?: Record<string, unknown>;
   /** Progress the server reports for a call (asks the server for progress when given). */
   onProgress?: (index: number, progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The conversation these calls belong to, for taint (`createTaintSession()`): results
+   * taint it, and its later destructive or sending calls ask. Default: the host's own
+   * session, shared by every call of this host.
+   */
+  taint?: TaintSession;
 }
 
 /**
@@ -320,6 +361,8 @@ export interface RoutedRunOptions extends RunOptions {
    * passes its downstream call's `ctx.onAbort`: no AbortSignal is made per proxied call).
    */
   onAbort?: AbortHook;
+  /** How taint is treated for this call (the gateway's profile's setting); default the host's `taint` option. */
+  taintMode?: TaintMode;
 }
 
 /** The gateway's way into a host: `call` and `callFromApp` taking {@link RoutedRunOptions}. */

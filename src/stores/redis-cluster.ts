@@ -15,7 +15,7 @@
  * crashes, and shared state resumes when Redis answers again.
  */
 
-import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { CandorError } from '../errors.js';
 import type { ClusterLink, ClusterMessage, SessionRecord } from '../transports/http/cluster-link.js';
 import type { ServerLogger } from '../util/logger.js';
@@ -84,6 +84,13 @@ export function createRedisCluster(options: RedisClusterOptions): RedisCluster {
     timeoutMs,
   });
   const { command, subscriber } = redis;
+  // A rate limiter defines its Lua script on the connection when it is made (ioredis `defineCommand`),
+  // and ioredis copies the connection's scripts into an auto-pipeline when that pipeline opens. A limiter
+  // made while one was open (a gateway quota's, made at its first call, beside a session being saved)
+  // queued a command the pipeline did not have: ioredis then answered the pipeline's callbacks out of
+  // step and threw outside any promise, which ended the process. Defined here, before any command is
+  // sent, the script is in every pipeline; later limiters define the same script again.
+  new RateLimiterRedis({ storeClient: command, points: 1, duration: 1 });
   const health = new StoreHealth({
     timeoutMs,
     probe: async () => {

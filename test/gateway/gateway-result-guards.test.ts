@@ -345,7 +345,7 @@ describe('settings from the config and the command line', () => {
     const tool = await runCli(['gateway', '--config', perTool, '--stdio']);
     expect(tool.code).not.toBe(0);
     expect(tool.stderr).toContain(
-      'servers.files.results.tools.fetch_*: injection must be one of "annotate", "redact", "block", "off" (got "drop").',
+      'servers.files.results.tools.fetch_*: injection must be one of "annotate", "block", "off" (got "drop").',
     );
   });
 });

@@ -35,14 +35,17 @@ async function readCapped(response: Response): Promise<string | HookUnanswered> 
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The answer if it is one of the three forms, else why not. */
+/**
+ * The answer if it is one of the three forms, else why not. A deny is a deny however it
+ * is dressed (no reason, an HTTP error status): a hook that says no is never "failed",
+ * so hooks that fail open cannot turn it into a yes.
+ */
 function answerOf(value: unknown): HookAnswer | HookUnanswered {
   if (!isRecord(value)) return { failed: 'its answer is not a JSON object' };
   if (value.decision === 'allow') return { decision: 'allow' };
-  if (value.decision === 'deny') {
-    if (typeof value.reason !== 'string' || value.reason.trim() === '')
-      return { failed: 'it denied without a "reason" string' };
-    return { decision: 'deny', reason: value.reason };
+  if (isDeny(value)) {
+    const reason = typeof value.reason === 'string' && value.reason.trim() !== '' ? value.reason : 'no reason given';
+    return { decision: 'deny', reason };
   }
   if (value.decision === 'replace') {
     if (!isRecord(value.result) || !Array.isArray(value.result.content))
@@ -50,6 +53,10 @@ function answerOf(value: unknown): HookAnswer | HookUnanswered {
     return { decision: 'replace', result: value.result as unknown as CallToolResult };
   }
   return { failed: 'its "decision" is not "allow", "deny" or "replace"' };
+}
+
+function isDeny(value: Record<string, unknown>): boolean {
+  return typeof value.decision === 'string' && value.decision.trim().toLowerCase() === 'deny';
 }
 
 /**
@@ -84,10 +91,6 @@ export async function askHook(
       const cause = (error as Error).cause as { code?: string } | undefined;
       return { failed: `it could not be reached (${cause?.code ?? (error as Error).message})` };
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      return { failed: `it answered HTTP ${response.status}` };
-    }
     let text: string | HookUnanswered;
     try {
       text = await readCapped(response);
@@ -99,8 +102,11 @@ export async function askHook(
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { failed: 'its answer is not JSON' };
+      return { failed: response.ok ? 'its answer is not JSON' : `it answered HTTP ${response.status}` };
     }
+    // An error status holds no answer, unless what it says is a deny (obeyed whatever the status).
+    if (!response.ok)
+      return isRecord(parsed) && isDeny(parsed) ? answerOf(parsed) : { failed: `it answered HTTP ${response.status}` };
     return answerOf(parsed);
   } finally {
     clearTimeout(timer);

@@ -11,7 +11,7 @@ import type { CatalogTool } from '../../host/types.js';
 import { toolErrorResult } from '../../pipeline/result.js';
 import type { CallToolResult, ToolContext } from '../../tool/types.js';
 import { askHook } from './ask.js';
-import type { HookDecision, HookDocument, HookSettings } from './types.js';
+import { type HookDecision, type HookDocument, type HookSettings, MAX_HOOK_TIMEOUT_MS } from './types.js';
 
 /** What a step came to: its decision (absent when no hook is set for the server) and the result to give back. */
 export interface HookStep {
@@ -71,7 +71,13 @@ export function callHooks(options: {
 }): CallHooks | undefined {
   const { gateway } = options;
   if (!options.anyServer && gateway?.beforeCall === undefined && gateway?.afterCall === undefined) return undefined;
-  const settingsFor = (server: string): HookSettings => ({ ...gateway, ...options.server(server) });
+  const settingsFor = (server: string): HookSettings => {
+    const settings = { ...gateway, ...options.server(server) };
+    // Settings made in code skip the config's check: clamped here too (a longer timer fires at once).
+    if (settings.timeoutMs !== undefined && !(settings.timeoutMs <= MAX_HOOK_TIMEOUT_MS))
+      settings.timeoutMs = MAX_HOOK_TIMEOUT_MS;
+    return settings;
+  };
   return {
     async before(tool, args, ctx) {
       const settings = settingsFor(tool.server);

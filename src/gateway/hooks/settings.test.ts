@@ -24,7 +24,11 @@ describe('hook settings', () => {
     expect(hookSettings({ beforeCall: 'https://me:pw@guard.example.com/' })).toBe(
       'beforeCall must not carry a user or password (it would be logged).',
     );
-    expect(hookSettings({ timeoutMs: 0 })).toBe('timeoutMs must be a positive number.');
+    for (const timeoutMs of [0, -5, 60_001, 1e12, Number.POSITIVE_INFINITY, '500'])
+      expect(hookSettings({ timeoutMs })).toMatch(
+        /^timeoutMs must be a number of milliseconds above 0 and at most 60000 \(got /,
+      );
+    expect(hookSettings({ timeoutMs: 60_000 })).toEqual({ timeoutMs: 60_000 });
     expect(hookSettings('http://127.0.0.1')).toMatch(/^must be an object/);
   });
 
@@ -59,9 +63,17 @@ describe('--hooks', () => {
     expect(hookSettingsFlag('beforeCall')).toBe(
       '--hooks expects key=value pairs separated by commas, e.g. --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed (got "beforeCall").',
     );
-    expect(hookSettingsFlag('timeoutMs=soon')).toBe('--hooks: timeoutMs must be a positive number.');
+    expect(hookSettingsFlag('timeoutMs=soon')).toBe(
+      '--hooks: timeoutMs must be a number of milliseconds above 0 and at most 60000 (got "soon"); a hook holds its call while it thinks.',
+    );
     expect(hookSettingsFlag('before=https://g.example/b')).toBe(
       '--hooks: unknown key "before"; expected "beforeCall", "afterCall", "timeoutMs", "failure", "allowRemoteHttp".',
     );
+  });
+  it('refuses a key given twice with different values, naming both', () => {
+    expect(hookSettingsFlag('failure=open,failure=closed')).toBe(
+      '--hooks: failure is given twice (open, then closed); give each key once.',
+    );
+    expect(hookSettingsFlag('failure=open,failure=open')).toEqual({ failure: 'open' });
   });
 });

@@ -3,7 +3,7 @@
  * every call's arguments (and results), so it is checked like any outbound target:
  * `https:`, or `http:` to a loopback address only, unless the config says otherwise.
  */
-import type { HookSettings } from './types.js';
+import { type HookSettings, MAX_HOOK_TIMEOUT_MS } from './types.js';
 
 const KEYS = ['beforeCall', 'afterCall', 'timeoutMs', 'failure', 'allowRemoteHttp'] as const;
 
@@ -57,7 +57,8 @@ export function hookSettings(value: unknown): HookSettings | string {
   }
   if (record.timeoutMs !== undefined) {
     const t = record.timeoutMs;
-    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) return 'timeoutMs must be a positive number.';
+    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > MAX_HOOK_TIMEOUT_MS)
+      return `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_HOOK_TIMEOUT_MS} (got ${JSON.stringify(t)}); a hook holds its call while it thinks.`;
     out.timeoutMs = t;
   }
   if (record.failure !== undefined) {
@@ -82,12 +83,17 @@ export function hookSettings(value: unknown): HookSettings | string {
  */
 export function hookSettingsFlag(text: string, base: HookSettings = {}): HookSettings | string {
   const record: Record<string, unknown> = { ...base };
+  const given = new Map<string, string>();
   for (const part of text.split(',')) {
     const at = part.indexOf('=');
     const key = at < 0 ? '' : part.slice(0, at).trim();
     const value = at < 0 ? '' : part.slice(at + 1).trim();
     if (key === '' || value === '')
       return `--hooks expects key=value pairs separated by commas, e.g. --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed (got "${part}").`;
+    const earlier = given.get(key);
+    if (earlier !== undefined && earlier !== value)
+      return `--hooks: ${key} is given twice (${earlier}, then ${value}); give each key once.`;
+    given.set(key, value);
     // Numbers and booleans as the config would hold them; anything else is checked as given.
     record[key] =
       key === 'timeoutMs' && /^\d+(\.\d+)?$/.test(value)

@@ -18,6 +18,13 @@ export interface HookSettings {
   allowRemoteHttp?: boolean;
 }
 
+/**
+ * The longest a hook may take, in milliseconds. A hook holds its call (and the person
+ * waiting on it) while it thinks; past a minute it is down, not slow. Timers cannot be
+ * longer than 2^31-1 ms anyway: a longer one fires at once, failing every hook.
+ */
+export const MAX_HOOK_TIMEOUT_MS = 60_000;
+
 /** The JSON document posted to a hook. */
 export interface HookDocument {
   hook: 'beforeCall' | 'afterCall';

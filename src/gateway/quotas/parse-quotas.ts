@@ -8,6 +8,7 @@ import type { Quota } from './types.js';
 
 const KEYS = ['name', 'tools', 'servers', 'effects', 'per', 'max', 'windowMs'];
 const EFFECTS = ['read', 'additive', 'destructive'] as const;
+const MAX_WINDOW_MS = 100 * 365 * 86_400_000;
 const EXAMPLE = '{ "effects": ["destructive"], "per": "person", "max": 20, "windowMs": 3600000 }';
 
 /**
@@ -93,7 +94,12 @@ function windowOf(file: string, at: string, value: unknown): number {
   const where = `${at}.windowMs`;
   if (value === undefined) fail(file, where, 'required: the window in milliseconds, e.g. 3600000 for an hour.');
   // Redis counts whole milliseconds; a window under a second would refuse and reset faster than a client can read it.
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000)
-    fail(file, where, 'must be a whole number of milliseconds, at least 1000.');
+  // The top keeps every window's end a safe integer of epoch milliseconds; no quota needs more than a century.
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000 || value > MAX_WINDOW_MS)
+    fail(
+      file,
+      where,
+      `must be a whole number of milliseconds from 1000 (a second) to ${MAX_WINDOW_MS} (100 years); got ${JSON.stringify(value)}.`,
+    );
   return value;
 }

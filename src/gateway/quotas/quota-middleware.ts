@@ -7,11 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
 import type { CallContext, Middleware } from '../../pipeline/types.js';
 import { principalKey } from '../../transports/http/authorizer.js';
 import type { HttpRateLimiterSpec } from '../../transports/http/http-rate-limit.js';
 import type { ServerLogger } from '../../util/logger.js';
+import type { ConsumingLimiter } from '../../util/window-counter.js';
 import { GATEWAY_META_KEY } from '../proxy-tool.js';
 import type { Quota } from './types.js';
 import { quotaLabel, quotaRefused } from './wait-answer.js';
@@ -20,7 +21,7 @@ import { quotaLabel, quotaRefused } from './wait-answer.js';
 export interface QuotaMiddlewareOptions {
   quotas: readonly Quota[];
   /** Build one quota's limiter (called at its first matching call, when the shared store exists). */
-  store: (spec: HttpRateLimiterSpec) => RateLimiterAbstract;
+  store: (spec: HttpRateLimiterSpec) => ConsumingLimiter;
   /** Where store failures are reported (the call is then let through). */
   logger?: ServerLogger;
   /** Told of each refused call (the gateway writes its audit record and metrics from it). */
@@ -31,7 +32,7 @@ interface Compiled {
   quota: Quota;
   matches: (ctx: CallContext) => boolean;
   spec: HttpRateLimiterSpec;
-  limiter?: RateLimiterAbstract;
+  limiter?: ConsumingLimiter;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { ResultAction, ResultGuardSettings, ServerResultSettings } from './
 
 const ACTIONS: readonly ResultAction[] = ['annotate', 'redact', 'block', 'off'];
 const KINDS = ['secrets', 'injection'] as const;
+// Injected instructions are annotated, withheld or left: there is no redacting them.
+const INJECTION_ACTIONS: readonly ResultAction[] = ['annotate', 'block', 'off'];
 
 /**
  * Check a `results` value; returns the settings, or a sentence saying what is wrong.
@@ -22,8 +24,9 @@ export function resultSettings(value: unknown): ResultGuardSettings | string {
   const out: ResultGuardSettings = {};
   for (const [key, action] of Object.entries(value)) {
     if (!(KINDS as readonly string[]).includes(key)) return `unknown key "${key}"; expected "secrets" or "injection".`;
-    if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action))
-      return `${key} must be one of ${ACTIONS.map((a) => `"${a}"`).join(', ')} (got ${JSON.stringify(action)}).`;
+    const allowed = key === 'injection' ? INJECTION_ACTIONS : ACTIONS;
+    if (typeof action !== 'string' || !allowed.includes(action as ResultAction))
+      return `${key} must be one of ${allowed.map((a) => `"${a}"`).join(', ')} (got ${JSON.stringify(action)})${key === 'injection' && action === 'redact' ? '; redaction removes secrets, and an instruction cut out of a text would leave the rest of it looking trusted' : ''}.`;
     out[key as (typeof KINDS)[number]] = action as ResultAction;
   }
   return out;
@@ -85,6 +88,8 @@ export function resultSettingsFlag(text: string): ResultGuardSettings | string {
     const [key, action, extra] = part.split('=').map((s) => s.trim());
     if (!key || !action || extra !== undefined)
       return `--results expects kind=action pairs separated by commas, e.g. --results secrets=block,injection=annotate (got "${part}").`;
+    if (record[key] !== undefined && record[key] !== action)
+      return `--results: ${key} is given twice (${record[key]}, then ${action}); give each kind once.`;
     record[key] = action;
   }
   const settings = resultSettings(record);
