@@ -19,6 +19,8 @@ export interface CallScope {
   unconfirmed?: boolean;
   /** 2026-07-28: the engine must answer `input_required`; rethrown once the host returns. */
   inputRequired?: InputRequiredError;
+  /** The call is made by a code-mode script: the script's one question answers for it (code-mode/script-run.ts). */
+  script?: { confirm(request: ConfirmRequest, scope: CallScope): Promise<ConfirmAnswer> };
 }
 
 type AuditAnswer = ConfirmAnswer | 'decline' | 'cancel';
@@ -48,6 +50,7 @@ export async function confirmDownstream(request: ConfirmRequest, context?: unkno
   const scope = (context as CallScope | undefined) ?? callScope.getStore();
   if (!scope) return 'deny';
   if (scope.unconfirmed) return 'allow-once';
+  if (scope.script) return scope.script.confirm(request, scope);
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
   try {
     const answer = await scope.ctx.elicit({

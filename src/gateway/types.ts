@@ -13,6 +13,7 @@ import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
+import type { ScriptLimits } from './code-mode/types.js';
 import type { HookSettings } from './hooks/types.js';
 import type { ProfileConfig } from './profiles.js';
 import type { Quota } from './quotas/types.js';
@@ -113,8 +114,12 @@ export interface GatewayOptions {
   /**
    * `all` (default): every tool is listed. `search`: a session starts with the
    * `alwaysList` tools and `find_tools`; the tools it finds join that session's list.
+   * `code`: only `search_tools`, `tool_api` and `run_script`; the model calls tools from a
+   * sandboxed script (docs/gateway/code-mode.md).
    */
-  toolList?: 'all' | 'search';
+  toolList?: 'all' | 'search' | 'code';
+  /** Code mode: the limits a script runs under (memory, CPU, deadline, output, calls). */
+  codeMode?: ScriptLimits;
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
   /**

@@ -1,0 +1,105 @@
+/**
+ * What a script will do, read before and while it runs: the tools its text
+ * names (`tools.x(…)`, `tools["x"](…)`), whether it also reaches tools by
+ * computed names, and the plan a person reads when the script first wants to
+ * change something. The reading is one pass over the text (no parser to
+ * backtrack); it may name a tool the script never calls (a comment), which
+ * only makes the plan longer, and says "dynamic" when it cannot see them all.
+ */
+import { argumentSummary } from '../ask.js';
+import { effectText } from './typed-api.js';
+import type { PlannedCall, ScriptPlan } from './types.js';
+
+/** The tools a script's text names, in order of first mention. */
+export interface ToolReferences {
+  names: string[];
+  /** `tools` is used other than by a literal name (`tools[x]`, `Object.keys(tools)`, `const t = tools`). */
+  dynamic: boolean;
+}
+
+const WORD = /[A-Za-z0-9_$]/;
+
+/**
+ * Read the tool references of a script.
+ *
+ * @example
+ * ```ts
+ * toolReferences('const a = await tools.notes__search({}); await tools["notes__delete"]({ id: a[0].id });');
+ * // { names: ['notes__search', 'notes__delete'], dynamic: false }
+ * ```
+ */
+export function toolReferences(code: string): ToolReferences {
+  const names: string[] = [];
+  let dynamic = false;
+  let from = 0;
+  for (;;) {
+    const at = code.indexOf('tools', from);
+    if (at < 0) break;
+    from = at + 5;
+    if ((at > 0 && WORD.test(code[at - 1]!)) || code[at - 1] === '.' || WORD.test(code[from] ?? '')) continue;
+    let i = skipSpace(code, from);
+    let name: string | undefined;
+    if (code[i] === '?' && code[i + 1] === '.') i = skipSpace(code, i + 2);
+    if (code[i] === '.') {
+      const start = skipSpace(code, i + 1);
+      let end = start;
+      while (end < code.length && WORD.test(code[end]!)) end++;
+      if (end > start) name = code.slice(start, end);
+    } else if (code[i] === '[') {
+      const start = skipSpace(code, i + 1);
+      const quote = code[start];
+      if (quote === '"' || quote === "'" || quote === '`') {
+        const end = code.indexOf(quote, start + 1);
+        const text = end < 0 ? '' : code.slice(start + 1, end);
+        if (end > 0 && !/[\\\n$]/.test(text) && code[skipSpace(code, end + 1)] === ']') name = text;
+      }
+    }
+    if (name === undefined) dynamic = true;
+    else if (!names.includes(name)) names.push(name);
+  }
+  return { names, dynamic };
+}
+
+function skipSpace(code: string, from: number): number {
+  let i = from;
+  while (i < code.length && (code[i] === ' ' || code[i] === '\t' || code[i] === '\n' || code[i] === '\r')) i++;
+  return i;
+}
+
+/** A tool's effect class from its (tightened) hints. */
+export function plannedCall(
+  tool: string,
+  hints: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean },
+): PlannedCall {
+  return {
+    tool,
+    effect: hints.readOnlyHint ? 'read' : hints.destructiveHint ? 'destructive' : 'additive',
+    openWorld: hints.openWorldHint,
+  };
+}
+
+/**
+ * The question a person reads: the call that needs an answer, the calls made
+ * so far, the calls the script names and has not made, and what answering does.
+ *
+ * @example
+ * ```ts
+ * planText(plan, 'the tool may be destructive; destructive calls always ask.');
+ * ```
+ */
+export function planText(plan: ScriptPlan, reason: string): string {
+  const line = (c: PlannedCall) =>
+    `${c.tool} [${effectText({ readOnlyHint: c.effect === 'read', destructiveHint: c.effect === 'destructive', idempotentHint: false, openWorldHint: c.openWorld })}]`;
+  const lines = [
+    `candor gateway: a script wants to run ${plan.next.tool}. Allow this script?`,
+    `Why asked: ${reason}`,
+    `Next call: ${line(plan.next)} with ${argumentSummary(plan.next.args)}`,
+    `Calls made so far (${plan.made.length}):${plan.made.length === 0 ? ' none' : ''}`,
+    ...plan.made.slice(-20).map((c) => `  - ${line(c)}: ${c.outcome}`),
+    `Calls ahead named in the script:${plan.ahead.length === 0 ? ' none' : ''}`,
+    ...plan.ahead.slice(0, 20).map((c) => `  - ${line(c)}`),
+  ];
+  if (plan.dynamic) lines.push('The script also reaches tools by computed names: it may call others.');
+  lines.push('Allowing runs the rest of this script without asking again; denying stops it here.');
+  return lines.join('\n');
+}
