@@ -12,6 +12,7 @@
  * means a process to start and talk to, tens of milliseconds per script, for a
  * boundary WebAssembly already gives.
  */
+import { setMaxListeners } from 'node:events';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
@@ -139,6 +140,8 @@ export async function runScript(options: RunScriptOptions): Promise<ScriptOutcom
   const context = runtime.newContext();
   const pending = new Set<QuickJSDeferredPromise>();
   const ended = new AbortController();
+  // Each call in flight listens for the end of the run: as many as the calls a run may make.
+  setMaxListeners(limits.maxCalls + 10, ended.signal);
   let wake: () => void = () => {};
   const logs: string[] = [];
   let outputUsed = 0;

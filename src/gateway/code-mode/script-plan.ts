@@ -37,11 +37,12 @@ export function toolReferences(code: string): ToolReferences {
     if (at < 0) break;
     from = at + 5;
     if ((at > 0 && WORD.test(code[at - 1]!)) || code[at - 1] === '.' || WORD.test(code[from] ?? '')) continue;
-    let i = skipSpace(code, from);
+    const i = skipSpace(code, from);
     let name: string | undefined;
-    if (code[i] === '?' && code[i + 1] === '.') i = skipSpace(code, i + 2);
-    if (code[i] === '.') {
-      const start = skipSpace(code, i + 1);
+    // `tools.x`, `tools?.x`: a name follows the dot.
+    const dot = code[i] === '.' ? 1 : code[i] === '?' && code[i + 1] === '.' ? 2 : 0;
+    if (dot > 0) {
+      const start = skipSpace(code, i + dot);
       let end = start;
       while (end < code.length && WORD.test(code[end]!)) end++;
       if (end > start) name = code.slice(start, end);

@@ -59,24 +59,25 @@ export function effectText(hints: ApiTool['hints']): string {
   return `${what}, ${hints.openWorldHint ? 'open world' : 'closed world'}`;
 }
 
-function typeOf(schema: unknown, depth: number, root: JsonSchema): string {
+function typeOf(schema: unknown, depth: number, root: JsonSchema, level = depth): string {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     return schema === false ? 'never' : 'unknown';
   if (depth > MAX_DEPTH) return 'unknown';
   const s = schema as Record<string, unknown>;
-  if (typeof s.$ref === 'string') return typeOf(localRef(root, s.$ref), depth + 1, root);
+  if (typeof s.$ref === 'string') return typeOf(localRef(root, s.$ref), depth + 1, root, level);
   if (Array.isArray(s.enum)) return union(s.enum.slice(0, MAX_MEMBERS).map(literal));
   if ('const' in s) return literal(s.const);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = s[key];
-    if (Array.isArray(options)) return union(options.slice(0, MAX_MEMBERS).map((o) => typeOf(o, depth + 1, root)));
+    if (Array.isArray(options))
+      return union(options.slice(0, MAX_MEMBERS).map((o) => typeOf(o, depth + 1, root, level)));
   }
   if (Array.isArray(s.allOf)) {
-    const parts = s.allOf.slice(0, MAX_MEMBERS).map((o) => typeOf(o, depth + 1, root));
+    const parts = s.allOf.slice(0, MAX_MEMBERS).map((o) => typeOf(o, depth + 1, root, level));
     return parts.length === 0 ? 'unknown' : parts.map((p) => (p.includes('|') ? `(${p})` : p)).join(' & ');
   }
   const type = s.type;
-  if (Array.isArray(type)) return union(type.map((t) => typeOf({ ...s, type: t }, depth, root)));
+  if (Array.isArray(type)) return union(type.map((t) => typeOf({ ...s, type: t }, depth, root, level)));
   switch (type) {
     case 'string':
       return 'string';
@@ -88,36 +89,36 @@ function typeOf(schema: unknown, depth: number, root: JsonSchema): string {
     case 'null':
       return 'null';
     case 'array': {
-      const items = typeOf(s.items, depth + 1, root);
+      const items = typeOf(s.items, depth + 1, root, level);
       return /^[\w$.]+$/.test(items) ? `${items}[]` : `Array<${items}>`;
     }
     case 'object':
-      return objectType(s, depth, root);
+      return objectType(s, depth, root, level);
     default:
-      return s.properties !== undefined ? objectType(s, depth, root) : 'unknown';
+      return s.properties !== undefined ? objectType(s, depth, root, level) : 'unknown';
   }
 }
 
-function objectType(s: Record<string, unknown>, depth: number, root: JsonSchema): string {
+function objectType(s: Record<string, unknown>, depth: number, root: JsonSchema, level: number): string {
   const properties = (typeof s.properties === 'object' && s.properties !== null ? s.properties : {}) as Record<
     string,
     unknown
   >;
   const required = new Set(Array.isArray(s.required) ? s.required.filter((r) => typeof r === 'string') : []);
-  const pad = '  '.repeat(depth + 1);
+  const pad = '  '.repeat(level + 1);
   const lines: string[] = [];
   for (const [name, sub] of Object.entries(properties).slice(0, MAX_MEMBERS)) {
     const description = (sub as { description?: unknown } | null)?.description;
     if (typeof description === 'string' && description.length > 0)
       lines.push(indent(docComment([clip(description, 200)]), pad));
-    lines.push(`${pad}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, depth + 1, root)};`);
+    lines.push(`${pad}${key(name)}${required.has(name) ? '' : '?'}: ${typeOf(sub, depth + 1, root, level + 1)};`);
   }
   const extra = s.additionalProperties;
   if (typeof extra === 'object' && extra !== null)
-    lines.push(`${pad}[key: string]: ${typeOf(extra, depth + 1, root)};`);
+    lines.push(`${pad}[key: string]: ${typeOf(extra, depth + 1, root, level + 1)};`);
   else if (lines.length === 0 && extra !== false) return 'Record<string, unknown>';
   if (lines.length === 0) return '{}';
-  return `{\n${lines.join('\n')}\n${'  '.repeat(depth)}}`;
+  return `{\n${lines.join('\n')}\n${'  '.repeat(level)}}`;
 }
 
 /** `#/$defs/x` and `#/definitions/x` inside the same schema; anything else is unknown. */
