@@ -127,7 +127,14 @@ export function serveEndpoints(
     options.toolList === 'code' || Object.values(options.profiles ?? {}).some((p) => p.toolList === 'code')
       ? new CodeMode({
           registry,
-          middleware: compose(middleware),
+          // A tool's own rate limit (`rateLimits.tools`) too: the pipeline applies it to direct calls.
+          middleware: compose([
+            ...middleware,
+            rateLimit({
+              logger,
+              store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+            }),
+          ]),
           limits: options.codeMode,
           record,
           ...(context.scriptTracer ? { tracer: context.scriptTracer } : {}),

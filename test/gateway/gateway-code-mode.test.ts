@@ -251,4 +251,25 @@ describe('scripts over the wire', () => {
     });
     expect(text(outside)).toBe('"undefined,function"');
   });
+
+  test('quotas count the calls a script makes: past the quota a call is refused and the upstream never runs it', async () => {
+    const { url, log } = await startGateway({
+      quotas: [{ tools: ['notes__read_notes'], per: 'all', max: 2, windowMs: 3_600_000 }],
+    });
+    const { client } = await clientV2(url);
+    const result = await client.callTool({
+      name: 'run_script',
+      arguments: {
+        code: `const out = [];
+          for (let i = 0; i < 3; i++) {
+            try { await tools.notes__read_notes({}); out.push('ok'); } catch (e) { out.push(e.message); }
+          }
+          return out;`,
+      },
+    });
+    const out = JSON.parse(text(result)) as string[];
+    expect(out.slice(0, 2)).toEqual(['ok', 'ok']);
+    expect(out[2]).toContain('Quota reached for calls to notes__read_notes');
+    expect(ranCalls(log)).toEqual(['read_notes', 'read_notes']);
+  });
 });
