@@ -22,8 +22,8 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { runScript } from '../src/gateway/code-mode/sandbox.js';
 import { createGateway } from '../src/gateway/gateway.js';
+import { runScript } from '../src/host/code-mode/sandbox.js';
 import { CATALOG_SERVERS } from '../test/fixtures/gateway/catalog.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InputRequiredError } from '../engine/modern/call-context.js';
+import { argumentSummary } from '../host/code-mode/script-plan.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../host/types.js';
 import type { ToolContext } from '../tool/types.js';
 
@@ -109,15 +110,4 @@ export function questionText(request: ConfirmRequest): string {
     lines.push(`The tool changed since it was pinned: ${(request.pin.changes ?? []).map((c) => c.path).join(', ')}`);
   }
   return lines.join('\n');
-}
-
-/** Arguments in one line, values cut short (a confirmation, not a dump). */
-export function argumentSummary(args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([key, value]) => {
-    let text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-    if (text.length > 80) text = `${text.slice(0, 77)}…`;
-    return `${key}=${text}`;
-  });
-  const joined = parts.join(', ');
-  return joined.length === 0 ? '(none)' : joined.length > 400 ? `${joined.slice(0, 397)}…` : joined;
 }

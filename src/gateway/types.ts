@@ -6,6 +6,7 @@
 
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
+import type { ScriptLimits } from '../host/code-mode/types.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type { CommandToolConfig, PinChangeMode, PolicyConfig, PolicyPreset, ServerConfig } from '../host/types.js';
 import type { SandboxSpec } from '../sandbox/types.js';
@@ -13,7 +14,6 @@ import type { RedisOption } from '../server/shared-state.js';
 import type { RateLimit } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
-import type { ScriptLimits } from './code-mode/types.js';
 import type { HookSettings } from './hooks/types.js';
 import type { ProfileConfig } from './profiles.js';
 import type { Quota } from './quotas/types.js';

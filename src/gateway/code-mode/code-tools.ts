@@ -9,6 +9,9 @@
 import { z } from 'zod';
 import type { ToolScope } from '../../engine/engine.js';
 import { CandorError } from '../../errors.js';
+import { ScriptError } from '../../host/code-mode/script-error.js';
+import { apiDeclarations } from '../../host/code-mode/typed-api.js';
+import type { ScriptLimits } from '../../host/code-mode/types.js';
 import type { Middleware, ToolSource } from '../../pipeline/types.js';
 import { pageOfNamed } from '../../registry/cursor.js';
 import type { ToolRegistry } from '../../registry/registry.js';
@@ -17,11 +20,8 @@ import type { ToolContext, ToolDefinition, WireTool } from '../../tool/types.js'
 import type { AuditEntry } from '../audit-log.js';
 import { GATEWAY_META_KEY } from '../proxy-tool.js';
 import { firstLine, foundTool, hintSummary, searchCatalog } from '../tool-search.js';
-import { ScriptError } from './script-error.js';
 import { runGatewayScript } from './script-run.js';
 import type { CallTracer } from './script-tracing.js';
-import { apiDeclarations } from './typed-api.js';
-import type { ScriptLimits } from './types.js';
 
 /** The names of code mode's tools. */
 export const SEARCH_TOOLS = 'search_tools';

@@ -9,17 +9,18 @@
  * the run, with each call in it.
  */
 import { InputRequiredError } from '../../engine/modern/call-context.js';
+import { scriptValue, textOf } from '../../host/code-mode/host-script.js';
+import { runScript } from '../../host/code-mode/sandbox.js';
+import { HaltScript, ScriptError } from '../../host/code-mode/script-error.js';
+import { plannedCall, planText, ScriptLedger } from '../../host/code-mode/script-plan.js';
+import type { PlannedCall, ScriptLimits, ScriptOutcome } from '../../host/code-mode/types.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../../host/types.js';
 import type { CallContext, Middleware, ToolSource } from '../../pipeline/types.js';
 import type { CallToolResult, ToolContext, ToolDefinition } from '../../tool/types.js';
 import type { CallScope } from '../ask.js';
 import { type AuditEntry, auditArgs } from '../audit-log.js';
 import { SCRIPT_CALL, type ScriptCall } from '../upstream-call.js';
-import { runScript } from './sandbox.js';
-import { HaltScript, ScriptError } from './script-error.js';
-import { plannedCall, planText, toolReferences } from './script-plan.js';
 import type { CallTracer } from './script-tracing.js';
-import type { PlannedCall, ScriptLimits, ScriptOutcome } from './types.js';
 
 /** What a run needs from the endpoint it runs on. */
 export interface ScriptRunOptions {
@@ -39,8 +40,6 @@ export interface ScriptRunOptions {
   tracer?: CallTracer | undefined;
 }
 
-type Made = PlannedCall & { outcome: string };
-
 /**
  * Run a script against the gateway's tools.
  *
@@ -52,9 +51,9 @@ type Made = PlannedCall & { outcome: string };
 export async function runGatewayScript(options: ScriptRunOptions): Promise<ScriptOutcome> {
   const { ctx, tools } = options;
   const started = performance.now();
-  const made: Made[] = [];
+  const ledger = new ScriptLedger(options.code, (name) => tools.get(name)?.hints);
+  const made = ledger.made;
   const entries: AuditEntry[] = [];
-  const references = toolReferences(options.code);
   let hold: (() => () => void) | undefined;
   let question: Promise<boolean> | undefined;
   let allowed = false;
@@ -65,17 +64,7 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
 
   const ask = async (request: ConfirmRequest, scope: CallScope, next: PlannedCall): Promise<boolean> => {
     const release = hold?.();
-    const plan = {
-      made,
-      next: { ...next, args: request.args },
-      ahead: references.names
-        .filter((name) => name !== next.tool && !made.some((m) => m.tool === name))
-        .flatMap((name) => {
-          const tool = tools.get(name);
-          return tool ? [plannedCall(name, tool.hints)] : [];
-        }),
-      dynamic: references.dynamic,
-    };
+    const plan = ledger.plan(next, request.args);
     try {
       const answer = await scope.ctx.elicit({
         message: planText(plan, request.reason),
@@ -156,7 +145,7 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
     }
     made.push({ ...next, outcome: result.isError ? 'error' : 'ok' });
     if (result.isError) throw new Error(textOf(result) || `${name} failed.`);
-    return tool.wire.outputSchema !== undefined ? (result.structuredContent ?? null) : textOf(result);
+    return scriptValue(result, tool.wire.outputSchema !== undefined);
   };
 
   let outcome: ScriptOutcome | undefined;
@@ -210,13 +199,6 @@ function runEntry(
   const principal = ctx.auth?.subject ?? ctx.auth?.clientId;
   if (principal !== undefined) entry.principal = principal;
   return entry;
-}
-
-/** The text blocks of a result, joined (what a script gets from a tool without an output schema). */
-function textOf(result: CallToolResult): string {
-  return result.content
-    .flatMap((block) => (block.type === 'text' ? [block.text] : [`[${block.type} omitted]`]))
-    .join('\n');
 }
 
 /**

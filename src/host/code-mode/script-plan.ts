@@ -6,7 +6,7 @@
  * backtrack); it may name a tool the script never calls (a comment), which
  * only makes the plan longer, and says "dynamic" when it cannot see them all.
  */
-import { argumentSummary } from '../ask.js';
+
 import { effectText } from './typed-api.js';
 import type { PlannedCall, ScriptPlan } from './types.js';
 
@@ -80,6 +80,43 @@ export function plannedCall(
 }
 
 /**
+ * The calls of one run, kept as they happen, and the plan they make with the
+ * script's text: what a person is shown when the script first needs an answer.
+ *
+ * @example
+ * ```ts
+ * const ledger = new ScriptLedger(code, (name) => host.tool(name)?.hints);
+ * ledger.made.push({ ...plannedCall('a__read', hints), outcome: 'ok' });
+ * planText(ledger.plan(plannedCall('a__delete', hints), { id: 7 }), reason);
+ * ```
+ */
+export class ScriptLedger {
+  readonly made: Array<PlannedCall & { outcome: string }> = [];
+  readonly #references: ToolReferences;
+  readonly #hintsOf: (name: string) => Parameters<typeof plannedCall>[1] | undefined;
+
+  constructor(code: string, hintsOf: (name: string) => Parameters<typeof plannedCall>[1] | undefined) {
+    this.#references = toolReferences(code);
+    this.#hintsOf = hintsOf;
+  }
+
+  /** The plan with `next` waiting: the calls made, and those the text names and the run has not made. */
+  plan(next: PlannedCall, args: Record<string, unknown>): ScriptPlan {
+    return {
+      made: [...this.made],
+      next: { ...next, args },
+      ahead: this.#references.names
+        .filter((name) => name !== next.tool && !this.made.some((m) => m.tool === name))
+        .flatMap((name) => {
+          const hints = this.#hintsOf(name);
+          return hints ? [plannedCall(name, hints)] : [];
+        }),
+      dynamic: this.#references.dynamic,
+    };
+  }
+}
+
+/**
  * The question a person reads: the call that needs an answer, the calls made
  * so far, the calls the script names and has not made, and what answering does.
  *
@@ -92,7 +129,7 @@ export function planText(plan: ScriptPlan, reason: string): string {
   const line = (c: PlannedCall) =>
     `${c.tool} [${effectText({ readOnlyHint: c.effect === 'read', destructiveHint: c.effect === 'destructive', idempotentHint: false, openWorldHint: c.openWorld })}]`;
   const lines = [
-    `candor gateway: a script wants to run ${plan.next.tool}. Allow this script?`,
+    `candor: a script wants to run ${plan.next.tool}. Allow this script?`,
     `Why asked: ${reason}`,
     `Next call: ${line(plan.next)} with ${argumentSummary(plan.next.args)}`,
     `Calls made so far (${plan.made.length}):${plan.made.length === 0 ? ' none' : ''}`,
@@ -103,4 +140,22 @@ export function planText(plan: ScriptPlan, reason: string): string {
   if (plan.dynamic) lines.push('The script also reaches tools by computed names: it may call others.');
   lines.push('Allowing runs the rest of this script without asking again; denying stops it here.');
   return lines.join('\n');
+}
+
+/**
+ * Arguments in one line, values cut short (a confirmation, not a dump).
+ *
+ * @example
+ * ```ts
+ * argumentSummary({ path: 'a.txt', n: 2 }); // 'path="a.txt", n=2'
+ * ```
+ */
+export function argumentSummary(args: Record<string, unknown>): string {
+  const parts = Object.entries(args).map(([key, value]) => {
+    let text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+    if (text.length > 80) text = `${text.slice(0, 77)}…`;
+    return `${key}=${text}`;
+  });
+  const joined = parts.join(', ');
+  return joined.length === 0 ? '(none)' : joined.length > 400 ? `${joined.slice(0, 397)}…` : joined;
 }

@@ -14,7 +14,8 @@ describe('toolReferences', () => {
   test('a computed name, a bare use of tools or a template with a hole make the plan dynamic', () => {
     expect(toolReferences('const n = "x"; await tools[n]({});').dynamic).toBe(true);
     expect(toolReferences('for (const k of Object.keys(tools)) {}').dynamic).toBe(true);
-    expect(toolReferences('await tools[`a${b}`]({});').dynamic).toBe(true);
+    // A template literal with a hole: the name is computed.
+    expect(toolReferences(`await tools[\`a\${'$'}{b}\`]({});`).dynamic).toBe(true);
     expect(toolReferences('const mytools = 1; x.tools.y(); toolsy();')).toEqual({ names: [], dynamic: false });
   });
 
@@ -37,7 +38,7 @@ describe('planText', () => {
       },
       'destructive calls always ask.',
     );
-    expect(text).toBe(`candor gateway: a script wants to run a__delete. Allow this script?
+    expect(text).toBe(`candor: a script wants to run a__delete. Allow this script?
 Why asked: destructive calls always ask.
 Next call: a__delete [writes (destructive), closed world] with id=7
 Calls made so far (1):
