@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  apiDeclarations,
   type ConfirmAnswer,
   type ConfirmRequest,
   runHostScript,
@@ -32,6 +33,13 @@ await tools.notes__delete_note({ name: 'b' });
 return before;`;
 
 describe('runHostScript', () => {
+  it('the typed API of the host tools declares each one with its effects', () => {
+    const api = apiDeclarations(notes.host.tools().filter((t) => t.server === 'notes'));
+    expect(api).toContain('notes__delete_note(args:');
+    expect(api).toContain('Effects: writes (destructive, idempotent), closed world.');
+    expect(api).toContain('Effects: read-only, closed world.');
+  });
+
   it('runs the reads of a trusted server without a question', async () => {
     notes.clear();
     const ask = vi.fn(() => true);
