@@ -54,22 +54,7 @@ export async function confirmDownstream(request: ConfirmRequest, context?: unkno
   if (scope.script) return scope.script.confirm(request, scope);
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
   try {
-    const answer = await scope.ctx.elicit({
-      message: questionText(request),
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          decision: {
-            type: 'string',
-            title: 'Decision',
-            description: `Run ${request.tool}?`,
-            oneOf: choices,
-            default: 'deny',
-          },
-        },
-        required: ['decision'],
-      },
-    });
+    const answer = await scope.ctx.elicit(decisionQuestion(questionText(request), `Run ${request.tool}?`, choices));
     if (answer.action !== 'accept') {
       scope.asked = { request, answer: answer.action };
       return 'deny';
@@ -93,6 +78,31 @@ export async function confirmDownstream(request: ConfirmRequest, context?: unkno
     scope.asked = { request, answer: 'no-elicitation', detail: (error as Error).message };
     return 'deny';
   }
+}
+
+/**
+ * A form with one choice, `decision`, defaulting to deny: how every confirmation is asked.
+ *
+ * @example
+ * ```ts
+ * await ctx.elicit(decisionQuestion('Allow this script?', 'Run this script?', [{ const: 'deny', title: 'Deny' }]));
+ * ```
+ */
+export function decisionQuestion(
+  message: string,
+  description: string,
+  choices: ReadonlyArray<{ const: string; title: string }>,
+): { message: string; requestedSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] } } {
+  return {
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: { type: 'string', title: 'Decision', description, oneOf: [...choices], default: 'deny' },
+      },
+      required: ['decision'],
+    },
+  };
 }
 
 /** The question a person reads: tool, server, trust, hints, reason, and the arguments in short. */

@@ -13,10 +13,9 @@ import { ScriptError } from '../../host/code-mode/script-error.js';
 import { apiDeclarations } from '../../host/code-mode/typed-api.js';
 import type { ScriptLimits } from '../../host/code-mode/types.js';
 import type { Middleware, ToolSource } from '../../pipeline/types.js';
-import { pageOfNamed } from '../../registry/cursor.js';
-import type { ToolRegistry } from '../../registry/registry.js';
+import { ToolRegistry } from '../../registry/registry.js';
 import { defineTool } from '../../tool/define.js';
-import type { ToolContext, ToolDefinition, WireTool } from '../../tool/types.js';
+import type { ToolContext, ToolDefinition } from '../../tool/types.js';
 import type { AuditEntry } from '../audit-log.js';
 import { GATEWAY_META_KEY } from '../proxy-tool.js';
 import { firstLine, foundTool, hintSummary, searchCatalog } from '../tool-search.js';
@@ -201,41 +200,18 @@ function codeToolDefinitions(): ToolDefinition[] {
   ] as unknown as ToolDefinition[];
 }
 
-/** One endpoint's tools in code mode: the three tools, bound to the tools the request may reach. */
-class CodeModeView implements ToolSource {
-  readonly #tools: Map<string, ToolDefinition>;
+/**
+ * One endpoint's tools in code mode: a registry of the three tools bound to the tools the
+ * request may reach (the three never change, so their list never does), and a message
+ * that points at them for any other name.
+ */
+class CodeModeView extends ToolRegistry {
   readonly #base: ToolSource;
-  readonly #listed: readonly WireTool[];
-  #json: string | undefined;
 
   constructor(tools: Map<string, ToolDefinition>, base: ToolSource) {
-    this.#tools = tools;
+    // Their availability is the gateway's registry's (TOOL_<NAME>_DISABLED is read there).
+    super({ env: {}, tools: [...tools.values()] });
     this.#base = base;
-    this.#listed = [...tools.values()].map((t) => t.wire);
-  }
-
-  get(name: string): ToolDefinition | undefined {
-    return this.#tools.get(name);
-  }
-
-  callable(name: string): ToolDefinition | undefined {
-    return this.#tools.get(name);
-  }
-
-  manifest(options: { cursor?: string; limit?: number } = {}): { tools: readonly WireTool[]; nextCursor?: string } {
-    return pageOfNamed(this.#listed, options);
-  }
-
-  manifestJson(options: { cursor?: string; limit?: number } = {}): string {
-    if (options.cursor === undefined && options.limit === undefined) {
-      this.#json ??= JSON.stringify({ tools: this.#listed });
-      return this.#json;
-    }
-    return JSON.stringify(this.manifest(options));
-  }
-
-  on(event: 'changed', listener: (event: { names: readonly string[] }) => void): () => void {
-    return this.#base.on(event, listener);
   }
 
   unknownToolMessage(name: string): string {

@@ -17,7 +17,7 @@ import type { PlannedCall, ScriptLimits, ScriptOutcome } from '../../host/code-m
 import type { ConfirmAnswer, ConfirmRequest } from '../../host/types.js';
 import type { CallContext, Middleware, ToolSource } from '../../pipeline/types.js';
 import type { CallToolResult, ToolContext, ToolDefinition } from '../../tool/types.js';
-import type { CallScope } from '../ask.js';
+import { type CallScope, decisionQuestion } from '../ask.js';
 import { type AuditEntry, auditArgs } from '../audit-log.js';
 import { SCRIPT_CALL, type ScriptCall } from '../upstream-call.js';
 import type { CallTracer } from './script-tracing.js';
@@ -66,25 +66,12 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
     const release = hold?.();
     const plan = ledger.plan(next, request.args);
     try {
-      const answer = await scope.ctx.elicit({
-        message: planText(plan, request.reason),
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            decision: {
-              type: 'string',
-              title: 'Decision',
-              description: 'Run this script?',
-              oneOf: [
-                { const: 'allow-script', title: 'Allow this script' },
-                { const: 'deny', title: 'Deny' },
-              ],
-              default: 'deny',
-            },
-          },
-          required: ['decision'],
-        },
-      });
+      const answer = await scope.ctx.elicit(
+        decisionQuestion(planText(plan, request.reason), 'Run this script?', [
+          { const: 'allow-script', title: 'Allow this script' },
+          { const: 'deny', title: 'Deny' },
+        ]),
+      );
       const yes = answer.action === 'accept' && answer.content?.decision === 'allow-script';
       asked = yes ? 'allow-once' : answer.action === 'accept' ? 'deny' : answer.action;
       if (!yes) denial = new ScriptError('stopped', `The person denied this script at ${next.tool}; it stopped there.`);
