@@ -39,7 +39,8 @@ const MAX_LIMIT = 50;
 /** 2026 HTTP lists kept per principal; past this many the oldest is forgotten. */
 const MAX_PRINCIPALS = 10_000;
 
-const findInput = z.object({
+/** The arguments of find_tools (and of code mode's search_tools). */
+export const findToolsInput = z.object({
   query: z.string().min(1).describe('What you want to do, in words (e.g. "create a directory", "search the web").'),
   readOnly: z
     .boolean()
@@ -54,7 +55,7 @@ const findInput = z.object({
     .optional()
     .describe(`How many tools at most (default ${DEFAULT_LIMIT}).`),
 });
-type FindArgs = z.infer<typeof findInput>;
+type FindArgs = z.infer<typeof findToolsInput>;
 
 /** The state of one session: the tools it found, and where its list_changed goes. */
 class SessionTools {
@@ -129,7 +130,7 @@ export class ToolSearch {
       title: 'Find tools',
       description:
         'Search the tools of every server behind this gateway by what you want to do. The tools found are added to your tool list (it changes; list the tools again if needed) and can then be called by name. Filter with readOnly (true: only tools that change nothing) and server.',
-      input: findInput,
+      input: findToolsInput,
       effect: 'read',
       world: 'closed',
       handler: () => {

@@ -18,7 +18,7 @@ import { defineTool } from '../../tool/define.js';
 import type { ToolContext, ToolDefinition } from '../../tool/types.js';
 import type { AuditEntry } from '../audit-log.js';
 import { GATEWAY_META_KEY } from '../proxy-tool.js';
-import { firstLine, foundTool, hintSummary, searchCatalog } from '../tool-search.js';
+import { findToolsInput, firstLine, foundTool, hintSummary, searchCatalog } from '../tool-search.js';
 import { runGatewayScript } from './script-run.js';
 import type { CallTracer } from './script-tracing.js';
 
@@ -30,15 +30,8 @@ export const CODE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, TOOL_
 
 const MAX_SCRIPT = 100_000;
 
-const searchInput = z.object({
-  query: z.string().min(1).describe('What you want to do, in words (e.g. "delete a file", "search issues").'),
-  readOnly: z
-    .boolean()
-    .optional()
-    .describe('true: only tools that change nothing; false: only tools that change something.'),
-  server: z.string().optional().describe('Only tools of this upstream server.'),
-  limit: z.number().int().min(1).max(50).optional().describe('How many tools at most (default 8).'),
-});
+// The same arguments as find_tools: it is the same search.
+const searchInput = findToolsInput;
 const apiInput = z.object({
   tools: z.array(z.string()).min(1).max(50).describe('Tool names, as search_tools returns them.'),
 });

@@ -9,8 +9,8 @@
  *
  * Why not `node:vm`: it is not a security boundary (a script reaches the host's
  * `Function` through any object handed in). Why not workerd: an isolate per run
- * means a process to start and talk to, tens of milliseconds per script, for a
- * boundary WebAssembly already gives.
+ * means a separate process to start (or keep) and talk to per script, for a
+ * boundary WebAssembly already gives in process.
  */
 import { setMaxListeners } from 'node:events';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
