@@ -73,6 +73,8 @@ export type CandorErrorCode =
   | 'invalid_adapter_options'
   /** A target (command, URL, config entry, module) that cannot be parsed. */
   | 'invalid_target'
+  /** A code-mode script did not run to its end (`ScriptError.kind` says why). */
+  | 'script_failed'
   /** An optional peer dependency the feature needs is not installed. */
   | 'missing_peer_dependency'
   /** Two servers offer a tool under one name. */

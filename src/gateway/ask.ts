@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InputRequiredError } from '../engine/modern/call-context.js';
+import { argumentSummary } from '../host/code-mode/script-plan.js';
 import type { ConfirmAnswer, ConfirmRequest } from '../host/types.js';
 import type { ToolContext } from '../tool/types.js';
 
@@ -19,6 +20,8 @@ export interface CallScope {
   unconfirmed?: boolean;
   /** 2026-07-28: the engine must answer `input_required`; rethrown once the host returns. */
   inputRequired?: InputRequiredError;
+  /** The call is made by a code-mode script: the script's one question answers for it (code-mode/script-run.ts). */
+  script?: { confirm(request: ConfirmRequest, scope: CallScope): Promise<ConfirmAnswer> };
 }
 
 type AuditAnswer = ConfirmAnswer | 'decline' | 'cancel';
@@ -49,24 +52,10 @@ export async function confirmDownstream(request: ConfirmRequest, context?: unkno
   if (!scope) return 'deny';
   // A standing permission (Cedar's call_unconfirmed) covers the person's own intent, not what untrusted content asks for.
   if (scope.unconfirmed && request.taint === undefined) return 'allow-once';
+  if (scope.script) return scope.script.confirm(request, scope);
   const choices = request.canRemember ? CHOICES : CHOICES.filter((c) => c.const !== 'allow-always');
   try {
-    const answer = await scope.ctx.elicit({
-      message: questionText(request),
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          decision: {
-            type: 'string',
-            title: 'Decision',
-            description: `Run ${request.tool}?`,
-            oneOf: choices,
-            default: 'deny',
-          },
-        },
-        required: ['decision'],
-      },
-    });
+    const answer = await scope.ctx.elicit(decisionQuestion(questionText(request), `Run ${request.tool}?`, choices));
     if (answer.action !== 'accept') {
       scope.asked = { request, answer: answer.action };
       return 'deny';
@@ -92,6 +81,31 @@ export async function confirmDownstream(request: ConfirmRequest, context?: unkno
   }
 }
 
+/**
+ * A form with one choice, `decision`, defaulting to deny: how every confirmation is asked.
+ *
+ * @example
+ * ```ts
+ * await ctx.elicit(decisionQuestion('Allow this script?', 'Run this script?', [{ const: 'deny', title: 'Deny' }]));
+ * ```
+ */
+export function decisionQuestion(
+  message: string,
+  description: string,
+  choices: ReadonlyArray<{ const: string; title: string }>,
+): { message: string; requestedSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] } } {
+  return {
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: { type: 'string', title: 'Decision', description, oneOf: [...choices], default: 'deny' },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
 /** The question a person reads: tool, server, trust, hints, reason, and the arguments in short. */
 export function questionText(request: ConfirmRequest): string {
   const hints = request.hints;
@@ -107,15 +121,4 @@ export function questionText(request: ConfirmRequest): string {
     lines.push(`The tool changed since it was pinned: ${(request.pin.changes ?? []).map((c) => c.path).join(', ')}`);
   }
   return lines.join('\n');
-}
-
-/** Arguments in one line, values cut short (a confirmation, not a dump). */
-export function argumentSummary(args: Record<string, unknown>): string {
-  const parts = Object.entries(args).map(([key, value]) => {
-    let text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-    if (text.length > 80) text = `${text.slice(0, 77)}…`;
-    return `${key}=${text}`;
-  });
-  const joined = parts.join(', ');
-  return joined.length === 0 ? '(none)' : joined.length > 400 ? `${joined.slice(0, 397)}…` : joined;
 }

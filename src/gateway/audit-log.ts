@@ -33,6 +33,10 @@ export interface AuditEntry {
   taint?: string[];
   /** What the call hooks came to: allow, deny, replace, or failed-open / failed-closed. */
   hooks?: { beforeCall?: string; afterCall?: string };
+  /** A code-mode script run: each tool call it made, in order, as an entry of its own. */
+  calls?: AuditEntry[];
+  /** A code-mode script that did not run to its end: which limit or failure stopped it. */
+  failure?: string;
 }
 
 /**

@@ -159,9 +159,9 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'toolList',
-    type: '"all" | "search"',
+    type: '"all" | "search" | "code"',
     summary:
-      '`all` lists every tool; `search` starts each session with the `alwaysList` tools and `find_tools`, and lists what it finds.',
+      '`all` lists every tool; `search` starts each session with the `alwaysList` tools and `find_tools`, and lists what it finds; `code` lists `search_tools`, `tool_api` and `run_script`, and the model calls tools from a sandboxed script.',
     example: 'search',
     invalid: 'some',
   },

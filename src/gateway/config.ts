@@ -220,11 +220,11 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
     options.quotaCounts = pathOf(file, `${prefix}quotaCounts`, root.quotaCounts, resolve);
   if (root.taint !== undefined) options.taint = parseTaint(file, `${prefix}taint`, root.taint);
   if (root.toolList !== undefined) {
-    if (root.toolList !== 'all' && root.toolList !== 'search')
+    if (root.toolList !== 'all' && root.toolList !== 'search' && root.toolList !== 'code')
       fail(
         file,
         `${prefix}toolList`,
-        'must be "all" (every tool listed) or "search" (find_tools adds tools per session).',
+        'must be "all" (every tool listed), "search" (find_tools adds tools per session) or "code" (scripts call the tools).',
       );
     options.toolList = root.toolList;
   }
@@ -360,8 +360,8 @@ function profilesOf(
       profile.readOnly = raw.readOnly;
     }
     if (raw.toolList !== undefined) {
-      if (raw.toolList !== 'all' && raw.toolList !== 'search')
-        fail(file, `${at}.toolList`, 'must be "all" or "search".');
+      if (raw.toolList !== 'all' && raw.toolList !== 'search' && raw.toolList !== 'code')
+        fail(file, `${at}.toolList`, 'must be "all", "search" or "code".');
       profile.toolList = raw.toolList;
     }
     if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);

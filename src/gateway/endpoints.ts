@@ -8,6 +8,7 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ToolScope } from '../engine/engine.js';
 import type { TaintMode } from '../host/types.js';
+import { compose } from '../pipeline/compose.js';
 import { rateLimit } from '../pipeline/middleware/rate-limit.js';
 import type { Middleware } from '../pipeline/types.js';
 import type { PromptRegistry } from '../prompts/registry.js';
@@ -15,8 +16,11 @@ import type { ToolRegistry } from '../registry/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import { type CandorServer, createServer } from '../server/create-server.js';
 import { redisFoundTools } from '../stores/found-tools-store.js';
+import type { ToolDefinition } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
+import { CODE_TOOL_NAMES, CodeMode } from './code-mode/code-tools.js';
+import type { CallTracer } from './code-mode/script-tracing.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { quotaAuditEntry } from './quotas/quota-audit.js';
@@ -108,6 +112,8 @@ export function serveEndpoints(
     record?: ((entry: AuditEntry) => void) | undefined;
     /** The quotas' counts without Redis: in memory (any window length), and in the `quotaCounts` file when set. */
     quotaCounts: QuotaCounts;
+    /** Spans for the calls of code-mode scripts, once OpenTelemetry is loaded. */
+    scriptTracer?: () => CallTracer | undefined;
   },
 ): Endpoints {
   const { registry, resources, prompts, logger, version, searches, prefix, rules, record, quotaCounts } = context;
@@ -122,6 +128,28 @@ export function serveEndpoints(
       ...(record ? { onRefused: (ctx, quota) => record(quotaAuditEntry(ctx, quota)) } : {}),
     }),
   ];
+  // Code mode (toolList "code"): one set of tools for every endpoint that uses it; its scripts'
+  // calls go through the same shared middleware as the endpoints' own calls.
+  const coding =
+    options.toolList === 'code' || Object.values(options.profiles ?? {}).some((p) => p.toolList === 'code')
+      ? new CodeMode({
+          registry,
+          // A tool's own rate limit (`rateLimits.tools`) too: the pipeline applies it to direct calls.
+          middleware: compose([
+            ...middleware,
+            rateLimit({
+              logger,
+              store: (spec) => server?.shared?.rateLimitStore(spec) ?? new RateLimiterMemory(spec),
+            }),
+          ]),
+          limits: options.codeMode,
+          record,
+          ...(context.scriptTracer ? { tracer: context.scriptTracer } : {}),
+        })
+      : undefined;
+  if (coding) registry.add(...coding.definitions);
+  // The gateway's own tools are listed only where their mode is on.
+  const own = (t: ToolDefinition) => t.name === FIND_TOOLS || CODE_TOOL_NAMES.has(t.name);
   const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) => {
     const taint = label === undefined ? undefined : options.profiles?.[label]?.taint;
     return createServer({
@@ -148,19 +176,22 @@ export function serveEndpoints(
   };
   // In "all" mode find_tools (registered for a profile in search mode) is not part of the full list.
   const mainScope =
-    searches.main?.scope ??
-    (searches.findTools ? filteredScope({ keep: (t) => t.name !== FIND_TOOLS, version, tools: registry }) : undefined);
+    options.toolList === 'code'
+      ? filteredScope({ keep: (t) => !own(t), version, tools: registry, search: coding })
+      : (searches.main?.scope ??
+        (searches.findTools || coding ? filteredScope({ keep: (t) => !own(t), version, tools: registry }) : undefined));
   const withRules = (scope: ToolScope | undefined) => (rules ? rules.scope(registry, version, scope) : scope);
   server = endpoint(undefined, withRules(mainScope), searches.main !== undefined);
   const profiles = new Map<string, CandorServer>();
   for (const [name, profile] of Object.entries(options.profiles ?? {})) {
     const profileSearch = searches.profiles.get(name);
     const keep = profileFilter(profile);
+    const inner = profile.toolList === 'code' ? coding : profileSearch;
     const scope = filteredScope({
-      keep: profileSearch ? keep : (t) => t.name !== FIND_TOOLS && keep(t),
+      keep: profileSearch ? (t) => !CODE_TOOL_NAMES.has(t.name) && keep(t) : (t) => !own(t) && keep(t),
       version,
       tools: registry,
-      ...(profileSearch ? { search: profileSearch } : {}),
+      ...(inner ? { search: inner } : {}),
     });
     profiles.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));
   }

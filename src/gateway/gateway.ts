@@ -22,6 +22,8 @@ import { stderrLogger } from '../util/logger.js';
 import { confirmDownstream } from './ask.js';
 import { type AuditEntry, auditSink } from './audit-log.js';
 import { CatalogSync } from './catalog-sync.js';
+import { CODE_TOOL_NAMES } from './code-mode/code-tools.js';
+import { scriptCallTracer } from './code-mode/script-tracing.js';
 import { Door } from './door.js';
 import { type Endpoints, serveEndpoints, toolSearches } from './endpoints.js';
 import { ExtrasMirror } from './extras-mirror.js';
@@ -64,6 +66,10 @@ export interface Gateway {
 
 const SEPARATOR = '__';
 
+function codeModeOn(options: GatewayOptions): boolean {
+  return options.toolList === 'code' || Object.values(options.profiles ?? {}).some((p) => p.toolList === 'code');
+}
+
 /**
  * Start a gateway: connect the upstreams (those that fail are retried with
  * backoff while the others serve), and build the downstream server.
@@ -100,6 +106,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const audit = options.audit === undefined ? undefined : auditSink(options.audit);
   // OpenTelemetry metrics when @opentelemetry/api is installed (the application registers the provider).
   const metrics = await gatewayMetrics();
+  // Spans for the calls of code-mode scripts, when an OpenTelemetry tracer provider is registered.
+  const scriptTracer = codeModeOn(options) ? await scriptCallTracer() : undefined;
   const record =
     audit || metrics
       ? (entry: AuditEntry) => {
@@ -222,7 +230,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     registry,
     prefix,
     order: Object.keys(options.servers),
-    reserved: new Set(searches.findTools ? [searches.findTools.definition.name] : []),
+    reserved: new Set([
+      ...(searches.findTools ? [searches.findTools.definition.name] : []),
+      ...(codeModeOn(options) ? CODE_TOOL_NAMES : []),
+    ]),
     upstream,
     logger,
     proxy: (tool, name) =>
@@ -298,6 +309,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     rules,
     record,
     quotaCounts,
+    scriptTracer: () => scriptTracer,
   });
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =

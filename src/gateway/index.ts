@@ -2,6 +2,8 @@
  * `candor/gateway`: honest annotations and enforced policy in front of any MCP
  * server. Node-only.
  */
+
+export type { ScriptLimits } from '../host/code-mode/types.js';
 export type { AuditEntry } from './audit-log.js';
 export { auditArgs } from './audit-log.js';
 export { GATEWAY_CONFIG_FILES, loadGatewayConfig, parseGatewayConfig } from './config.js';

@@ -13,7 +13,7 @@ import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
 import type { ToolDefinition, WireTool } from '../tool/types.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
-import { FIND_TOOLS, type ToolSearch } from './tool-search.js';
+import { FIND_TOOLS } from './tool-search.js';
 
 /** One profile in the gateway config. */
 export interface ProfileConfig {
@@ -23,8 +23,8 @@ export interface ProfileConfig {
   tools?: string[];
   /** Only tools whose (honest, tightened) hints say read-only. */
   readOnly?: boolean;
-  /** `all` (default) or `search` (find_tools; see tool-search.ts). */
-  toolList?: 'all' | 'search';
+  /** `all` (default), `search` (find_tools; see tool-search.ts) or `code` (scripts; see code-mode/). */
+  toolList?: 'all' | 'search' | 'code';
   /** Taint on this endpoint (default: the gateway's `taint`); see docs/gateway/taint.md. */
   taint?: TaintMode;
 }
@@ -68,7 +68,8 @@ export function filteredScope(options: {
   keep: (tool: ToolDefinition) => boolean;
   /** Changes whenever the underlying tools change (the registry's version; with rules, theirs too). */
   version: () => number | string;
-  search?: ToolSearch;
+  /** What narrows the filtered tools further per request: search mode's session lists, or code mode. */
+  search?: { scope: ToolScope } | undefined;
   /** The tools when no authorizer narrowed them. */
   tools: ToolSource;
 }): ToolScope {

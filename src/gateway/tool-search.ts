@@ -39,7 +39,8 @@ const MAX_LIMIT = 50;
 /** 2026 HTTP lists kept per principal; past this many the oldest is forgotten. */
 const MAX_PRINCIPALS = 10_000;
 
-const findInput = z.object({
+/** The arguments of find_tools (and of code mode's search_tools). */
+export const findToolsInput = z.object({
   query: z.string().min(1).describe('What you want to do, in words (e.g. "create a directory", "search the web").'),
   readOnly: z
     .boolean()
@@ -54,7 +55,7 @@ const findInput = z.object({
     .optional()
     .describe(`How many tools at most (default ${DEFAULT_LIMIT}).`),
 });
-type FindArgs = z.infer<typeof findInput>;
+type FindArgs = z.infer<typeof findToolsInput>;
 
 /** The state of one session: the tools it found, and where its list_changed goes. */
 class SessionTools {
@@ -129,7 +130,7 @@ export class ToolSearch {
       title: 'Find tools',
       description:
         'Search the tools of every server behind this gateway by what you want to do. The tools found are added to your tool list (it changes; list the tools again if needed) and can then be called by name. Filter with readOnly (true: only tools that change nothing) and server.',
-      input: findInput,
+      input: findToolsInput,
       effect: 'read',
       world: 'closed',
       handler: () => {
@@ -218,18 +219,7 @@ export class ToolSearch {
   async find(session: SessionTools, base: ToolSource, args: FindArgs): Promise<{ text: string; tools: FoundTool[] }> {
     const server = args.server;
     const serverOf = this.#options.serverOf ?? defaultServerOf;
-    const registry = this.#options.registry;
-    const page = registry.search({
-      text: args.query,
-      ranking: 'bm25',
-      ...(args.readOnly === undefined ? {} : { readOnly: args.readOnly }),
-      limit: args.limit ?? DEFAULT_LIMIT,
-      // The registry's search lists only what the registry lists: asking it again per tool is skipped.
-      where: (tool) =>
-        tool.name !== FIND_TOOLS &&
-        (base === registry || base.get(tool.name) !== undefined) &&
-        (server === undefined || serverOf(tool) === server),
-    });
+    const page = { tools: searchCatalog(this.#options.registry, base, args, serverOf) };
     const added: string[] = [];
     for (const tool of page.tools) {
       if (this.listed(session, tool.name)) continue;
@@ -290,6 +280,36 @@ export class ToolSearch {
   }
 }
 
+/**
+ * The upstream tools of a source that match a search (BM25 over names, titles and
+ * descriptions), best first: what find_tools and code mode's search_tools return.
+ *
+ * @example
+ * ```ts
+ * searchCatalog(registry, view, { query: 'delete a file', readOnly: false }).map((t) => t.name);
+ * ```
+ */
+export function searchCatalog(
+  registry: ToolRegistry,
+  base: ToolSource,
+  args: { query: string; readOnly?: boolean | undefined; server?: string | undefined; limit?: number | undefined },
+  serverOf: (tool: ToolDefinition) => string | undefined = defaultServerOf,
+): ToolDefinition[] {
+  const { server } = args;
+  return registry.search({
+    text: args.query,
+    ranking: 'bm25',
+    ...(args.readOnly === undefined ? {} : { readOnly: args.readOnly }),
+    limit: args.limit ?? DEFAULT_LIMIT,
+    // Only upstream tools (the gateway's own carry no gateway meta). The registry's search lists
+    // only what the registry lists: asking it again per tool is skipped.
+    where: (tool) =>
+      tool.meta?.[GATEWAY_META_KEY] !== undefined &&
+      (base === registry || base.get(tool.name) !== undefined) &&
+      (server === undefined || serverOf(tool) === server),
+  }).tools;
+}
+
 /** What find_tools reports per tool (also its `structuredContent`). */
 export interface FoundTool {
   name: string;
@@ -299,7 +319,8 @@ export interface FoundTool {
   annotations: Record<string, unknown>;
 }
 
-function foundTool(tool: ToolDefinition, server: string | undefined): FoundTool {
+/** A tool as find_tools and search_tools report it. */
+export function foundTool(tool: ToolDefinition, server: string | undefined): FoundTool {
   const wire = tool.wire as WireTool & { annotations?: Record<string, unknown> };
   return {
     name: tool.name,
@@ -314,12 +335,14 @@ function defaultServerOf(tool: ToolDefinition): string | undefined {
   return (tool.meta?.[GATEWAY_META_KEY] as { server?: string } | undefined)?.server;
 }
 
-function hintSummary(a: Record<string, unknown>): string {
+/** The hints in a few words: read-only, writes (additive), writes (destructive). */
+export function hintSummary(a: Record<string, unknown>): string {
   if (a.readOnlyHint === true) return 'read-only';
   return a.destructiveHint === false ? 'writes (additive)' : 'writes (destructive)';
 }
 
-function firstLine(text: string): string {
+/** A description's first line, cut at 200 characters. */
+export function firstLine(text: string): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 197)}…` : line;
 }

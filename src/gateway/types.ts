@@ -6,6 +6,7 @@
 
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
 import type { AuthOptions } from '../auth/types.js';
+import type { ScriptLimits } from '../host/code-mode/types.js';
 import type { OverridesFile } from '../host/overrides.js';
 import type {
   CommandToolConfig,
@@ -132,8 +133,12 @@ export interface GatewayOptions {
   /**
    * `all` (default): every tool is listed. `search`: a session starts with the
    * `alwaysList` tools and `find_tools`; the tools it finds join that session's list.
+   * `code`: only `search_tools`, `tool_api` and `run_script`; the model calls tools from a
+   * sandboxed script (docs/gateway/code-mode.md).
    */
-  toolList?: 'all' | 'search';
+  toolList?: 'all' | 'search' | 'code';
+  /** Code mode: the limits a script runs under (memory, CPU, deadline, output, calls). */
+  codeMode?: ScriptLimits;
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
   /**

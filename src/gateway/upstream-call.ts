@@ -31,6 +31,18 @@ import type { InFlight } from './upstream-requests.js';
 // the downstream engine filters by its own client's level.
 const UPSTREAM_META = Object.freeze({ 'io.modelcontextprotocol/logLevel': 'debug' });
 
+/**
+ * A call a code-mode script makes: found on the nested call's context under
+ * {@link SCRIPT_CALL}. Its question is the script's, and its audit record joins the run's.
+ */
+export interface ScriptCall {
+  confirm: NonNullable<CallScope['script']>['confirm'];
+  record(entry: AuditEntry): void;
+}
+
+/** The key of {@link ScriptCall} on a nested call's context. */
+export const SCRIPT_CALL = Symbol.for('candor.gateway.script-call');
+
 /** What the call path needs from the gateway around it. */
 export interface UpstreamCallOptions {
   routed: RoutedCalls;
@@ -62,9 +74,11 @@ export interface UpstreamCallOptions {
  * ```
  */
 export function upstreamCall(options: UpstreamCallOptions) {
-  const { routed, inFlight, policy, timeoutMs, rules, record } = options;
+  const { routed, inFlight, policy, timeoutMs, rules } = options;
   return async (tool: CatalogTool, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> => {
-    const scope: CallScope = { ctx, server: tool.server };
+    const script = (ctx as { [SCRIPT_CALL]?: ScriptCall })[SCRIPT_CALL];
+    const scope: CallScope = { ctx, server: tool.server, ...(script ? { script } : {}) };
+    const record = script ? script.record : options.record;
     if (rules) {
       const principal = rules.principal(ctx.auth);
       // Defence in depth: the person's tool list already leaves out what the rules forbid.

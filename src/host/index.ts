@@ -10,6 +10,13 @@ export type { NormalisedTool, Visibility, WireToolLike } from '../tool/annotatio
 export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from '../tool/annotations.js';
 export type { RetryOptions } from './call-failure.js';
 export { apiNameFor, DEFAULT_SEPARATOR } from './catalog.js';
+export type { HostScriptOptions, ScriptQuestion } from './code-mode/host-script.js';
+export { runHostScript } from './code-mode/host-script.js';
+export type { ScriptFailure } from './code-mode/script-error.js';
+export { ScriptError } from './code-mode/script-error.js';
+export type { ApiTool } from './code-mode/typed-api.js';
+export { apiDeclarations } from './code-mode/typed-api.js';
+export type { PlannedCall, ScriptLimits, ScriptOutcome, ScriptPlan } from './code-mode/types.js';
 export type { GateVerdict } from './command-gate/gate.js';
 export { checkCommand } from './command-gate/gate.js';
 export type { DoorFinding, DoorScan } from './door-scan.js';

@@ -46,7 +46,7 @@ interface GatewayCliOptions extends AuthFlags {
   printConfig?: ClientName;
   redis?: string;
   sandbox?: boolean;
-  tools?: 'all' | 'search';
+  tools?: 'all' | 'search' | 'code';
   prefix?: 'always' | 'never' | 'on-clash';
   profile?: string;
   rules?: string;
@@ -340,8 +340,8 @@ export function registerGateway(program: Command): Command {
     .addOption(
       new Option(
         '--tools <mode>',
-        "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find",
-      ).choices(['all', 'search']),
+        "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find; code: search_tools, tool_api and run_script (the model calls tools from a sandboxed script)",
+      ).choices(['all', 'search', 'code']),
     )
     .addOption(
       new Option(
