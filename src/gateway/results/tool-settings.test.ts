@@ -60,7 +60,7 @@ describe('serverResultSettings', () => {
   it('says where a wrong value is, below the server', () => {
     expect(serverResultSettings({ tools: { 'fetch_*': { injection: 'drop' } } })).toEqual({
       at: '.tools.fetch_*',
-      problem: 'injection must be one of "annotate", "redact", "block", "off" (got "drop").',
+      problem: 'injection must be one of "annotate", "block", "off" (got "drop").',
     });
     expect(serverResultSettings({ tools: ['fetch_*'] })).toEqual({
       at: '.tools',
