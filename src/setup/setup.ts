@@ -148,7 +148,12 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, plan.clientAfter);
   record.mapPath = mapPath;
-  for (const backup of record.backups) if (backup.file === file) backup.written = contentHash(plan.clientAfter);
+  for (const backup of record.backups) {
+    if (backup.file !== file) continue;
+    if (backup.written !== undefined && (read.text === undefined || contentHash(read.text) !== backup.written))
+      backup.changedBetween = true;
+    backup.written = contentHash(plan.clientAfter);
+  }
   await writeFile(record.gatewayConfig, plan.gatewayAfter, { mode: 0o600 });
   // With a lockfile, a server not in it is quarantined: nothing is offered until it is pinned.
   if (!(await readLockfile(record.lockFile))) await writeLockfile(record.lockFile, emptyLockfile());

@@ -113,7 +113,13 @@ export interface SetupRecord {
    * Each file setup wrote, with the copy of what was there before (null: it did not
    * exist) and the SHA-256 of what setup last wrote, to tell whether anyone changed it since.
    */
-  backups: Array<{ file: string; backup: string | null; written?: string }>;
+  backups: Array<{
+    file: string;
+    backup: string | null;
+    written?: string;
+    /** Someone changed the file between two setup runs: the backup is no longer the file minus setup's edit. */
+    changedBetween?: boolean;
+  }>;
   /** Servers that did not start when setup last ran, with why. */
   failed: Record<string, string>;
 }

@@ -71,7 +71,10 @@ export async function undoSetup(folder: string, client: ClientSpec): Promise<Res
     current,
     before,
     unchangedSinceSetup:
-      current !== undefined && backup.written !== undefined && contentHash(current) === backup.written,
+      current !== undefined &&
+      backup.written !== undefined &&
+      !backup.changedBetween &&
+      contentHash(current) === backup.written,
     gatewayText,
     moved,
   });
