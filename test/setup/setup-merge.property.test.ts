@@ -47,7 +47,11 @@ const ENTRIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
       { requiredKeys: ['command'] },
     ),
     fc.record(
-      { httpUrl: word.map((w) => `https://${w}.example/mcp`), headers: envMap, timeout: fc.integer({ min: 1, max: 9 }) },
+      {
+        httpUrl: word.map((w) => `https://${w}.example/mcp`),
+        headers: envMap,
+        timeout: fc.integer({ min: 1, max: 9 }),
+      },
       { requiredKeys: ['httpUrl'] },
     ),
   ),
@@ -84,7 +88,12 @@ const ops = (client: string): fc.Arbitrary<Op> =>
     }),
     fc.record({ kind: fc.constant('add' as const), name: fc.constantFrom(...NAMES), entry: ENTRIES[client]! }),
     fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
-    fc.record({ kind: fc.constant('behind' as const), name: fc.constantFrom(...NAMES), command: word, args: fc.array(word, { maxLength: 2 }) }),
+    fc.record({
+      kind: fc.constant('behind' as const),
+      name: fc.constantFrom(...NAMES),
+      command: word,
+      args: fc.array(word, { maxLength: 2 }),
+    }),
     fc.record({ kind: fc.constant('trust' as const), pick: fc.nat() }),
     fc.constant({ kind: 'setup' as const }),
     fc.constant({ kind: 'undo' as const }),
@@ -154,8 +163,12 @@ function run(clientId: string, history: Op[]): void {
         const names = Object.keys(gatewayServers(w));
         if (names.length === 0) continue;
         const name = names[op.pick % names.length]!;
-        w.gatewayText = applyEdits(w.gatewayText!, modify(w.gatewayText!, ['servers', name, 'trust'], 'trusted', FORMAT));
-        if (w.behind.has(name)) w.model.set(name, client.writeEntry(gatewayServers(w)[name]!) as Record<string, unknown>);
+        w.gatewayText = applyEdits(
+          w.gatewayText!,
+          modify(w.gatewayText!, ['servers', name, 'trust'], 'trusted', FORMAT),
+        );
+        if (w.behind.has(name))
+          w.model.set(name, client.writeEntry(gatewayServers(w)[name]!) as Record<string, unknown>);
       }
     } else if (op.kind === 'setup') {
       let plan: ReturnType<typeof planSetup>;
@@ -181,7 +194,8 @@ function run(clientId: string, history: Op[]): void {
       w.record = {
         before: w.record ? w.record.before : w.clientText,
         written: hash(plan.clientAfter),
-        changedBetween: w.record !== undefined && (w.record.changedBetween || hash(w.clientText ?? '') !== w.record.written),
+        changedBetween:
+          w.record !== undefined && (w.record.changedBetween || hash(w.clientText ?? '') !== w.record.written),
         moved: plan.moved,
       };
       w.clientText = plan.clientAfter;
@@ -211,7 +225,8 @@ function run(clientId: string, history: Op[]): void {
     // At every step: each server is in the client's file or behind the gateway, and the client's own keys stay.
     const inClient = clientMap();
     const behind = w.record ? gatewayServers(w) : {};
-    for (const name of w.model.keys()) expect(name in inClient || name in behind, `${name} lost after ${op.kind}`).toBe(true);
+    for (const name of w.model.keys())
+      expect(name in inClient || name in behind, `${name} lost after ${op.kind}`).toBe(true);
     const top = parse(w.clientText ?? '{}') as Record<string, unknown>;
     for (const [key, value] of Object.entries(w.foreign)) expect(top[key]).toEqual(value);
   }
