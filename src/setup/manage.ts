@@ -75,8 +75,12 @@ export async function addServer(
       `${at.configFile} has a server named "${name}" already; take it out first (candor gateway remove ${name}) or pick another name.`,
       { code: 'invalid_server_config' },
     );
+  const lock = await readLockfile(at.lockFile);
   const review = await reviewServer(name, entry, {
     file: at.configFile,
+    otherServers: new Map(
+      Object.entries(lock?.servers ?? {}).map(([server, pins]) => [server, Object.keys(pins.tools)]),
+    ),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   await writeFile(at.configFile, applyEdits(text, modify(text, ['servers', name], entry, FORMAT)), { mode: 0o600 });

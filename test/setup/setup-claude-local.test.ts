@@ -135,7 +135,7 @@ describe('candor setup with Claude Code local scope', () => {
     );
     expect(undo.stdout).toContain('Put back: memory, later.');
     expect(readState().projects[project].mcpServers).toEqual({
-      ...claudeState().projects[project]!.mcpServers,
+      ...(claudeState().projects[project]!.mcpServers as object),
       later: stdio(),
     });
     expect(readdirSync(path.join(home, '.config', 'candor', 'setup'))).toEqual([]);

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { parse } from 'jsonc-parser';
+import { CandorError } from '../../errors.js';
 import { admissionLines } from '../../setup/admit.js';
 import {
   addServer,
@@ -33,6 +34,17 @@ interface WhichFlags {
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A refusal of the config's contents (a taken name, an unreadable file) is the person's to fix: no stack to see. */
+async function plainly<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof CandorError && error.code === 'invalid_server_config')
+      throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
+    throw error;
+  }
+}
 
 /** The lockfile a config names (`lock.file`, from its folder), else candor.lock.json beside it. */
 function lockOf(configFile: string, asked: string | undefined): string {
@@ -214,8 +226,8 @@ Examples:
       .argument('<name>', 'the server name'),
   ).action(async (name: string, flags: WhichFlags) => {
     const at = await which(flags);
-    if (!(await serverNames(at.configFile)).includes(name)) throw await unknownServer(at.configFile, name);
-    await removeServer(at, name);
+    if (!(await plainly(serverNames(at.configFile))).includes(name)) throw await unknownServer(at.configFile, name);
+    await plainly(removeServer(at, name));
     out(`Removed ${name} from ${at.label} (and its pins).`);
   });
 
@@ -238,7 +250,7 @@ Examples:
           }));
     for (const at of targets) {
       out(at.label);
-      const servers = await configStatus(at, at.failed);
+      const servers = await plainly(configStatus(at, at.failed));
       if (servers.length === 0) out('  (no servers)');
       for (const s of servers) {
         const state = !s.pinned
