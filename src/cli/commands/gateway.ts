@@ -21,10 +21,10 @@ import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { clientArg } from '../client-arg.js';
+import { registerGatewayManage } from '../gateway-manage.js';
 import { splitAtDashDash } from '../operands.js';
 import { applyRedisFlag, redisWhere } from '../redis-flag.js';
 import { selfCommandHere } from '../self-command.js';
-import { registerGatewayManage } from './gateway-manage.js';
 import { DEFAULT_HTTP, type HttpAddress, parseHttpAddress } from './serve.js';
 
 /** The gateway's default HTTP address (next to `candor serve`'s 3000). */

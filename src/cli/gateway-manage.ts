@@ -7,24 +7,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
 import { parse } from 'jsonc-parser';
-import { CandorError } from '../../errors.js';
-import { admissionLines } from '../../setup/admit.js';
-import {
-  addServer,
-  configStatus,
-  type ManagedConfig,
-  removeServer,
-  serverNames,
-  setupsIn,
-} from '../../setup/manage.js';
-import type { ServerEntry } from '../../setup/types.js';
-import { isRecord } from '../../util/is-record.js';
-import { CliError, EXIT } from '../cli-error.js';
-import { clientArg } from '../client-arg.js';
-import { askYesNo, canAsk } from '../confirm.js';
-import { closestNames } from '../edit-distance.js';
-import { splitAtDashDash } from '../operands.js';
-import { placeHere, stateDir } from '../setup-place.js';
+import { CandorError } from '../errors.js';
+import { admissionLines } from '../setup/admit.js';
+import { addServer, configStatus, type ManagedConfig, removeServer, serverNames, setupsIn } from '../setup/manage.js';
+import type { ServerEntry } from '../setup/types.js';
+import { isRecord } from '../util/is-record.js';
+import { CliError, EXIT } from './cli-error.js';
+import { clientArg } from './client-arg.js';
+import { askYesNo, canAsk } from './confirm.js';
+import { closestNames } from './edit-distance.js';
+import { splitAtDashDash } from './operands.js';
+import { placeHere, stateDir } from './setup-place.js';
 
 interface WhichFlags {
   config?: string;
