@@ -124,6 +124,24 @@ describe('candor setup with VS Code (JSON with comments)', () => {
   }, 240_000);
 });
 
+describe("VS Code's envFile and inputs", () => {
+  it('starts the server with the variables of its envFile, keeps inputs, and undo puts the entry back as it was', async () => {
+    write(path.join(project, '.env'), 'MEMORY_FILE_PATH=from-env-file.jsonl\n');
+    const text = `{\n  "inputs": [{ "id": "key", "type": "promptString" }],\n  "servers": {\n    "memory": { "type": "stdio", "command": "node", "args": [${JSON.stringify(MEMORY)}], "envFile": "\${workspaceFolder}/.env" }\n  }\n}\n`;
+    const file = write(path.join(project, '.vscode', 'mcp.json'), text);
+    const run = await setup(['code', '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(/Gateway config: (.+)/.exec(run.stdout)![1]!, 'utf8'));
+    expect(config.servers.memory.env).toEqual({ MEMORY_FILE_PATH: `\${MEMORY_FILE_PATH}` });
+    const after = parse(readFileSync(file, 'utf8'));
+    expect(after.inputs).toEqual([{ id: 'key', type: 'promptString' }]);
+    expect(after.servers.candor.env).toEqual({ MEMORY_FILE_PATH: 'from-env-file.jsonl' });
+    const undo = await setup(['vscode', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  }, 240_000);
+});
+
 describe('candor setup with the other clients', () => {
   it("edits only the mcpServers of Claude Code's ~/.claude.json and leaves the rest of it alone", async () => {
     const state = {
