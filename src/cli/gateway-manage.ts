@@ -123,7 +123,7 @@ function whichOptions(command: Command): Command {
 }
 
 /** `NAME=value` (written to the config, owner-readable only) or `NAME` (a reference the gateway fills from its environment). */
-function envPair(value: string, previous: Record<string, string>): Record<string, string> {
+function envPair(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const eq = value.indexOf('=');
   const name = eq < 0 ? value : value.slice(0, eq);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
@@ -153,7 +153,6 @@ export function registerGatewayManage(gateway: Command): void {
       '--env <NAME=value>',
       "an environment variable for the server; NAME alone passes the gateway's own (repeatable)",
       envPair,
-      {},
     )
     .option('-y, --yes', 'pin and trust it if the scan at the door passes, without asking')
     .option('--timeout <ms>', 'how long to wait for it to start and list its tools', '30000')
@@ -169,7 +168,7 @@ Examples:
       async (
         name: string,
         operands: string[],
-        flags: WhichFlags & { env: Record<string, string>; yes?: boolean; timeout: string },
+        flags: WhichFlags & { env?: Record<string, string>; yes?: boolean; timeout: string },
         command: Command,
       ) => {
         const { before, command: cmd } = splitAtDashDash(command, operands);
@@ -189,7 +188,7 @@ Examples:
           throw new CliError(`--timeout must be a positive number of milliseconds; got ${flags.timeout}.`, {
             exitCode: EXIT.usage,
           });
-        const env = Object.keys(flags.env).length > 0 ? { env: flags.env } : {};
+        const env = flags.env ? { env: flags.env } : {};
         const entry: ServerEntry =
           cmd.length > 0 ? { command: cmd[0]!, args: cmd.slice(1), ...env } : { url: before[0]!, ...env };
         const at = await which(flags);
