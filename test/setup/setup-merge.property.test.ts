@@ -244,3 +244,44 @@ describe('setup and undo over random histories lose no server and no key', () =>
     });
   }
 });
+
+describe('undo hands back what the client cannot take', () => {
+  it('a remote server added behind the gateway of Claude Desktop (stdio only) is a leftover with the reason', async () => {
+    const { claudeDesktop } = await import('../../src/setup/clients/claude-desktop.js');
+    const before = '{ "mcpServers": { "memory": { "command": "node", "args": ["m.js"] } } }';
+    const setup = planSetup({
+      client: claudeDesktop,
+      file: 'claude_desktop_config.json',
+      mapPath: ['mcpServers'],
+      clientText: before,
+      servers: serversIn(before, 'f', ['mcpServers']),
+      gatewayText: undefined,
+      lockName: 'candor.lock.json',
+      moved: {},
+      earlier: false,
+      launch: { kind: 'stdio', command: 'candor', args: [] },
+    });
+    const gatewayText = applyEdits(
+      setup.gatewayAfter,
+      modify(setup.gatewayAfter, ['servers', 'docs'], { url: 'https://docs.example/mcp' }, FORMAT),
+    );
+    const plan = planUndo({
+      client: claudeDesktop,
+      file: 'claude_desktop_config.json',
+      mapPath: ['mcpServers'],
+      current: setup.clientAfter,
+      before,
+      unchangedSinceSetup: true,
+      gatewayText,
+      moved: setup.moved,
+    });
+    expect(plan.placed).toEqual(['memory']);
+    expect(plan.leftovers).toEqual({
+      docs: {
+        entry: { url: 'https://docs.example/mcp' },
+        reason: 'Claude Desktop cannot take it: the client starts stdio servers only, and this one is remote',
+      },
+    });
+    expect(plan.text).toBe(before);
+  });
+});
