@@ -1,13 +1,14 @@
 /**
  * `candor gateway --print-config <client>`: the one entry a person puts in
  * their client's config in place of the servers the gateway now fronts. The
- * command is this very installation (absolute node and CLI paths), so it runs
- * whatever folder the client starts it from.
+ * command is the one the CLI chose to start candor by (`candor` on PATH, `npx -y
+ * candor@<version>`, or a checkout's absolute path), so it runs from any folder.
  */
+import { CLIENT_IDS, type ClientName } from './client-names.js';
 
-/** Clients `--print-config` knows. */
-export const CLIENTS = ['claude', 'cursor', 'vscode', 'gemini'] as const;
-export type ClientName = (typeof CLIENTS)[number];
+/** Clients `--print-config` knows (the names of client-names.ts; aliases are taken too). */
+export const CLIENTS = CLIENT_IDS;
+export type { ClientName };
 
 /** How the client reaches the gateway: it spawns it (stdio) or connects to a running one (HTTP). */
 export type GatewayLaunch = { kind: 'stdio'; command: string; args: string[] } | { kind: 'http'; url: string };
@@ -24,7 +25,7 @@ function shellQuote(word: string): string {
  *
  * @example
  * ```ts
- * printConfig('claude', { kind: 'http', url: 'http://127.0.0.1:4000/mcp' });
+ * printConfig('claude-code', { kind: 'http', url: 'http://127.0.0.1:4000/mcp' });
  * // 'claude mcp add --transport http candor-gateway http://127.0.0.1:4000/mcp'
  * ```
  */
@@ -32,7 +33,7 @@ export function printConfig(client: ClientName, launch: GatewayLaunch, entryName
   const name = entryName;
   const line = launch.kind === 'stdio' ? [launch.command, ...launch.args].map(shellQuote).join(' ') : '';
   switch (client) {
-    case 'claude':
+    case 'claude-code':
       return launch.kind === 'http'
         ? `claude mcp add --transport http ${name} ${launch.url}`
         : `claude mcp add ${name} -- ${line}`;
@@ -40,6 +41,10 @@ export function printConfig(client: ClientName, launch: GatewayLaunch, entryName
       return launch.kind === 'http'
         ? `gemini mcp add --transport http ${name} ${launch.url}`
         : `gemini mcp add ${name} ${line}`;
+    case 'claude-desktop':
+      if (launch.kind === 'http')
+        return 'Claude Desktop starts stdio servers only: print the config without --http, or add the URL in the app (Settings, Connectors).';
+      return `${JSON.stringify({ mcpServers: { [name]: { command: launch.command, args: launch.args } } }, null, 2)}\n(in claude_desktop_config.json, in place of the servers the gateway now fronts)`;
     case 'cursor':
       return `${JSON.stringify(
         {

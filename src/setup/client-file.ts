@@ -76,6 +76,19 @@ export async function readClientFile(file: string, mapPath: readonly string[]): 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, text: undefined, servers: {} };
     throw new CandorError(`Cannot read ${file}: ${(error as Error).message}.`, { code: 'invalid_server_config' });
   }
+  return { file, text, servers: serversIn(text, file, mapPath) };
+}
+
+/**
+ * The server map at `mapPath` of a client file's text (empty when there is none); a
+ * text the client could not read is named with its JSON path and reason.
+ *
+ * @example
+ * ```ts
+ * serversIn('{"mcpServers":{"memory":{"command":"x"}}}', 'mcp.json', ['mcpServers']); // { memory: { command: 'x' } }
+ * ```
+ */
+export function serversIn(text: string, file: string, mapPath: readonly string[]): Record<string, unknown> {
   const errors: ParseError[] = [];
   const parsed: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -83,16 +96,16 @@ export async function readClientFile(file: string, mapPath: readonly string[]): 
     const where = pathText(getLocation(text, first.offset).path);
     throw malformed(file, where, `${printParseErrorCode(first.error)} (${lineColumn(text, first.offset)}).`);
   }
-  if (text.trim() === '') return { file, text, servers: {} };
+  if (text.trim() === '') return {};
   if (!isRecord(parsed)) throw malformed(file, '(top level)', 'expected a JSON object.');
   let node: unknown = parsed;
   for (const [index, key] of mapPath.entries()) {
     if (!isRecord(node)) throw malformed(file, pathText(mapPath.slice(0, index)), 'expected an object.');
     node = node[key];
-    if (node === undefined) return { file, text, servers: {} };
+    if (node === undefined) return {};
   }
   if (!isRecord(node)) throw malformed(file, pathText(mapPath), 'expected an object of servers by name.');
-  return { file, text, servers: node };
+  return node;
 }
 
 /** How a file is indented, guessed from its first indented line (two spaces when unknown). */

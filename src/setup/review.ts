@@ -35,7 +35,12 @@ export interface ServerReview {
 export async function reviewServer(
   server: string,
   entry: ServerEntry,
-  options: { file: string; timeoutMs?: number },
+  options: {
+    file: string;
+    timeoutMs?: number;
+    /** The tools of the servers pinned already, by server: the door checks the newcomer against them. */
+    otherServers?: ReadonlyMap<string, readonly string[]>;
+  },
 ): Promise<ServerReview> {
   const review: ServerReview = { server, lint: { error: 0, warning: 0, info: 0 }, blocked: [] };
   const target = entryToTarget(server, entry, options.file);
@@ -55,7 +60,7 @@ export async function reviewServer(
     return review;
   }
   for (const finding of lint(review.tools).findings) review.lint[finding.severity] += 1;
-  const scan = scanAtTheDoor(review.tools);
+  const scan = scanAtTheDoor(review.tools, options.otherServers ? { otherServers: options.otherServers } : {});
   for (const [tool, findings] of scan.findings) {
     const blocking = scan.blocking(tool);
     if (blocking.length > 0 && findings.length > 0) review.blocked.push({ tool, rules: blocking.map((f) => f.ruleId) });

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
-import type { ClientSpec, Scope, ScopeLocation, SetupRecord } from './types.js';
+import type { ClientSpec, MovedServer, Scope, ScopeLocation, SetupRecord } from './types.js';
 
 /** The folder setup keeps the gateway of one client scope (and project) in. */
 export function setupFolder(stateDir: string, client: ClientSpec, scope: Scope, where: ScopeLocation): string {
@@ -63,4 +63,27 @@ export async function backUp(folder: string, record: SetupRecord, file: string):
   // The client's file may hold secrets: the copy is its owner's only.
   await writeFile(copy, bytes, { mode: 0o600 });
   record.backups.push({ file, backup: copy });
+}
+
+const MOVED = 'moved.json';
+
+/**
+ * The servers setup took out of the client's file, as the client wrote them (undo puts
+ * them back); undefined for records of older versions, which kept only the backup.
+ */
+export async function readMoved(folder: string): Promise<Record<string, MovedServer> | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(folder, MOVED), 'utf8')) as Record<string, MovedServer>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CandorError(`Cannot read ${path.join(folder, MOVED)}: ${(error as Error).message}.`, {
+      code: 'invalid_server_config',
+    });
+  }
+}
+
+/** Save the moved servers (their entries may hold secrets, as the client's file did: owner only). */
+export async function writeMoved(folder: string, moved: Record<string, MovedServer>): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(folder, MOVED), `${JSON.stringify(moved, null, 2)}\n`, { mode: 0o600 });
 }

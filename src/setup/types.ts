@@ -3,6 +3,8 @@
  * setup remembers so a second run updates and `--undo` restores.
  */
 
+import type { ClientName } from '../gateway/client-names.js';
+
 /**
  * A client's settings scope: the person's own (user), one project's checked in with it
  * (project), or one project's kept in the person's own file (local: Claude Code's
@@ -31,6 +33,17 @@ export interface ServerEntry {
   url?: string;
   type?: string;
   headers?: Record<string, string>;
+  /** The client trusted the server (Gemini CLI's `trust`): the gateway trusts it too. */
+  trust?: 'trusted';
+  /** The client's per-call timeout (Gemini CLI's `timeout`), in milliseconds. */
+  timeoutMs?: number;
+  /**
+   * Tools the client kept from the model (Gemini CLI's `excludeTools`, `includeTools`):
+   * setup turns them into deny rules of the gateway's policy; never written as an entry key.
+   */
+  toolFilter?: { exclude?: string[]; include?: string[] };
+  /** A file of `NAME=value` lines the client loads into the server's env (VS Code's `envFile`); setup reads it. */
+  envFile?: string;
 }
 
 /** How the gateway is started from the client. */
@@ -59,7 +72,7 @@ export interface ScopeLocation {
 
 /** One client: where its file is and what an entry looks like. */
 export interface ClientSpec {
-  id: string;
+  id: ClientName;
   /** The product's name, for messages. */
   title: string;
   /** Where each scope the client has keeps its servers. */
@@ -72,6 +85,19 @@ export interface ClientSpec {
   readEntry(raw: Record<string, unknown>): ServerEntry | string;
   /** The client's entry that starts (or reaches) the gateway; a string is why it cannot. */
   gatewayEntry(entry: GatewayEntry): Record<string, unknown> | string;
+  /**
+   * A gateway upstream as this client's entry (undo moves servers added behind the
+   * gateway since setup into the client), or why the client cannot take it.
+   */
+  writeEntry(upstream: ServerEntry): Record<string, unknown> | string;
+}
+
+/** One server setup took out of a client's file: the entry as it was, and the upstream written for it. */
+export interface MovedServer {
+  /** The client's entry, every key as the client wrote it (undo puts this back). */
+  entry: Record<string, unknown>;
+  /** What setup wrote to the gateway config for it (`${NAME}` references in place of values). */
+  upstream: Record<string, unknown>;
 }
 
 /** What setup remembers about one client file it changed. */
@@ -87,7 +113,13 @@ export interface SetupRecord {
    * Each file setup wrote, with the copy of what was there before (null: it did not
    * exist) and the SHA-256 of what setup last wrote, to tell whether anyone changed it since.
    */
-  backups: Array<{ file: string; backup: string | null; written?: string }>;
+  backups: Array<{
+    file: string;
+    backup: string | null;
+    written?: string;
+    /** Someone changed the file between two setup runs: the backup is no longer the file minus setup's edit. */
+    changedBetween?: boolean;
+  }>;
   /** Servers that did not start when setup last ran, with why. */
   failed: Record<string, string>;
 }

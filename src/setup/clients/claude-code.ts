@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ClientSpec } from '../types.js';
 import { claudeProjectFolder } from './claude-project.js';
-import { readCommonEntry } from './entries.js';
+import { readCommonEntry, writeCommonEntry } from './entries.js';
 
 /** Claude Code's config files and entries. */
 export const claudeCode: ClientSpec = {
@@ -28,4 +28,5 @@ export const claudeCode: ClientSpec = {
     entry.kind === 'http'
       ? { type: 'http', url: entry.url }
       : { type: 'stdio', command: entry.command, args: entry.args, env: entry.env },
+  writeEntry: (upstream) => writeCommonEntry(upstream, { typed: true }),
 };

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ClientSpec } from '../types.js';
-import { readCommonEntry } from './entries.js';
+import { readCommonEntry, writeCommonEntry } from './entries.js';
 import { appSettings } from './paths.js';
 
 /** Claude Desktop's config file and entries. */
@@ -19,4 +19,5 @@ export const claudeDesktop: ClientSpec = {
     entry.kind === 'http'
       ? 'Claude Desktop starts stdio servers only; run setup without --http'
       : { command: entry.command, args: entry.args, env: entry.env },
+  writeEntry: (upstream) => writeCommonEntry(upstream, { remote: false }),
 };

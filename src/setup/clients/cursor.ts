@@ -1,7 +1,7 @@
 /** Cursor: ~/.cursor/mcp.json (user) and .cursor/mcp.json (project), `mcpServers` entries. */
 import path from 'node:path';
 import type { ClientSpec } from '../types.js';
-import { readCommonEntry } from './entries.js';
+import { readCommonEntry, writeCommonEntry } from './entries.js';
 
 /** Cursor's config files and entries. */
 export const cursor: ClientSpec = {
@@ -16,4 +16,5 @@ export const cursor: ClientSpec = {
   readEntry: (raw) => readCommonEntry(raw),
   gatewayEntry: (entry) =>
     entry.kind === 'http' ? { url: entry.url } : { command: entry.command, args: entry.args, env: entry.env },
+  writeEntry: (upstream) => writeCommonEntry(upstream),
 };

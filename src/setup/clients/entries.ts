@@ -51,3 +51,35 @@ export function readCommonEntry(
   }
   return 'neither "command" (stdio) nor a URL (HTTP) is set';
 }
+
+/**
+ * A gateway upstream as a `mcpServers`-style entry (`type` added for clients that want
+ * it), or why it cannot be one. Gateway-only keys (sandbox, results, hooks…) have no
+ * place in a client's entry and are left out.
+ *
+ * @example
+ * ```ts
+ * writeCommonEntry({ command: 'npx', args: ['-y', 'pkg'] }); // { command: 'npx', args: ['-y', 'pkg'] }
+ * ```
+ */
+export function writeCommonEntry(
+  upstream: ServerEntry,
+  options: { typed?: boolean; remote?: boolean; urlKey?: string } = {},
+): Record<string, unknown> | string {
+  if (upstream.command !== undefined) {
+    return {
+      ...(options.typed ? { type: 'stdio' } : {}),
+      command: upstream.command,
+      ...(upstream.args ? { args: upstream.args } : {}),
+      ...(upstream.env ? { env: upstream.env } : {}),
+      ...(upstream.cwd ? { cwd: upstream.cwd } : {}),
+    };
+  }
+  if (upstream.url === undefined) return 'it has neither "command" nor "url"';
+  if (options.remote === false) return 'the client starts stdio servers only, and this one is remote';
+  return {
+    ...(options.typed ? { type: upstream.type === 'sse' ? 'sse' : 'http' } : {}),
+    [options.urlKey ?? 'url']: upstream.url,
+    ...(upstream.headers ? { headers: upstream.headers } : {}),
+  };
+}
