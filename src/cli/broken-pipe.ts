@@ -22,11 +22,7 @@ export interface PipeStreams {
  * exitQuietlyOnBrokenPipe({ stdout: process.stdout, stderr: process.stderr });
  * ```
  */
-export function exitQuietlyOnBrokenPipe({
-  stdout,
-  stderr,
-  exit = (code) => process.exit(code),
-}: PipeStreams): void {
+export function exitQuietlyOnBrokenPipe({ stdout, stderr, exit = (code) => process.exit(code) }: PipeStreams): void {
   for (const stream of [stdout, stderr]) {
     const onError = (error: NodeJS.ErrnoException) => {
       const others = stream.listeners('error').filter((listener) => listener !== onError);

@@ -13,7 +13,9 @@ let commands: string[] = [];
 beforeAll(async () => {
   ensureBuilt();
   const { stdout } = await runCli(['--help']);
-  commands = [...stdout.slice(stdout.indexOf('Commands:')).matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+  commands = [...stdout.slice(stdout.indexOf('Commands:')).matchAll(/^ {2}([a-z-]+) /gm)]
+    .map((m) => m[1]!)
+    .filter((c) => c !== 'help');
 }, 120_000);
 
 /** `candor <args> | head -1` in bash; the exit code is candor's own (PIPESTATUS), not head's. */
