@@ -138,9 +138,12 @@ export async function runSetup(options: SetupOptions): Promise<SetupResult> {
   const incoming = takeOver(client, where, read.servers, earlier !== undefined);
   const servers = { ...(previous as Record<string, ServerEntry>), ...referenceSecrets(incoming, env) };
   if (Object.keys(servers).length === 0) {
-    throw new CandorError(`${file} has no servers at ${pathText(mapPath)} to put the gateway in front of.`, {
-      code: 'invalid_server_config',
-    });
+    // A file that is not there is named as missing, not as one without servers.
+    const problem =
+      read.text === undefined
+        ? `${file} does not exist: ${client.title} has no ${scope} config here, so no servers to put the gateway in front of.`
+        : `${file} has no servers at ${pathText(mapPath)} to put the gateway in front of.`;
+    throw new CandorError(problem, { code: 'invalid_server_config' });
   }
 
   const gatewayAfter =
