@@ -17,6 +17,7 @@ import { Sandbox } from './sandbox.js';
 import { applyPatchTool } from './tools/apply-patch.js';
 import type { WorkspaceContext } from './tools/context.js';
 import { createDirectoryTool } from './tools/create-directory.js';
+import { createFileTool, overwriteFileTool } from './tools/create-file.js';
 import { deletePathTool } from './tools/delete-path.js';
 import { fileInfoTool } from './tools/file-info.js';
 import { globTool } from './tools/glob.js';
@@ -27,7 +28,6 @@ import { readFileTool } from './tools/read-file.js';
 import { runCommandTool } from './tools/run-command.js';
 import { strReplaceTool } from './tools/str-replace.js';
 import { webFetchTool } from './tools/web-fetch.js';
-import { createFileTool, overwriteFileTool } from './tools/create-file.js';
 
 /**
  * Make the workspace tools for one root folder.
