@@ -46,6 +46,10 @@ const app = await Application.bootstrapWithPlugins({
   hidePageHeader: true,
   hideBreadcrumbs: true,
   useCodeBlocks: true,
+  // TypeDoc's links name its own anchors (`#_meta-6` for the seventh `_meta` heading,
+  // `#default_limits`); VitePress slugs and numbers headings its own way, so five links
+  // led nowhere. An explicit anchor on each heading makes every link land.
+  useHTMLAnchors: true,
   validation: { notExported: false, invalidLink: true, rewrittenLink: true },
 } as Parameters<typeof Application.bootstrapWithPlugins>[0]);
 // Pages are named as people import them (`candor/host`), not by source folder.

@@ -28,9 +28,10 @@ export default defineConfig({
         _render: (src, env, md) => (env.relativePath.startsWith('reference/api/') ? '' : md.render(src, env)),
       },
     },
-    nav: FACES.filter((face) => all.some((page) => page.face === face.text))
-      .slice(0, 7)
-      .map((face) => ({ text: face.text, link: all.find((page) => page.face === face.text)!.link })),
+    nav: FACES.filter((face) => face.nav && all.some((page) => page.face === face.text)).map((face) => ({
+      text: face.text,
+      link: all.find((page) => page.face === face.text)!.link,
+    })),
     sidebar: FACES.map((face) => ({
       text: face.text,
       items: all.filter((page) => page.face === face.text).map((page) => ({ text: page.title, link: page.link })),

@@ -7,7 +7,7 @@
 export interface WorkspaceLimits {
   /** Largest file `read_file` returns whole (bytes); bigger files need a line range. */
   maxReadBytes?: number;
-  /** Largest file `write_file`/`overwrite_file`/`str_replace`/`apply_patch` write (bytes). */
+  /** Largest file `create_file`/`overwrite_file`/`str_replace`/`apply_patch` write (bytes). */
   maxWriteBytes?: number;
   /** Most entries `list_directory` and `glob` return. */
   maxEntries?: number;

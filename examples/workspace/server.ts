@@ -49,7 +49,7 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): CandorSe
     description: 'Files, search, patches, web fetch and commands inside one root folder.',
     instructions:
       'All paths are relative to the workspace root. Read before you edit: read_file, list_directory, glob and grep_search change nothing. ' +
-      'Create new files with write_file; edit existing ones with str_replace (one exact, unique match) or apply_patch (a unified diff, all or nothing); ' +
+      'Create new files with create_file; edit existing ones with str_replace (one exact, unique match) or apply_patch (a unified diff, all or nothing); ' +
       'overwrite_file replaces a whole file. run_command takes an argv array and runs without a shell.',
     ...serverOptions,
     tools,

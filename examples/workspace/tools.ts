@@ -6,7 +6,7 @@
  * | tool | effect | world |
  * |---|---|---|
  * | read_file, list_directory, glob, grep_search, file_info | read | closed |
- * | write_file, create_directory | additive | closed |
+ * | create_file, create_directory | additive | closed |
  * | overwrite_file, str_replace, apply_patch, move_path, delete_path | destructive | closed |
  * | web_fetch | read | open |
  * | run_command | destructive | open |
@@ -17,6 +17,7 @@ import { Sandbox } from './sandbox.js';
 import { applyPatchTool } from './tools/apply-patch.js';
 import type { WorkspaceContext } from './tools/context.js';
 import { createDirectoryTool } from './tools/create-directory.js';
+import { createFileTool, overwriteFileTool } from './tools/create-file.js';
 import { deletePathTool } from './tools/delete-path.js';
 import { fileInfoTool } from './tools/file-info.js';
 import { globTool } from './tools/glob.js';
@@ -27,7 +28,6 @@ import { readFileTool } from './tools/read-file.js';
 import { runCommandTool } from './tools/run-command.js';
 import { strReplaceTool } from './tools/str-replace.js';
 import { webFetchTool } from './tools/web-fetch.js';
-import { overwriteFileTool, writeFileTool } from './tools/write-file.js';
 
 /**
  * Make the workspace tools for one root folder.
@@ -53,7 +53,7 @@ export function createWorkspaceTools(options: WorkspaceOptions): ToolDefinition[
     globTool(ws),
     grepSearchTool(ws),
     fileInfoTool(ws),
-    writeFileTool(ws),
+    createFileTool(ws),
     createDirectoryTool(ws),
     overwriteFileTool(ws),
     strReplaceTool(ws),

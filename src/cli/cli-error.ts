@@ -2,7 +2,7 @@
  * How the CLI fails: one line that says what went wrong and what to do, a
  * non-zero exit code, and a stack trace only with `--debug`.
  */
-import { CandorError } from '../errors.js';
+import { CandorError, isCandorError } from '../errors.js';
 
 /** Exit codes: 1 = the thing asked for failed, 2 = the command line itself is wrong. */
 export const EXIT = Object.freeze({ failure: 1, usage: 2 });
@@ -38,6 +38,16 @@ export function isCliError(error: unknown): error is CliError {
 }
 
 /**
+ * True when the error is one nobody meant to throw (a bug, or a library's surprise), so
+ * its stack trace helps whoever reports it. candor's own errors and the system's
+ * (`ENOENT`, `EACCES`: they name the file and the call) already say everything.
+ */
+function stackWouldHelp(error: unknown): boolean {
+  if (isCliError(error) || isCandorError(error)) return false;
+  return typeof (error as { syscall?: unknown } | null)?.syscall !== 'string';
+}
+
+/**
  * Print an error the way the CLI does and return the exit code to use.
  *
  * @example
@@ -61,7 +71,7 @@ export function reportError(error: unknown, options: { debug: boolean; write: (t
       lines.push(`caused by: ${cause.stack ?? cause.message}`);
       cause = (cause as { cause?: unknown }).cause;
     }
-  } else if (!isCliError(error)) {
+  } else if (stackWouldHelp(error)) {
     lines.push('(run with --debug for the stack trace)');
   }
   options.write(`${lines.join('\n')}\n`);

@@ -5,7 +5,7 @@
  */
 import { CLIENT_ALIASES, type ClientName, clientName, clientNamesText } from '../gateway/client-names.js';
 import { CliError, EXIT } from './cli-error.js';
-import { closestNames } from './edit-distance.js';
+import { closestNames } from '../util/edit-distance.js';
 
 /**
  * The client `name` stands for, or a usage error listing the names taken with a did-you-mean.

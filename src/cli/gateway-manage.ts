@@ -15,7 +15,7 @@ import { isRecord } from '../util/is-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { clientArg } from './client-arg.js';
 import { askYesNo, canAsk } from './confirm.js';
-import { closestNames } from './edit-distance.js';
+import { closestNames } from '../util/edit-distance.js';
 import { splitAtDashDash } from './operands.js';
 import { placeHere, stateDir } from './setup-place.js';
 

@@ -8,6 +8,7 @@
  */
 import { CommanderError } from 'commander';
 import { avoidWasmInliningFault } from '../util/wasm-inlining.js';
+import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 import { EXIT, reportError } from './cli-error.js';
 import { buildProgram } from './program.js';
 
@@ -28,6 +29,8 @@ function quietSdkAuthNotes(): void {
 async function main(argv: string[]): Promise<void> {
   // Before anything loads WebAssembly (cedar-wasm, the result guards' scanner, undici's parser).
   avoidWasmInliningFault();
+  // Before the first write: help piped into `head -1` must not crash with EPIPE.
+  exitQuietlyOnBrokenPipe({ stdout: process.stdout, stderr: process.stderr });
   const debug = argv.includes('--debug');
   if (!debug) quietSdkAuthNotes();
   try {

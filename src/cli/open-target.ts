@@ -7,6 +7,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { clientOptionsFor, connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
+import { listOffers, type ServerOffers } from '../targets/offers.js';
 import { parseTargets, type TargetInput } from '../targets/parse.js';
 import type { Target } from '../targets/types.js';
 import { logSettingsFrom, stderrLogger } from '../util/logger.js';
@@ -146,6 +147,28 @@ export async function listTargetTools(target: OpenTarget, timeoutMs: number): Pr
     throw describeRequestError(error, {
       label: target.label,
       what: 'tools/list',
+      timeoutMs,
+      stderr: target.stderrTail(),
+    });
+  }
+}
+
+/**
+ * The resources, resource templates and prompts the target offers (none of a kind it does
+ * not declare); a failed list is reported like a failed tools/list.
+ *
+ * @example
+ * ```ts
+ * const { resources, prompts } = await listTargetOffers(target, 30_000);
+ * ```
+ */
+export async function listTargetOffers(target: OpenTarget, timeoutMs: number): Promise<ServerOffers> {
+  try {
+    return await listOffers(target.client, { timeoutMs });
+  } catch (error) {
+    throw describeRequestError(error, {
+      label: target.label,
+      what: 'resources/list or prompts/list',
       timeoutMs,
       stderr: target.stderrTail(),
     });

@@ -117,7 +117,7 @@ export function cliReference(program: Command): string {
     '',
     prose(help.commandDescription(program)),
     '',
-    `Targets, protocol eras, a server's environment and sign-in are described in [Targets, protocol eras and sign-in](./targets-and-sign-in.md). Every command also takes \`--help\`; ${global.map((o) => code(help.optionTerm(o))).join(', ')} apply to all.`,
+    `Targets, protocol eras, a server's environment and sign-in are described in [Targets, protocol eras and sign-in](./targets-and-sign-in.md). Every command also takes \`--help\`; ${global.map((o) => code(help.optionTerm(o))).join(', ')} apply to all. A failure is one line on stderr that says what to do, with exit code 1 (2 for a wrong command line); a stack trace helps only with an error nobody meant to throw, so only those suggest \`--debug\`. Output piped into a reader that stops early (\`candor scan --help | head -1\`) ends the command quietly, exit 0.`,
     '',
     '| Command | What it does |',
     '|---|---|',

@@ -10,10 +10,11 @@ import { CandorError } from '../errors.js';
 import { stripJsonComments } from '../targets/config-file.js';
 import { isRecord } from '../util/is-record.js';
 import { findJsonError, pointAt } from '../util/json-position.js';
+import { GatewayConfigError } from './config-problems.js';
 
-/** Throw the config error: `file: where: message`. */
+/** Throw the config error: `file: where: message` (a {@link ConfigProblems} check records it and goes on). */
 export function fail(file: string, where: string, message: string): never {
-  throw new CandorError(`${file}: ${where ? `${where}: ` : ''}${message}`, { code: 'invalid_gateway_config' });
+  throw new GatewayConfigError(file, [{ where, message }]);
 }
 
 /**

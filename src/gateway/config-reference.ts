@@ -86,7 +86,7 @@ export function gatewayConfigReference(): string {
     '',
     '<!-- Generated from src/gateway/config-keys.ts through the config validator by scripts/gateway-config-doc.ts (npm run docs); do not edit. -->',
     '',
-    `\`candor gateway\` reads ${GATEWAY_CONFIG_FILES.map((f) => `\`${f}\``).join(' or ')} in the current folder (the latter under a \`gateway\` key), or the file of \`--config\`; a client config with an \`mcpServers\` map works as is. The file is JSON with comments; relative paths are resolved against its folder. Every mistake is refused before the gateway starts, naming the file, the JSON path and the reason: each refusal quoted below is the validator's own message. See [the gateway](../gateway/index.md) for what these settings do together.`,
+    `\`candor gateway\` reads ${GATEWAY_CONFIG_FILES.map((f) => `\`${f}\``).join(' or ')} in the current folder (the latter under a \`gateway\` key), or the file of \`--config\`; a client config with an \`mcpServers\` map works as is. The file is JSON with comments; relative paths are resolved against its folder. Every mistake is refused before the gateway starts, all of them in one run, each naming the file, the JSON path and the reason (an unknown key with the key it most likely meant): each refusal quoted below is the validator's own message. See [the gateway](../gateway/index.md) for what these settings do together.`,
     '',
     '## Top-level keys',
     '',

@@ -11,9 +11,11 @@ import type { PolicyConfig, PolicyPreset } from '../host/types.js';
 import { entryToTarget } from '../targets/config-file.js';
 import { loginOperand, sendsOwnAuthorization } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
-import type { RateLimit } from '../tool/types.js';
+import { editDistance } from '../util/edit-distance.js';
 import { isRecord } from '../util/is-record.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
+import { ConfigProblems, unknownKey } from './config-problems.js';
+import { commandToolsOf, globsOf, lockOf, pathOf, positive, rateLimitsOf, reconnectOf } from './config-values.js';
 import { hookSettings } from './hooks/settings.js';
 import type { HookSettings } from './hooks/types.js';
 import { PROFILE_NAME, type ProfileConfig } from './profiles.js';
@@ -70,7 +72,10 @@ export async function loadGatewayConfig(file: string): Promise<GatewayOptions> {
   return parseGatewayConfig(await readConfigJson(absolute), absolute);
 }
 
-/** Check a parsed config (see {@link loadGatewayConfig}); `file` names it in errors and anchors relative paths. */
+/**
+ * Check a parsed config (see {@link loadGatewayConfig}); `file` names it in errors and anchors
+ * relative paths. Every mistake is found in one run: the error names each with its JSON path.
+ */
 export function parseGatewayConfig(parsed: unknown, file: string): GatewayOptions {
   const base = path.dirname(file);
   const resolve = (p: string) => path.resolve(base, p);
@@ -78,185 +83,160 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
   const section = gatewaySection(parsed, file);
   if (!section) fail(file, 'gateway', 'candor.config.json needs a "gateway" object for candor gateway.');
   const { root, prefix, map, mapKey, clientConfig } = section;
+  const problems = new ConfigProblems(file);
   if (!clientConfig) {
-    for (const key of Object.keys(root)) {
-      if (!KEYS.has(key))
-        fail(
-          file,
-          `${prefix}${key}`,
-          `unknown key; expected one of ${[...KEYS].filter((k) => k !== '$schema').join(', ')}.`,
-        );
-    }
+    const known = [...KEYS].filter((k) => k !== '$schema');
+    for (const key of Object.keys(root)) if (!KEYS.has(key)) problems.report(`${prefix}${key}`, unknownKey(key, known));
   }
+  const servers: Record<string, UpstreamConfig> = {};
   if (!isRecord(map) || Object.keys(map).length === 0) {
-    fail(
-      file,
+    problems.report(
       mapKey,
       'expected a non-empty object of upstream servers by name, e.g. { "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] } }.',
     );
+  } else {
+    for (const [name, entry] of Object.entries(map)) {
+      const upstream = problems.check(() => entryOf(file, `${mapKey}.${name}`, name, entry, problems));
+      if (upstream) servers[name] = upstream;
+    }
   }
-  const servers: Record<string, UpstreamConfig> = {};
-  for (const [name, entry] of Object.entries(map)) {
-    const where = `${mapKey}.${name}`;
-    if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('__')) {
-      fail(
-        file,
-        where,
-        'server names may use letters, digits, "_", "-" and "." (no "__": it separates server and tool).',
-      );
-    }
-    const target = entryToTarget(name, entry, file);
-    if (target.kind === 'invalid') fail(file, where, target.reason.replace(`${name}: `, ''));
-    if (target.kind === 'module')
-      fail(file, where, 'module targets cannot be gateway upstreams; serve the module with `candor serve`.');
-    const record = entry as Record<string, unknown>;
-    const upstream = upstreamOf(target);
-    if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
-    if (target.kind === 'http' && target.transport === 'sse') {
-      fail(
-        file,
-        where,
-        "the legacy HTTP+SSE transport is not supported upstream; use the server's Streamable HTTP endpoint.",
-      );
-    }
-    if (record.trust !== undefined) {
+  const options: GatewayOptions = { servers, configFile: file };
+  if (clientConfig) {
+    problems.throwIfAny();
+    return options;
+  }
+  // Every entry's name, also of an entry with a mistake: a quota naming it is not a second one.
+  const upstreams = isRecord(map) ? Object.keys(map) : [];
+  const at = (key: string) => `${prefix}${key}`;
+  const set = <K extends keyof GatewayOptions>(key: K, value: () => GatewayOptions[K]) => {
+    const checked = problems.check(value);
+    if (checked !== undefined) options[key] = checked;
+  };
+  set('sandbox', () => rootSandbox(file, prefix, root));
+  if (root.results !== undefined) set('results', () => resultsOf(file, at('results'), root.results));
+  if (root.hooks !== undefined) set('hooks', () => hooksOf(file, at('hooks'), root.hooks));
+  if (root.policy !== undefined) set('policy', () => policyOf(file, at('policy'), root.policy));
+  if (root.overrides !== undefined) set('overrides', () => pathOf(file, at('overrides'), root.overrides, resolve));
+  if (root.approvalsFile !== undefined)
+    set('approvalsFile', () => pathOf(file, at('approvalsFile'), root.approvalsFile, resolve));
+  if (root.audit !== undefined)
+    set('audit', () => pathOf(file, at('audit'), root.audit, (p) => (p === '-' ? p : resolve(p))));
+  if (root.lock !== undefined) set('lock', () => lockOf(file, at('lock'), root.lock, resolve));
+  if (root.commandTools !== undefined)
+    set('commandTools', () => commandToolsOf(file, at('commandTools'), root.commandTools));
+  if (root.rateLimits !== undefined)
+    set('rateLimits', () => rateLimitsOf(file, at('rateLimits'), root.rateLimits, upstreams, problems));
+  if (root.quotas !== undefined) set('quotas', () => parseQuotas(file, at('quotas'), root.quotas, upstreams));
+  if (root.quotaCounts !== undefined)
+    set('quotaCounts', () => pathOf(file, at('quotaCounts'), root.quotaCounts, resolve));
+  if (root.taint !== undefined) set('taint', () => parseTaint(file, at('taint'), root.taint));
+  if (root.toolList !== undefined)
+    set('toolList', () => {
+      if (root.toolList !== 'all' && root.toolList !== 'search' && root.toolList !== 'code')
+        fail(
+          file,
+          at('toolList'),
+          'must be "all" (every tool listed), "search" (find_tools adds tools per session) or "code" (scripts call the tools).',
+        );
+      return root.toolList;
+    });
+  if (root.prefix !== undefined)
+    set('prefix', () => {
+      if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
+        fail(file, at('prefix'), 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
+      return root.prefix;
+    });
+  if (root.rules !== undefined) set('rules', () => pathOf(file, at('rules'), root.rules, resolve));
+  if (root.groupsClaim !== undefined)
+    set('groupsClaim', () => {
+      if (typeof root.groupsClaim !== 'string' || root.groupsClaim === '')
+        fail(file, at('groupsClaim'), 'expected the name of a token claim, e.g. "groups".');
+      return root.groupsClaim;
+    });
+  if (root.profiles !== undefined)
+    set('profiles', () => profilesOf(file, at('profiles'), root.profiles, upstreams, problems));
+  if (root.alwaysList !== undefined) set('alwaysList', () => globsOf(file, at('alwaysList'), root.alwaysList));
+  if (root.timeoutMs !== undefined) set('timeoutMs', () => positive(file, at('timeoutMs'), root.timeoutMs));
+  if (root.confirmTimeoutMs !== undefined)
+    set('confirmTimeoutMs', () => positive(file, at('confirmTimeoutMs'), root.confirmTimeoutMs));
+  if (root.reconnect !== undefined)
+    set('reconnect', () => reconnectOf(file, at('reconnect'), root.reconnect, problems));
+  problems.throwIfAny();
+  return options;
+}
+
+/** One server entry; its keys are checked apart, so each mistake in it is reported. */
+function entryOf(file: string, where: string, name: string, entry: unknown, problems: ConfigProblems): UpstreamConfig {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.includes('__')) {
+    fail(
+      file,
+      where,
+      'server names may use letters, digits, "_", "-" and "." (no "__": it separates server and tool).',
+    );
+  }
+  const target = entryToTarget(name, entry, file);
+  if (target.kind === 'invalid') fail(file, where, withGuess(target.reason.replace(`${name}: `, ''), entry));
+  if (target.kind === 'module')
+    fail(file, where, 'module targets cannot be gateway upstreams; serve the module with `candor serve`.');
+  if (target.kind === 'http' && target.transport === 'sse') {
+    fail(
+      file,
+      where,
+      "the legacy HTTP+SSE transport is not supported upstream; use the server's Streamable HTTP endpoint.",
+    );
+  }
+  const record = entry as Record<string, unknown>;
+  const upstream = upstreamOf(target);
+  if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
+  const part = (check: () => void) => problems.check(check);
+  if (record.trust !== undefined)
+    part(() => {
       if (record.trust !== 'trusted' && record.trust !== 'untrusted')
         fail(file, `${where}.trust`, 'must be "trusted" or "untrusted".');
       upstream.trust = record.trust;
-    }
-    if (record.timeoutMs !== undefined) upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
-    // "protocol": the same key and values as in a client config entry (read with the entry).
-    if (target.protocol !== undefined) upstream.era = target.protocol;
-    else if (record.era !== undefined) {
+    });
+  if (record.timeoutMs !== undefined)
+    part(() => {
+      upstream.timeoutMs = positive(file, `${where}.timeoutMs`, record.timeoutMs);
+    });
+  // "protocol": the same key and values as in a client config entry (read with the entry).
+  if (target.protocol !== undefined) upstream.era = target.protocol;
+  else if (record.era !== undefined)
+    part(() => {
       // The older spelling, kept: "legacy" is 2025-11-25, "modern" is 2026-07-28.
       if (record.era !== 'auto' && record.era !== 'legacy' && record.era !== 'modern')
         fail(file, `${where}.era`, 'must be "auto", "legacy" or "modern".');
       upstream.era = record.era;
-    }
-    if (record.results !== undefined) upstream.results = serverResultsOf(file, `${where}.results`, record.results);
-    if (record.hooks !== undefined) upstream.hooks = hooksOf(file, `${where}.hooks`, record.hooks);
+    });
+  if (record.results !== undefined)
+    part(() => {
+      upstream.results = serverResultsOf(file, `${where}.results`, record.results);
+    });
+  if (record.hooks !== undefined)
+    part(() => {
+      upstream.hooks = hooksOf(file, `${where}.hooks`, record.hooks);
+    });
+  part(() => {
     const sandbox = entrySandbox(file, where, record, target.kind === 'stdio');
     if (sandbox !== undefined) upstream.sandbox = sandbox;
-    servers[name] = upstream;
-  }
-  const options: GatewayOptions = { servers, configFile: file };
-  if (clientConfig) return options;
+  });
+  return upstream;
+}
 
-  const byDefault = rootSandbox(file, prefix, root);
-  if (byDefault !== undefined) options.sandbox = byDefault;
-  if (root.results !== undefined) options.results = resultsOf(file, `${prefix}results`, root.results);
-  if (root.hooks !== undefined) options.hooks = hooksOf(file, `${prefix}hooks`, root.hooks);
-  if (root.policy !== undefined) options.policy = policyOf(file, `${prefix}policy`, root.policy);
-  if (root.overrides !== undefined) options.overrides = pathOf(file, `${prefix}overrides`, root.overrides, resolve);
-  if (root.approvalsFile !== undefined)
-    options.approvalsFile = pathOf(file, `${prefix}approvalsFile`, root.approvalsFile, resolve);
-  if (root.audit !== undefined) {
-    const audit = pathOf(file, `${prefix}audit`, root.audit, (p) => (p === '-' ? p : resolve(p)));
-    options.audit = audit;
+/**
+ * An entry with neither `command` nor `url` most often has one of them misspelt
+ * (`comand`): name the key it wrote and the one it likely meant.
+ */
+function withGuess(reason: string, entry: unknown): string {
+  if (!isRecord(entry)) return reason;
+  for (const key of Object.keys(entry)) {
+    // One edit away for the short `url`, two for `command`: `arg` is not a misspelt `url`.
+    const near = ['command', 'url'].find(
+      (known) => known !== key && editDistance(key.toLowerCase(), known) <= (known.length > 4 ? 2 : 1),
+    );
+    if (near !== undefined) return `${reason} Did you mean ${JSON.stringify(near)} (not ${JSON.stringify(key)})?`;
   }
-  if (root.lock !== undefined) {
-    const lock = typeof root.lock === 'string' ? { file: root.lock } : root.lock;
-    if (!isRecord(lock) || typeof lock.file !== 'string')
-      fail(
-        file,
-        `${prefix}lock`,
-        'expected a path or { "file": "candor.lock.json", "onChange": "block", "onNew": "ask" }.',
-      );
-    const modes = ['block', 'ask', 'warn'];
-    if (lock.onChange !== undefined && !modes.includes(lock.onChange as string))
-      fail(file, `${prefix}lock.onChange`, 'must be "block", "ask" or "warn".');
-    if (lock.onNew !== undefined && ![...modes, 'allow'].includes(lock.onNew as string))
-      fail(file, `${prefix}lock.onNew`, 'must be "block", "ask", "warn" or "allow".');
-    options.lock = {
-      file: resolve(lock.file),
-      ...(lock.onChange !== undefined ? { onChange: lock.onChange as 'block' } : {}),
-      ...(lock.onNew !== undefined ? { onNew: lock.onNew as 'ask' } : {}),
-    };
-  }
-  if (root.commandTools !== undefined) {
-    if (!isRecord(root.commandTools))
-      fail(file, `${prefix}commandTools`, 'expected { "<tool glob>": { "argument": "command" } }.');
-    const commandTools: Record<string, { argument: string }> = {};
-    for (const [glob, value] of Object.entries(root.commandTools)) {
-      if (!isRecord(value) || typeof value.argument !== 'string')
-        fail(
-          file,
-          `${prefix}commandTools.${glob}`,
-          'expected { "argument": "<name of the argument holding the command>" }.',
-        );
-      commandTools[glob] = { argument: value.argument };
-    }
-    options.commandTools = commandTools;
-  }
-  if (root.rateLimits !== undefined) {
-    if (!isRecord(root.rateLimits)) fail(file, `${prefix}rateLimits`, 'expected { "servers": { … }, "tools": { … } }.');
-    const limits: NonNullable<GatewayOptions['rateLimits']> = {};
-    for (const kind of ['servers', 'tools'] as const) {
-      const group = root.rateLimits[kind];
-      if (group === undefined) continue;
-      if (!isRecord(group))
-        fail(file, `${prefix}rateLimits.${kind}`, 'expected an object of { "windowMs": 60000, "max": 100 } by name.');
-      const out: Record<string, RateLimit> = {};
-      for (const [name, value] of Object.entries(group)) {
-        const where = `${prefix}rateLimits.${kind}.${name}`;
-        if (kind === 'servers' && !(name in servers))
-          fail(
-            file,
-            where,
-            `no upstream named ${JSON.stringify(name)}; the upstreams are ${Object.keys(servers).join(', ')}.`,
-          );
-        if (!isRecord(value)) fail(file, where, 'expected { "windowMs": 60000, "max": 100 }.');
-        const max = positive(file, `${where}.max`, value.max);
-        if (!Number.isInteger(max)) fail(file, `${where}.max`, 'must be a whole number.');
-        out[name] = { windowMs: positive(file, `${where}.windowMs`, value.windowMs), max };
-      }
-      limits[kind] = out;
-    }
-    options.rateLimits = limits;
-  }
-  if (root.quotas !== undefined)
-    options.quotas = parseQuotas(file, `${prefix}quotas`, root.quotas, Object.keys(servers));
-  if (root.quotaCounts !== undefined)
-    options.quotaCounts = pathOf(file, `${prefix}quotaCounts`, root.quotaCounts, resolve);
-  if (root.taint !== undefined) options.taint = parseTaint(file, `${prefix}taint`, root.taint);
-  if (root.toolList !== undefined) {
-    if (root.toolList !== 'all' && root.toolList !== 'search' && root.toolList !== 'code')
-      fail(
-        file,
-        `${prefix}toolList`,
-        'must be "all" (every tool listed), "search" (find_tools adds tools per session) or "code" (scripts call the tools).',
-      );
-    options.toolList = root.toolList;
-  }
-  if (root.prefix !== undefined) {
-    if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
-      fail(file, `${prefix}prefix`, 'must be "always" (server__tool), "never" (upstream names) or "on-clash".');
-    options.prefix = root.prefix;
-  }
-  if (root.rules !== undefined) options.rules = pathOf(file, `${prefix}rules`, root.rules, resolve);
-  if (root.groupsClaim !== undefined) {
-    if (typeof root.groupsClaim !== 'string' || root.groupsClaim === '')
-      fail(file, `${prefix}groupsClaim`, 'expected the name of a token claim, e.g. "groups".');
-    options.groupsClaim = root.groupsClaim;
-  }
-  if (root.profiles !== undefined) options.profiles = profilesOf(file, `${prefix}profiles`, root.profiles, servers);
-  if (root.alwaysList !== undefined) options.alwaysList = globsOf(file, `${prefix}alwaysList`, root.alwaysList);
-  if (root.timeoutMs !== undefined) options.timeoutMs = positive(file, `${prefix}timeoutMs`, root.timeoutMs);
-  if (root.confirmTimeoutMs !== undefined)
-    options.confirmTimeoutMs = positive(file, `${prefix}confirmTimeoutMs`, root.confirmTimeoutMs);
-  if (root.reconnect !== undefined) {
-    if (!isRecord(root.reconnect))
-      fail(file, `${prefix}reconnect`, 'expected { "initialDelayMs": 1000, "maxDelayMs": 60000 }.');
-    options.reconnect = {
-      ...(root.reconnect.initialDelayMs !== undefined
-        ? { initialDelayMs: positive(file, `${prefix}reconnect.initialDelayMs`, root.reconnect.initialDelayMs) }
-        : {}),
-      ...(root.reconnect.maxDelayMs !== undefined
-        ? { maxDelayMs: positive(file, `${prefix}reconnect.maxDelayMs`, root.reconnect.maxDelayMs) }
-        : {}),
-    };
-  }
-  return options;
+  return reason;
 }
 
 /**
@@ -320,7 +300,8 @@ function profilesOf(
   file: string,
   where: string,
   value: unknown,
-  servers: Record<string, UpstreamConfig>,
+  upstreams: readonly string[],
+  problems: ConfigProblems,
 ): Record<string, ProfileConfig> {
   if (!isRecord(value))
     fail(
@@ -330,61 +311,55 @@ function profilesOf(
     );
   const out: Record<string, ProfileConfig> = {};
   for (const [name, raw] of Object.entries(value)) {
-    const at = `${where}.${name}`;
-    if (!PROFILE_NAME.test(name))
-      fail(
-        file,
-        at,
-        'profile names may use letters, digits, "_" and "-" (they become /mcp/<name> and --profile <name>).',
-      );
-    if (!isRecord(raw)) fail(file, at, 'expected an object.');
-    for (const key of Object.keys(raw)) {
-      if (!['servers', 'tools', 'readOnly', 'toolList', 'taint'].includes(key))
-        fail(file, `${at}.${key}`, 'unknown key; expected servers, tools, readOnly, toolList or taint.');
-    }
-    const profile: ProfileConfig = {};
-    if (raw.servers !== undefined) {
-      profile.servers = globsOf(file, `${at}.servers`, raw.servers);
-      for (const server of profile.servers) {
-        if (!(server in servers))
-          fail(
-            file,
-            `${at}.servers`,
-            `no upstream named ${JSON.stringify(server)}; the upstreams are ${Object.keys(servers).join(', ')}.`,
-          );
-      }
-    }
-    if (raw.tools !== undefined) profile.tools = globsOf(file, `${at}.tools`, raw.tools);
-    if (raw.readOnly !== undefined) {
-      if (typeof raw.readOnly !== 'boolean') fail(file, `${at}.readOnly`, 'must be true or false.');
-      profile.readOnly = raw.readOnly;
-    }
-    if (raw.toolList !== undefined) {
-      if (raw.toolList !== 'all' && raw.toolList !== 'search' && raw.toolList !== 'code')
-        fail(file, `${at}.toolList`, 'must be "all", "search" or "code".');
-      profile.toolList = raw.toolList;
-    }
-    if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
-    out[name] = profile;
+    const profile = problems.check(() => profileOf(file, `${where}.${name}`, name, raw, upstreams, problems));
+    if (profile) out[name] = profile;
   }
   return out;
 }
 
-function globsOf(file: string, where: string, value: unknown): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.trim() === ''))
-    fail(file, where, 'expected an array of tool names or globs, e.g. ["memory__read_graph", "files__read_*"].');
-  return value as string[];
-}
+const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint'];
 
-function pathOf(file: string, where: string, value: unknown, resolve: (p: string) => string): string {
-  if (typeof value !== 'string' || value.trim() === '') fail(file, where, 'expected a file path.');
-  return resolve(value);
-}
-
-function positive(file: string, where: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    fail(file, where, 'must be a positive number.');
-  return value;
+function profileOf(
+  file: string,
+  at: string,
+  name: string,
+  raw: unknown,
+  upstreams: readonly string[],
+  problems: ConfigProblems,
+): ProfileConfig {
+  if (!PROFILE_NAME.test(name))
+    fail(
+      file,
+      at,
+      'profile names may use letters, digits, "_" and "-" (they become /mcp/<name> and --profile <name>).',
+    );
+  if (!isRecord(raw)) fail(file, at, 'expected an object.');
+  for (const key of Object.keys(raw))
+    if (!PROFILE_KEYS.includes(key)) problems.report(`${at}.${key}`, unknownKey(key, PROFILE_KEYS));
+  const profile: ProfileConfig = {};
+  if (raw.servers !== undefined) {
+    profile.servers = globsOf(file, `${at}.servers`, raw.servers);
+    for (const server of profile.servers) {
+      if (!upstreams.includes(server))
+        fail(
+          file,
+          `${at}.servers`,
+          `no upstream named ${JSON.stringify(server)}; the upstreams are ${upstreams.join(', ')}.`,
+        );
+    }
+  }
+  if (raw.tools !== undefined) profile.tools = globsOf(file, `${at}.tools`, raw.tools);
+  if (raw.readOnly !== undefined) {
+    if (typeof raw.readOnly !== 'boolean') fail(file, `${at}.readOnly`, 'must be true or false.');
+    profile.readOnly = raw.readOnly;
+  }
+  if (raw.toolList !== undefined) {
+    if (raw.toolList !== 'all' && raw.toolList !== 'search' && raw.toolList !== 'code')
+      fail(file, `${at}.toolList`, 'must be "all", "search" or "code".');
+    profile.toolList = raw.toolList;
+  }
+  if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
+  return profile;
 }
 
 /** A `results` value, or a config error naming where it is. */

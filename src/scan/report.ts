@@ -29,6 +29,13 @@ function allFindings(
   ];
 }
 
+/** A finding's words with its tool named once: lint's messages start with the tool's name already. */
+function withTool(f: { tool?: string; message: string }): string {
+  const named = (prefix: string) => f.message.startsWith(prefix);
+  if (f.tool !== undefined && [`${f.tool}: `, `${f.tool} `, `${f.tool}'s `].some(named)) return f.message;
+  return `${f.tool ?? '(server)'}: ${f.message}`;
+}
+
 function headline(report: ScanReport): string {
   const pkg = report.package ? `${report.package.name}@${report.package.version}` : report.target;
   const counts = (v: string) => report.tools.filter((t) => t.verdict === v).length;
@@ -55,7 +62,7 @@ function pretty(report: ScanReport): string {
     );
   }
   for (const f of allFindings(report)) {
-    lines.push('', `${f.severity}  ${f.check}/${f.ruleId}  ${f.tool ?? '(server)'}: ${f.message}`);
+    lines.push('', `${f.severity}  ${f.check}/${f.ruleId}  ${withTool(f)}`);
     for (const e of f.evidence.slice(0, 5)) lines.push(`    ${e}`);
   }
   if (report.observe.failure)
@@ -98,9 +105,7 @@ function html(report: ScanReport): string {
       .flatMap((f) => [`${f.ruleId}: ${f.message}`, ...f.evidence.slice(0, 5)]);
     return `<tr class="${t.verdict.replace(' ', '-')}"><td>${escapeHtml(t.name)}</td><td>${escapeHtml(hints(t.declared))}</td><td>${escapeHtml(t.effects.join(', ') || '—')}</td><td>${escapeHtml(t.verdict)}${t.reason ? `<br><small>${escapeHtml(t.reason)}</small>` : ''}</td><td>${evidence.map((e) => `<div>${escapeHtml(e)}</div>`).join('')}</td></tr>`;
   });
-  const lintRows = report.lint.map(
-    (f) => `<li>${escapeHtml(`${f.severity} ${f.ruleId} ${f.tool ?? '(server)'}: ${f.message}`)}</li>`,
-  );
+  const lintRows = report.lint.map((f) => `<li>${escapeHtml(`${f.severity} ${f.ruleId} ${withTool(f)}`)}</li>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(headline(report))}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">

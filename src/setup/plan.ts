@@ -178,12 +178,12 @@ export function planSetup(input: SetupInput): SetupPlan {
   );
   const servers = { ...previous, ...referenced };
   if (Object.keys(servers).length === 0) {
-    throw new CandorError(
-      `${input.file} has no servers at ${pathText(input.mapPath)} to put the gateway in front of.`,
-      {
-        code: 'invalid_server_config',
-      },
-    );
+    // A file that is not there is named as missing, not as one without servers.
+    const problem =
+      input.clientText === undefined
+        ? `${input.file} does not exist: ${input.client.title} has no config here, so no servers to put the gateway in front of.`
+        : `${input.file} has no servers at ${pathText(input.mapPath)} to put the gateway in front of.`;
+    throw new CandorError(problem, { code: 'invalid_server_config' });
   }
   let gatewayAfter =
     gatewayText === undefined

@@ -1,5 +1,5 @@
 /**
- * Listing a server's tools and resources *as sent*: every page, followed by cursor, with
+ * Listing a server's tools, resources and prompts *as sent*: every page, followed by cursor, with
  * the entries left raw. The SDK's `listTools()` validates and may drop entries; lint and
  * inspect need to see exactly what the server advertises, malformed tools included.
  */
@@ -22,7 +22,7 @@ interface ListOptions {
 
 async function listAll(
   client: Client,
-  method: 'tools/list' | 'resources/list' | 'resources/templates/list',
+  method: 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list',
   key: string,
   { maxPages = DEFAULT_MAX_PAGES, timeoutMs }: ListOptions,
 ): Promise<unknown[]> {
@@ -87,4 +87,20 @@ export async function listAllResources(
     () => [],
   );
   return { resources, resourceTemplates };
+}
+
+/**
+ * Every prompt the server lists (name, title, description, arguments, as sent), or none
+ * when it does not offer prompts.
+ *
+ * @example
+ * ```ts
+ * const prompts = await listAllPrompts(conn.client); // [{ name: 'review_diff', arguments: [{ name: 'diff', required: true }] }]
+ * ```
+ */
+export async function listAllPrompts(client: Client, options: ListOptions = {}): Promise<Array<{ name: string }>> {
+  if (!client.getServerCapabilities()?.prompts) return [];
+  return (await listAll(client, 'prompts/list', 'prompts', options)).filter(
+    (p): p is { name: string } => typeof (p as { name?: unknown })?.name === 'string',
+  );
 }

@@ -88,7 +88,7 @@ describe('candor auth login, then every command', () => {
     const inspect = await cli(['inspect', setup.url]);
     expect(inspect.code).toBe(0);
     expect(inspect.stdout).toContain('delete_path');
-    const call = await cli(['call', setup.url, 'write_file', '{"path":"a.txt","content":"hello"}']);
+    const call = await cli(['call', setup.url, 'create_file', '{"path":"a.txt","content":"hello"}']);
     expect(call.code).toBe(0);
     expect(readFileSync(path.join(setup.dir, 'a.txt'), 'utf8')).toBe('hello');
     expect(browserVisits(setup)).toHaveLength(1);

@@ -166,7 +166,7 @@ describe('destructive calls', () => {
     const { code, stdout } = await runCli([
       'call',
       served.url,
-      'write_file',
+      'create_file',
       '--arg',
       'path=new.txt',
       '--arg',

@@ -79,7 +79,7 @@ describe('candor serve --example workspace --auth-issuer', () => {
       expect(tools.length).toBeGreaterThan(3);
       expect(tools.every((t) => t.annotations.readOnlyHint)).toBe(true);
       expect(tools.map((t) => t.name)).toContain('read_file');
-      expect(tools.map((t) => t.name)).not.toContain('write_file');
+      expect(tools.map((t) => t.name)).not.toContain('create_file');
       expect(as.jwksFetches).toBe(1);
     } finally {
       await served.stop();

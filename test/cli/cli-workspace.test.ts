@@ -126,10 +126,10 @@ const refusals: Array<{
     reason: /over the 1\.0 MiB limit; pass startLine and endLine/,
   },
   {
-    title: 'write_file over an existing file',
-    tool: 'write_file',
+    title: 'create_file over an existing file',
+    tool: 'create_file',
     args: () => ({ path: 'notes.md', content: 'x' }),
-    reason: /already exists; write_file only creates new files/,
+    reason: /already exists; create_file only creates new files/,
   },
   {
     title: 'an ambiguous str_replace',

@@ -2,7 +2,8 @@
  * The documentation site as a reader gets it: `npm run docs` builds it, every page
  * listed in llms.txt opens in Chromium (playwright-core, Debian's chromium) without a
  * console error, each page's Markdown copy is served beside it, and the site's search
- * finds a tool by name.
+ * finds a tool by name, every internal link and anchor lands, and the sidebar reads in
+ * learning order.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../support/cli-harness.js';
+import { deadLinks } from '../support/site-links.js';
 import { launchChromium } from '../support/ui-support.js';
 
 const DIST = path.join(REPO, 'docs', '.vitepress', 'dist');
@@ -156,6 +158,52 @@ describe('the documentation site', () => {
         links.some((link) => link.startsWith('/build/tools')),
         links.join('\n'),
       ).toBe(true);
+    } finally {
+      await tab.close();
+    }
+  }, 60_000);
+
+  it('has no dead internal link or anchor on any page', () => {
+    const { dead, checked } = deadLinks(DIST);
+    expect(checked).toBeGreaterThan(1000);
+    expect(dead).toEqual([]);
+  });
+
+  it('reads in learning order, with Reference in the top navigation', async () => {
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${base}/get-started`, { waitUntil: 'load' });
+      const nav = await tab.locator('.VPNavBarMenu a').allTextContents();
+      expect(nav.map((t) => t.trim())).toEqual([
+        'Get started',
+        'Build',
+        'Serve',
+        'Check',
+        'Host',
+        'Gateway',
+        'Scale',
+        'Reference',
+      ]);
+      const groups = (await tab.locator('.VPSidebar .VPSidebarItem.level-0 > .item h2').allTextContents()).map((t) =>
+        t.trim(),
+      );
+      expect(groups.slice(0, 10)).toEqual([
+        'Get started',
+        'Build',
+        'Serve',
+        'Check',
+        'Scorecard',
+        'Host',
+        'Gateway',
+        'Console',
+        'Scale',
+        'Reference',
+      ]);
+      // Get started leads on to defining tools, not to a later topic.
+      expect(await tab.locator('.pager-link.next').getAttribute('href')).toBe('/build/tools');
+      await tab.goto(`${base}/host/agent-frameworks`, { waitUntil: 'load' });
+      // The gateway starts where most people meet it: setup in front of the client they have.
+      expect(await tab.locator('.pager-link.next').getAttribute('href')).toBe('/gateway/setup');
     } finally {
       await tab.close();
     }

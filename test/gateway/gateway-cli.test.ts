@@ -68,6 +68,24 @@ describe('bad input gets a clear error', () => {
     }
   });
 
+  it('reports every mistake of a config in one run, with the key a misspelt one likely meant, and no --debug hint', async () => {
+    const config = file(
+      'candor.gateway.json',
+      '{"polcy":"plan","servers":{"memory":{"comand":"npx"},"files":{"command":"node","trust":"yes"}},"timeoutMs":0}',
+    );
+    const { code, stderr } = await runCli(['gateway', '--config', config, '--stdio']);
+    expect(code).toBe(1);
+    expect(stderr.split('\n').slice(0, 5)).toEqual([
+      `candor: ${config}: 4 problems:`,
+      expect.stringMatching(/^ {2}polcy: unknown key; did you mean "policy"\? Expected one of /),
+      '  servers.memory: neither "command" (stdio) nor "url" (HTTP) is set. Did you mean "command" (not "comand")?',
+      '  servers.files.trust: must be "trusted" or "untrusted".',
+      '  timeoutMs: must be a positive number.',
+    ]);
+    // A config mistake is the person's to fix: a stack trace would not help, so it is not offered.
+    expect(stderr).not.toContain('--debug');
+  });
+
   it('refuses bad arguments with usage errors', async () => {
     const bad = await runCli(['gateway', '--policy', 'careless', '--config', 'x.json']);
     expect(bad.code).toBe(2);

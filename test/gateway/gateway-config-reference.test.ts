@@ -39,6 +39,6 @@ describe('the gateway config reference', () => {
   it('refuses a key it does not describe, naming the keys it knows', () => {
     const refusal = refusalOf({ key: 'polcy', type: '', summary: '', example: 'default' }, 'default', 'top');
     const known = [...KEYS].filter((k) => k !== '$schema');
-    expect(refusal).toBe(`polcy: unknown key; expected one of ${known.join(', ')}.`);
+    expect(refusal).toBe(`polcy: unknown key; did you mean "policy"? Expected one of ${known.join(', ')}.`);
   });
 });

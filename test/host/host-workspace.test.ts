@@ -44,12 +44,12 @@ describe('the workspace server behind candor/host', () => {
   it('runs reads side by side and a write alone, in request order', async () => {
     const h = await workspaceHost({
       trust: 'trusted',
-      policy: { rules: [{ decision: 'allow', tools: 'ws__write_file' }] },
+      policy: { rules: [{ decision: 'allow', tools: 'ws__create_file' }] },
     });
     const outcomes = await h.run([
       { tool: 'ws__read_file', args: { path: 'a.txt' } },
       { tool: 'ws__read_file', args: { path: 'b.txt' } },
-      { tool: 'ws__write_file', args: { path: 'c.txt', content: 'gamma\n' } },
+      { tool: 'ws__create_file', args: { path: 'c.txt', content: 'gamma\n' } },
       { tool: 'ws__read_file', args: { path: 'c.txt' } },
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
@@ -71,7 +71,7 @@ describe('the workspace server behind candor/host', () => {
         return 'deny';
       },
     });
-    expect((await h.call('ws__write_file', { path: 'd.txt', content: 'delta\n' })).status).toBe('ok');
+    expect((await h.call('ws__create_file', { path: 'd.txt', content: 'delta\n' })).status).toBe('ok');
     expect((await h.call('ws__delete_path', { path: 'd.txt' })).status).toBe('denied');
     expect(asked.map((a) => a.tool)).toEqual(['ws__delete_path']);
     expect(existsSync(join(root, 'd.txt'))).toBe(true);
@@ -79,7 +79,7 @@ describe('the workspace server behind candor/host', () => {
 
   it('ignores a tag allow rule for an untrusted server: its tags are its own word', async () => {
     const h = await workspaceHost({ policy: { rules: [{ decision: 'allow', tags: ['write'] }] } });
-    const outcome = await h.call('ws__write_file', { path: 'e.txt', content: 'x' });
+    const outcome = await h.call('ws__create_file', { path: 'e.txt', content: 'x' });
     expect(outcome.status).toBe('denied');
     expect(existsSync(join(root, 'e.txt'))).toBe(false);
   });

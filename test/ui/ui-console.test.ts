@@ -84,7 +84,7 @@ describe('candor ui console', () => {
     await page.fill('input[name="text"]', '');
     await page.selectOption('select[name="readOnly"]', 'true');
     await page.selectOption('select[name="server"]', 'workspace');
-    await expect.poll(() => page.locator('[data-tool="workspace__write_file"]').count()).toBe(0);
+    await expect.poll(() => page.locator('[data-tool="workspace__create_file"]').count()).toBe(0);
     expect(await page.locator('[data-tool="workspace__read_file"]').count()).toBe(1);
     await page.selectOption('select[name="readOnly"]', 'any');
     await page.selectOption('select[name="tag"]', 'shell');

@@ -112,7 +112,7 @@ describe('the workspace tools on the wire', () => {
       run_command: [false, true, false, true],
       str_replace: [false, true, false, false],
       web_fetch: [true, false, true, true],
-      write_file: [false, false, true, false],
+      create_file: [false, false, true, false],
     });
     for (const tool of tools) expect(tool.title, tool.name).toBeTruthy();
   });
@@ -171,7 +171,7 @@ describe('path containment through the tools', () => {
   it('refuses symbolic links that leave the root, for reading and for writing through them', async () => {
     expect(await refused('read_file', { path: 'secret-link' })).toMatch(/symbolic link that leads outside/);
     expect(await refused('read_file', { path: 'escape/secret.txt' })).toMatch(/symbolic link that leads outside/);
-    expect(await refused('write_file', { path: 'escape/planted.txt', content: 'x' })).toMatch(
+    expect(await refused('create_file', { path: 'escape/planted.txt', content: 'x' })).toMatch(
       /symbolic link that leads outside/,
     );
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
@@ -263,17 +263,17 @@ describe('grep_search', () => {
   });
 });
 
-describe('write_file, overwrite_file, create_directory', () => {
+describe('create_file, overwrite_file, create_directory', () => {
   it('creates a file and its parent folders', async () => {
-    expect(await ok('write_file', { path: 'docs/guide/intro.md', content: 'hello' })).toBe(
+    expect(await ok('create_file', { path: 'docs/guide/intro.md', content: 'hello' })).toBe(
       'Created docs/guide/intro.md (5 B).',
     );
     expect(readFileSync(file('docs/guide/intro.md'), 'utf8')).toBe('hello');
   });
 
   it('refuses to overwrite an existing file and points to overwrite_file', async () => {
-    expect(await refused('write_file', { path: 'notes.md', content: 'gone' })).toMatch(
-      /already exists; write_file only creates new files\. Use overwrite_file/,
+    expect(await refused('create_file', { path: 'notes.md', content: 'gone' })).toMatch(
+      /already exists; create_file only creates new files\. Use overwrite_file/,
     );
     expect(readFileSync(file('notes.md'), 'utf8')).toBe('# Notes\nTODO: write docs\n');
   });

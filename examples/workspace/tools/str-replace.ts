@@ -5,10 +5,10 @@
  * instead of guessing again.
  */
 import { z } from 'zod';
-import { editDistance } from '../../../src/cli/edit-distance.js';
 import { ToolError } from '../../../src/errors.js';
 import { defineTool } from '../../../src/tool/define.js';
 import type { ToolDefinition } from '../../../src/tool/types.js';
+import { editDistance } from '../../../src/util/edit-distance.js';
 import { readTextFile, writeTextFile } from '../text-files.js';
 import { TAGS, type WorkspaceContext } from './context.js';
 

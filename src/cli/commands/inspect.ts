@@ -1,7 +1,8 @@
 /**
  * `candor inspect <target>`: connect to any MCP server and show its tools —
  * name, title, the four hints (marked "(default)" where the server sent nothing
- * and the spec's worst case applies), tags, UI link. `--json` for machines.
+ * and the spec's worst case applies), tags, UI link — then its resources, resource
+ * templates and prompts. `--json` for machines.
  *
  * ```
  * candor inspect http://127.0.0.1:3000/mcp
@@ -10,11 +11,13 @@
  */
 
 import { type Command, InvalidArgumentError } from 'commander';
+import type { ServerOffers } from '../../targets/offers.js';
 import type { TargetInput } from '../../targets/parse.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
+import { renderOffers } from '../server-offers.js';
 import { HINT_NAMES, type ListedTool, summarizeTool } from '../tool-summary.js';
 import { defaultsNote, toolTable } from '../tool-table.js';
 
@@ -33,8 +36,8 @@ export interface InspectOptions {
   protocol?: ProtocolChoice;
 }
 
-/** The `--json` document. */
-export interface InspectReport {
+/** The `--json` document: the tools, then the resources, resource templates and prompts. */
+export interface InspectReport extends ServerOffers {
   target: string;
   server?: { name: string; version: string; title?: string };
   /** The protocol version spoken: `2026-07-28` or the 2025 version `initialize` agreed on. */
@@ -61,10 +64,11 @@ export interface InspectReport {
  */
 export async function inspectTarget(options: InspectOptions): Promise<{ report: InspectReport; tools: ListedTool[] }> {
   // Loaded here, not at the top: the SDK client is most of the CLI's start-up time.
-  const { openTargetWords, listTargetTools } = await import('../open-target.js');
+  const { openTargetWords, listTargetTools, listTargetOffers } = await import('../open-target.js');
   const target = await openTargetWords(options, options.timeoutMs);
   try {
     const tools = await listTargetTools(target, options.timeoutMs);
+    const offers = await listTargetOffers(target, options.timeoutMs);
     const info = target.client.getServerVersion();
     const protocolVersion = target.client.getNegotiatedProtocolVersion();
     const report: InspectReport = {
@@ -83,6 +87,7 @@ export async function inspectTarget(options: InspectOptions): Promise<{ report: 
           ...(tool.inputSchema === undefined ? {} : { inputSchema: tool.inputSchema }),
         };
       }),
+      ...offers,
     };
     return { report, tools };
   } finally {
@@ -109,6 +114,8 @@ export function renderInspect(
   lines.push(tools.length > 0 ? toolTable(tools, { colour: options.colour }) : '(no tools)');
   const note = defaultsNote(tools);
   if (note) lines.push('', note);
+  const offers = renderOffers(report);
+  if (offers.length > 0) lines.push('', ...offers.slice(0, -1));
   return `${lines.join('\n')}\n`;
 }
 
@@ -130,7 +137,9 @@ export function parseTimeout(value: string): number {
 export function registerInspect(program: Command): Command {
   const command = program
     .command('inspect')
-    .description('Show the tools of an MCP server: title, the four hints (and which are spec defaults), tags, UI link.')
+    .description(
+      'Show what an MCP server offers: its tools (title, the four hints and which are spec defaults, tags, UI link), resources, resource templates and prompts.',
+    )
     .usage('<target> [options]  |  [options] -- <command> [args…]')
     .argument('[target...]', 'http(s):// URL, module file (.js/.ts), or config file entry (mcp.json#name)')
     .option('--json', 'print the report as JSON', false)

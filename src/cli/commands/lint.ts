@@ -22,9 +22,9 @@ import type { LintConfig, ProfileName } from '../../lint/types.js';
 import { OBSERVE_RULES } from '../../observe/verdicts.js';
 import { type LintProgress, lintTargets } from '../../targets/lint-targets.js';
 import { parseTargets, type TargetInput } from '../../targets/parse.js';
+import { closestNames } from '../../util/edit-distance.js';
 import { logSettingsFrom, stderrLogger } from '../../util/logger.js';
 import { CliError, EXIT } from '../cli-error.js';
-import { closestNames } from '../edit-distance.js';
 import { addEnvOptions, commandEnvOf, type EnvOptions } from '../env-options.js';
 import { addProtocolOption, type ProtocolChoice, protocolOf } from '../protocol-flag.js';
 

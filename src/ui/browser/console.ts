@@ -2,16 +2,19 @@
  * The `candor ui` console page: servers, the tool table (hints with spec
  * defaults marked, filters with the registry's search semantics), a tool's
  * detail (schema form, lint, pin diff), calls through the host policy with
- * the confirmation dialog, results, Views, and the session log.
+ * the confirmation dialog, results, Views, the servers' resources and prompts, and the
+ * session log.
  */
 import type { CallOutcome } from '../../host/types.js';
 import type { ConsoleQuestion } from '../server/confirm-broker.js';
+import type { ServerOffersRow } from '../server/offers.js';
 import type { ReviewItem } from '../server/review.js';
 import type { SessionEntry } from '../server/session-log.js';
 import type { ToolDetail, ToolRow } from '../server/tool-rows.js';
 import { apiToken, events, getJson, postJson } from './api.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { h, json } from './dom.js';
+import { renderOffers } from './offers-pane.js';
 import { resultCard } from './result-view.js';
 import { renderReview } from './review-pane.js';
 import { argsEditor } from './schema-form.js';
@@ -392,11 +395,17 @@ async function loadReview(): Promise<void> {
   renderReview($('review'), items, () => void refresh());
 }
 
+async function loadOffers(): Promise<void> {
+  const { servers } = await getJson<{ servers: ServerOffersRow[] }>('/api/offers');
+  renderOffers($('offers'), servers);
+}
+
 async function refresh(): Promise<void> {
   state = await getJson<State>('/api/state');
   renderServers();
   await loadTools();
   await loadReview();
+  await loadOffers();
 }
 
 async function start(): Promise<void> {
@@ -412,6 +421,7 @@ async function start(): Promise<void> {
   renderFilters([...new Set(all.tools.flatMap((t) => t.tags))].sort());
   await loadTools();
   await loadReview();
+  await loadOffers();
   for (const entry of (await getJson<{ entries: SessionEntry[] }>('/api/log')).entries) addEntry(entry);
   listen();
   document.body.dataset.ready = 'true';

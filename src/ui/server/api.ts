@@ -9,6 +9,7 @@ import type { Host } from '../../host/host-api.js';
 import type { ConfirmBroker } from './confirm-broker.js';
 import { callScope } from './confirm-broker.js';
 import type { EventHub } from './event-stream.js';
+import { serverOffers } from './offers.js';
 import { approveServer, reviewItems } from './review.js';
 import type { SessionLog } from './session-log.js';
 import type { RowQuery, ToolTable } from './tool-rows.js';
@@ -111,6 +112,7 @@ export function getRoutes(deps: ApiDeps): Record<string, (url: URL) => unknown> 
       if (!detail) throw new ApiError(404, `No tool named ${JSON.stringify(name)}.`);
       return detail;
     },
+    '/api/offers': async () => ({ servers: await serverOffers(deps.host) }),
     '/api/log': () => ({ entries: deps.log.entries() }),
     '/api/review': () => ({ lockFile: deps.lockFile ?? null, items: deps.lockFile ? reviewItems(deps.host) : [] }),
   };

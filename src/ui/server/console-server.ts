@@ -148,7 +148,8 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
             broker.openQuestions().map((data) => ({ type: 'confirm' as const, data })),
           );
         }
-        if (request.method === 'GET' && gets[url.pathname]) return sendJson(response, 200, gets[url.pathname]!(url));
+        if (request.method === 'GET' && gets[url.pathname])
+          return sendJson(response, 200, await gets[url.pathname]!(url));
         if (request.method === 'POST' && posts[url.pathname]) {
           return sendJson(response, 200, await posts[url.pathname]!(await readJson(request)));
         }

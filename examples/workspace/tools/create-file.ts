@@ -1,5 +1,5 @@
 /**
- * `write_file` creates; `overwrite_file` replaces. Two tools rather than one
+ * `create_file` creates; `overwrite_file` replaces. Two tools rather than one
  * with an `overwrite` flag: a tool whose behaviour depends on an argument must
  * advertise its worst case, so a single tool would have to say "destructive" and
  * hosts would confirm every new file.
@@ -25,17 +25,17 @@ const overwriteInput = z.object({
 });
 
 /**
- * Make the `write_file` tool (additive: it never replaces anything).
+ * Make the `create_file` tool (additive: it never replaces anything).
  *
  * @example
  * ```ts
- * registry.add(writeFileTool(ws));
+ * registry.add(createFileTool(ws));
  * ```
  */
-export function writeFileTool(ws: WorkspaceContext): ToolDefinition {
+export function createFileTool(ws: WorkspaceContext): ToolDefinition {
   const { sandbox, limits } = ws;
   return defineTool({
-    name: 'write_file',
+    name: 'create_file',
     title: 'Create File',
     description:
       'Create a new UTF-8 text file in the workspace. Refuses to touch an existing file: use overwrite_file to replace one, or str_replace / apply_patch to edit it.',
@@ -50,7 +50,7 @@ export function writeFileTool(ws: WorkspaceContext): ToolDefinition {
       const target = await sandbox.resolve(file, { expect: 'any' });
       if (target.stats) {
         throw new ToolError(
-          `${target.relative} already exists; write_file only creates new files. Use overwrite_file to replace it, or str_replace / apply_patch to edit it.`,
+          `${target.relative} already exists; create_file only creates new files. Use overwrite_file to replace it, or str_replace / apply_patch to edit it.`,
           { code: 'exists' },
         );
       }

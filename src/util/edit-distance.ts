@@ -1,7 +1,6 @@
 /**
  * Levenshtein distance, used to suggest what the caller probably meant: the
- * CLI's "did you mean" for unknown tools, and the workspace pack's `str_replace`
- * near misses.
+ * CLI's "did you mean" for unknown tools and the gateway config's for unknown keys.
  */
 
 /**
@@ -40,10 +39,14 @@ export function editDistance(a: string, b: string): number {
  */
 export function closestNames(wanted: string, candidates: readonly string[], max = 3): string[] {
   const limit = Math.max(2, Math.floor(wanted.length / 3));
-  return candidates
-    .map((name) => ({ name, distance: editDistance(wanted.toLowerCase(), name.toLowerCase()) }))
-    .filter((c) => c.distance <= limit)
-    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
-    .slice(0, max)
-    .map((c) => c.name);
+  return (
+    candidates
+      // A length apart by more than the limit is too far already: a long key costs no matrix.
+      .filter((name) => Math.abs(name.length - wanted.length) <= limit)
+      .map((name) => ({ name, distance: editDistance(wanted.toLowerCase(), name.toLowerCase()) }))
+      .filter((c) => c.distance <= limit)
+      .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
+      .slice(0, max)
+      .map((c) => c.name)
+  );
 }
