@@ -6,6 +6,7 @@
 import { INVISIBLE_FIRST_UNITS } from '../../lint/rules/steering.js';
 import { searchAhead } from './anchor-occurrences.js';
 import { INJECTION_ANCHORS } from './injection.js';
+import { SIGNAL_ANCHORS } from './injection-signals.js';
 import { SECRET_ANCHORS } from './secrets.js';
 
 /**
@@ -25,6 +26,7 @@ export function searchResultAhead(text: string, run: { secrets: boolean; injecti
     [
       { anchors: SECRET_ANCHORS, caseless: false },
       { anchors: INJECTION_ANCHORS, caseless: true },
+      { anchors: SIGNAL_ANCHORS, caseless: true },
     ],
     // The pass looks for them only in chunks holding a character past U+00AC.
     INVISIBLE_FIRST_UNITS,

@@ -21,6 +21,12 @@ export function resultSettings(value: unknown): ResultGuardSettings | string {
     return 'must be an object such as { "secrets": "redact", "injection": "annotate" }.';
   const out: ResultGuardSettings = {};
   for (const [key, action] of Object.entries(value)) {
+    if (key === 'budgetMs') {
+      if (typeof action !== 'number' || !Number.isFinite(action) || action < 1 || action > 60_000)
+        return `budgetMs must be a number of milliseconds from 1 to 60000 (got ${JSON.stringify(action)}).`;
+      out.budgetMs = action;
+      continue;
+    }
     if (!(KINDS as readonly string[]).includes(key)) return `unknown key "${key}"; expected "secrets" or "injection".`;
     if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action))
       return `${key} must be one of ${ACTIONS.map((a) => `"${a}"`).join(', ')} (got ${JSON.stringify(action)}).`;
@@ -54,8 +60,8 @@ export function serverResultSettings(value: unknown): ServerResultSettings | Res
     };
   const { tools, ...kinds } = value as Record<string, unknown>;
   for (const key of Object.keys(kinds))
-    if (!(KINDS as readonly string[]).includes(key))
-      return { at: '', problem: `unknown key "${key}"; expected "secrets", "injection" or "tools".` };
+    if (!(KINDS as readonly string[]).includes(key) && key !== 'budgetMs')
+      return { at: '', problem: `unknown key "${key}"; expected "secrets", "injection", "budgetMs" or "tools".` };
   const own = resultSettings(kinds);
   if (typeof own === 'string') return { at: '', problem: own };
   if (tools === undefined) return own;
@@ -80,12 +86,12 @@ export function serverResultSettings(value: unknown): ServerResultSettings | Res
  * ```
  */
 export function resultSettingsFlag(text: string): ResultGuardSettings | string {
-  const record: Record<string, string> = {};
+  const record: Record<string, string | number> = {};
   for (const part of text.split(',')) {
     const [key, action, extra] = part.split('=').map((s) => s.trim());
     if (!key || !action || extra !== undefined)
       return `--results expects kind=action pairs separated by commas, e.g. --results secrets=block,injection=annotate (got "${part}").`;
-    record[key] = action;
+    record[key] = key === 'budgetMs' ? (Number(action) as never) : action;
   }
   const settings = resultSettings(record);
   return typeof settings === 'string' ? `--results: ${settings}` : settings;

@@ -1,0 +1,84 @@
+/**
+ * Base64 and hex runs long enough to hide a credential (a `.env` file encoded, a token in
+ * hex), decoded when what they hold is text. Found by looking at every 24th character
+ * only: a run of 48 or more covers two such places, and ordinary text (words, names,
+ * numbers) seldom has a run that long, so a megabyte costs some 40,000 reads, not a
+ * million.
+ */
+import type { BudgetCheck } from './budget.js';
+
+/** A run of a text and the text it decodes to. */
+export interface Blob {
+  start: number;
+  end: number;
+  decoded: string;
+}
+
+// The shortest run looked at: 36 bytes of base64 (a 32-character token and its name), 24 of hex.
+const MIN_RUN = 48;
+const STRIDE = MIN_RUN / 2;
+// Decoding stops here: a blob bigger than this is not text a person wrote.
+const MAX_RUN = 64 * 1024;
+
+function isBase64Code(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 45 ||
+    code === 95
+  );
+}
+
+function isHexRun(run: string): boolean {
+  return /^[0-9a-fA-F]+$/.test(run) && run.length % 2 === 0;
+}
+
+/** Whether decoded bytes read as text: valid UTF-8, no control characters but whitespace. */
+function asText(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  if (text.includes('\uFFFD')) return undefined;
+  let printable = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 32 || code === 9 || code === 10 || code === 13) printable++;
+  }
+  return printable === text.length ? text : undefined;
+}
+
+/**
+ * The base64 (standard or URL-safe, padded or not) and hex runs of at least 48 characters
+ * that decode to text.
+ *
+ * @example
+ * ```ts
+ * blobs(Buffer.from('API_KEY=ghp_' + 'a'.repeat(36)).toString('base64')); // [{ start: 0, end: 64, decoded: 'API_KEY=ghp_…' }]
+ * ```
+ */
+export function blobs(text: string, budget?: BudgetCheck): Blob[] {
+  const found: Blob[] = [];
+  let after = 0;
+  for (let at = STRIDE; at < text.length; at += STRIDE) {
+    budget?.step();
+    if (at < after || !isBase64Code(text.charCodeAt(at)) || !isBase64Code(text.charCodeAt(at - STRIDE))) continue;
+    // Both ends of a stride inside the alphabet: read the run whole, once.
+    let start = at;
+    while (start > after && isBase64Code(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && isBase64Code(text.charCodeAt(end))) end++;
+    after = end;
+    let padded = end;
+    while (padded < text.length && padded < end + 2 && text.charCodeAt(padded) === 61) padded++;
+    if (end - start < MIN_RUN || end - start > MAX_RUN) continue;
+    const run = text.slice(start, padded);
+    // A run of one kind of character (letters only, digits only) is a word or a number, not an encoding.
+    if (!/\d/.test(run) || !/[A-Za-z]/.test(run)) continue;
+    const decoded = isHexRun(run)
+      ? asText(Buffer.from(run, 'hex'))
+      : asText(Buffer.from(run, /[-_]/.test(run) ? 'base64url' : 'base64'));
+    if (decoded !== undefined && decoded.length >= 16) found.push({ start, end: padded, decoded });
+  }
+  return found;
+}
