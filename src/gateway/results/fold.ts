@@ -94,6 +94,14 @@ function isTokenCode(code: number): boolean {
   );
 }
 
+/** Whether a code unit is left as it is by every folding asked for. */
+function plain(code: number, options: FoldOptions): boolean {
+  if (code === 92) return !options.escapes;
+  if (code === 10 || code === 13) return !options.wraps && !options.spaces;
+  if (code === 32 || code === 9) return !options.spaces;
+  return code < 0x80 || !options.unicode;
+}
+
 /**
  * Whether the line from `next` goes on with the token the line before `end` stops in: a long
  * run (16+) before the break, and after it a run of token characters holding a digit that
@@ -125,14 +133,13 @@ const SIMPLE_ESCAPES: Record<string, string> = { '/': '/', '"': '"', '\\': '\\',
  * ```
  */
 export function fold(text: string, options: FoldOptions, budget?: BudgetCheck): View | undefined {
+  // Chunks of the view; one entry of `map` per view character.
   const out: string[] = [];
   const map: number[] = [];
   let changed = false;
   const push = (s: string, from: number) => {
-    for (let k = 0; k < s.length; k++) {
-      out.push(s[k] as string);
-      map.push(from);
-    }
+    out.push(s);
+    for (let k = 0; k < s.length; k++) map.push(from);
   };
   let i = 0;
   while (i < text.length) {
@@ -206,9 +213,12 @@ export function fold(text: string, options: FoldOptions, budget?: BudgetCheck): 
       i += width;
       continue;
     }
-    out.push(text[i] as string);
-    map.push(i);
-    i++;
+    // A run of characters no folding touches is copied whole.
+    let j = i + 1;
+    while (j < text.length && plain(text.charCodeAt(j), options)) j++;
+    out.push(text.slice(i, j));
+    for (let k = i; k < j; k++) map.push(k);
+    i = j;
   }
   if (!changed) return undefined;
   map.push(text.length);

@@ -176,8 +176,7 @@ export function findInjection(text: string, budget: BudgetCheck = UNBOUNDED): Re
     }
   }
   if (note && found.length === 0) found.push({ kind: 'injection', rule: descriptionSteering.id, level: 'note' });
-  const wide = hasWideCharacters(text);
-  found.push(...findSignals(text, budget, wide));
-  if (wide && SMUGGLED.test(text)) found.push({ kind: 'injection', rule: hiddenUnicode.id });
+  found.push(...findSignals(text, budget));
+  if (hasWideCharacters(text) && (text.includes('\uDB40') || text.includes('\u202D') || text.includes('\u202E')) && SMUGGLED.test(text)) found.push({ kind: 'injection', rule: hiddenUnicode.id });
   return found;
 }

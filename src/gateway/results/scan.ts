@@ -4,15 +4,18 @@
  * and hex runs; the seams between adjacent text blocks), each finding mapped back to the
  * slot and range it came from, so redaction writes into the original strings.
  */
-import { hasWideCharacters } from '../../util/wide-characters.js';
 import { blobs } from './blobs.js';
 import type { BudgetCheck } from './budget.js';
 import { fold, shiftView, toOriginal, type View } from './fold.js';
 import { findInjection } from './injection.js';
+import { translatedOverride } from './injection-signals.js';
 import { searchResultAhead } from './search-ahead.js';
 import { findSecrets } from './secrets.js';
 import type { Slot } from './message-slots.js';
 import type { ResultFinding } from './types.js';
+import { siteWindows } from './unicode-sites.js';
+import { spans } from './spans.js';
+import { BLOB_RULE, ESCAPE_RULE, VIEW_ANCHORS } from './view-anchors.js';
 
 /** What a scan found: per slot, the secret ranges in its text; and every finding. */
 export interface ScanFindings {
@@ -23,11 +26,6 @@ export interface ScanFindings {
 
 // Shorter strings hold no secret or order worth the search (keys such as "type", "text").
 const SHORTEST = 8;
-// An escape that can hide ASCII (`\u0067`), an escaped slash, a doubly escaped escape.
-const ESCAPE_SITE = /\\(?:u00[0-7][0-9a-fA-F]|\/|\\u)/g;
-// How much of a text around an escape is decoded and searched.
-const BEFORE_SITE = 256;
-const AFTER_SITE = 512;
 // How much of two adjacent text blocks is searched across their seam.
 const SEAM = 256;
 
@@ -93,16 +91,24 @@ async function scanText(
   range: (r: readonly [number, number]) => void,
   depth: number,
 ): Promise<void> {
-  searchResultAhead(text, run);
+  searchResultAhead(text);
   const searchView = async (view: View | undefined) => {
     if (view === undefined) return;
     await searchOne(view.text, run, budget, findings, (r) => range(toOriginal(view, r)));
   };
   await searchOne(text, run, budget, findings, range);
-  // Characters past Latin-1, or a soft hyphen: the whole text folded.
-  if (hasWideCharacters(text) || text.includes('\u00AD')) await searchView(fold(text, { unicode: true }, budget));
+  // Around invisible, look-alike, fullwidth and other-script characters: that part folded,
+  // and searched for the translated phrases.
+  for (const [start, end] of siteWindows(text, budget)) {
+    budget.check();
+    const part = text.slice(start, end);
+    if (run.injection) findings.push(...translatedOverride(part));
+    const view = fold(part, { unicode: true }, budget);
+    if (view !== undefined) await searchView(shiftView(view, start));
+  }
+  const encoded = spans(text, VIEW_ANCHORS, { budget });
   // Around each escape that can hide ASCII: that part decoded (twice, for JSON in a JSON string).
-  for (const [start, end] of escapeWindows(text)) {
+  for (const { start, end } of encoded.filter((span) => span.rules.has(ESCAPE_RULE))) {
     budget.check();
     const part = text.slice(start, end);
     const once = fold(part, { escapes: true, unicode: true }, budget);
@@ -113,7 +119,11 @@ async function scanText(
   }
   // Base64 and hex runs that decode to text: a finding in one redacts the run whole.
   if (depth < 2)
-    for (const blob of blobs(text, budget)) {
+    for (const blob of blobs(
+      text,
+      encoded.filter((span) => span.rules.has(BLOB_RULE)).map((span) => span.start),
+      budget,
+    )) {
       const inner: ResultFinding[] = [];
       let secret = false;
       await scanText(blob.decoded, run, budget, inner, () => {
@@ -137,21 +147,6 @@ async function searchOne(
       if (f.range) range(f.range);
     }
   if (run.injection) findings.push(...findInjection(text, budget));
-}
-
-/** The parts of a text around its escape sites, merged. */
-function escapeWindows(text: string): Array<[number, number]> {
-  if (!text.includes('\\')) return [];
-  const windows: Array<[number, number]> = [];
-  ESCAPE_SITE.lastIndex = 0;
-  for (const m of text.matchAll(ESCAPE_SITE)) {
-    const start = Math.max(0, m.index - BEFORE_SITE);
-    const end = Math.min(text.length, m.index + AFTER_SITE);
-    const last = windows.at(-1);
-    if (last && start <= last[1]) last[1] = end;
-    else windows.push([start, end]);
-  }
-  return windows;
 }
 
 /** A view of a view, as a view of the text under both. */
