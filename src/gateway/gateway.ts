@@ -32,6 +32,7 @@ import type { PerUserSignIns } from './per-user.js';
 import { perUserServersOf, perUserSignIns } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
 import { resultGuardStep } from './results/guard-step.js';
+import { messageGuard } from './results/message-guard.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
@@ -92,6 +93,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
   const inFlight = new InFlight();
+  // The result guards on the channels besides tool results: resources, prompts, logs, progress, errors.
+  const guardMessages = messageGuard({
+    gateway: options.results,
+    server: (name) => options.servers[name]?.results,
+    trusted: (name) => options.servers[name]?.trust === 'trusted',
+  });
   const audit = options.audit === undefined ? undefined : auditSink(options.audit);
   // OpenTelemetry metrics when @opentelemetry/api is installed (the application registers the provider).
   const metrics = await gatewayMetrics();
@@ -135,7 +142,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       timeoutMs,
       tightenHints: true,
       clientCapabilities: FORWARDED_CAPABILITIES,
-      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
+      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight, guardMessages),
     });
   } catch (error) {
     await sandboxed.dispose();
@@ -176,6 +183,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     perUser: () => perUser,
     remote: (server) => options.servers[server]?.command === undefined,
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
+    messages: guardMessages,
     hooks: callHooks({
       gateway: options.hooks,
       server: (name) => options.servers[name]?.hooks,
@@ -236,7 +244,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   host.on('warning', ({ server, message }) => logger.warn(`${server ?? 'gateway'}: ${message}`));
 
-  const extras = new ExtrasMirror({ host, resources, prompts, logger, separator: SEPARATOR });
+  const extras = new ExtrasMirror({ host, resources, prompts, logger, separator: SEPARATOR, guard: guardMessages });
   resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
@@ -299,7 +307,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           servers: perUserServers,
           logger,
           capabilities: FORWARDED_CAPABILITIES,
-          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight),
+          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight, guardMessages),
         });
   perUser = perUserSide?.signIns;
   const profileOf = (name: string): CandorServer => {

@@ -118,6 +118,7 @@ const RULES: readonly ExtraRule[] = [
   ...(
     [
       ['gitlab-token', ['glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-', 'glffct-'], `gl[a-z]{2,6}-[${TOKEN}]{20,64}`],
+      ['vault-token', ['hvs.', 'hvb.', 'hvr.'], `hv[sbr]\\.[${TOKEN}]{24,200}`],
       ['stripe-key', ['rk_live_', 'rk_test_', 'sk_live_', 'sk_test_', 'pk_live_'], '[rsp]k_(?:live|test)_[A-Za-z0-9]{20,247}'],
       ['pypi-token', ['pypi-AgE'], `pypi-AgE[${TOKEN}]{50,400}`],
       ['atlassian-token', ['ATATT3'], `ATATT3[\\w=-]{150,300}`],
@@ -149,7 +150,7 @@ const RULES: readonly ExtraRule[] = [
       ['typeform-token', ['tfp_'], `tfp_[\\w.-]{59}`],
       ['infracost-key', ['ico-'], 'ico-[a-zA-Z0-9]{32}'],
       ['settlemint-token', ['sm_pat_', 'sm_aat_', 'sm_sat_'], 'sm_[pas]at_[a-zA-Z0-9]{16}'],
-      ['square-token', ['sq0atp-', 'sq0csp-', 'EAAA'], `(?:sq0(?:atp|csp)-[${TOKEN}]{22,60}|\\bEAAA[\\w+=-]{60})`],
+      ['square-token', ['sq0atp-', 'sq0csp-'], `sq0(?:atp|csp)-[${TOKEN}]{22,60}`],
       ['mailgun-key', ['key-'], '\\bkey-[0-9a-f]{32}\\b'],
       ['mailchimp-key', ['-us'], '\\b[0-9a-f]{32}-us\\d{1,2}\\b'],
       ['discord-webhook', ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], `discord(?:app)?\\.com/api/webhooks/\\d{17,20}/[${TOKEN}]{60,68}`],

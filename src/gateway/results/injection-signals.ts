@@ -73,11 +73,11 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     rule: 'addressed-to-model',
-    literals: ['llm', 'assistant', 'instructions', 'system prompt', 'system override', 'dear ', 'if you are'],
+    literals: ['llm', 'assistant', 'instructions', 'system prompt', 'system override', 'dear ', 'if you are', 'note to', 'note for', 'attention', 'message to', 'message for'],
     precededBy: either(/(?<=\b(?:to|for|dear|hey|hello|an?|the|any|all|new|updated|real|actual|secret|system)\s{1,4})/iy, /(?<![\w-])/y),
-    followedBy: either(/s?\s{0,4}:/y, /s?\s{1,4}(?:must|should|shall|are\s{1,4}required)\b/iy, /(?<=(?:dear |if you are|system prompt|system override))/iy, /(?<=(?:to|for|dear|hey|hello|an?|the|any|all)\s{1,4}(?:llm|assistant))/iy),
+    followedBy: either(/s?\s{0,4}:/y, /(?<=(?:note|message)\s{1,4}(?:to|for))/iy, /(?<=attention)/iy, /s?\s{1,4}(?:must|should|shall|are\s{1,4}required)\b/iy, /(?<=(?:dear |if you are|system prompt|system override))/iy, /(?<=(?:to|for|dear|hey|hello|an?|the|any|all)\s{1,4}(?:llm|assistant))/iy),
     re: new RegExp(
-      String.raw`\b(?:(?:note|message|attention|instructions?|important)\s{0,4}(?:to|for)\s{1,4}(?:the\s{1,4}|any\s{1,4}|all\s{1,4})?${MODEL}s?\b|(?:dear|hey|hello)\s{1,4}${MODEL}\b|if\s{1,4}you\s{1,4}are\s{1,4}(?:an?\s{1,4})?${MODEL}\b|(?:new|updated|real|actual|secret)\s{1,4}(?:system\s{1,4})?instructions?\s{0,4}:|system\s{1,4}(?:prompt|override|message)\s{0,4}:|${MODEL}s?\s{1,4}(?:must|should|shall|are\s{1,4}required\s{1,4}to)\s{1,4}(?:now\s{1,4}|immediately\s{1,4}|always\s{1,4}|first\s{1,4})?${VERB}\b)`,
+      String.raw`\b(?:(?:note|message|attention|instructions?|important)\s{0,4}(?:to|for)\s{1,4}(?:the\s{1,4}|any\s{1,4}|all\s{1,4})?${MODEL}s?\b|(?:attention|important|note|warning)\s{0,4}[,:]?\s{0,4}${MODEL}s?\s{0,4}[:,]|(?:dear|hey|hello)\s{1,4}${MODEL}\b|if\s{1,4}you\s{1,4}are\s{1,4}(?:an?\s{1,4})?${MODEL}\b|(?:new|updated|real|actual|secret)\s{1,4}(?:system\s{1,4})?instructions?\s{0,4}:|system\s{1,4}(?:prompt|override|message)\s{0,4}:|${MODEL}s?\s{1,4}(?:must|should|shall|are\s{1,4}required\s{1,4}to)\s{1,4}(?:now\s{1,4}|immediately\s{1,4}|always\s{1,4}|first\s{1,4})?${VERB}\b)`,
       'i',
     ),
     before: 120,
@@ -90,8 +90,11 @@ const SIGNALS: readonly Signal[] = [
       TOOL_ORDER.lastIndex = at;
       return TOOL_ORDER.test(text);
     },
+    // An order ("you must use", "please call") to use a tool; or a bare imperative naming a
+    // tool the way a tool is named (send_email, `http_post`), which prose naming a kind of
+    // tool ("use the search tool") does not.
     re: new RegExp(
-      String.raw`\b(?:you\s{1,4}(?:must|should|need\s{1,4}to|have\s{1,4}to|are\s{1,4}required\s{1,4}to)|please|now|immediately|first)\s{1,4}(?:also\s{1,4})?${VERB}\s{1,4}(?:the\s{1,4})?[\x60'"]?[A-Za-z][\w.-]{0,60}[\x60'"]?\s{1,4}(?:tool|function)\b`,
+      String.raw`\b(?:you\s{1,4}(?:must|should|need\s{1,4}to|have\s{1,4}to|are\s{1,4}required\s{1,4}to)|please|now|immediately|first)\s{1,4}(?:also\s{1,4})?${VERB}\s{1,4}(?:the\s{1,4})?[\x60'"]?[A-Za-z][\w.-]{0,60}[\x60'"]?\s{1,4}tool\b|(?:^|[.:!;,]\s{1,4})${VERB}\s{1,4}(?:the\s{1,4})?(?:\x60[^\x60\s]{1,60}\x60|[A-Za-z][\w.-]{0,60}[_.-][\w.-]{0,60})\s{1,4}tool\b`,
       'i',
     ),
     before: 160,
@@ -101,7 +104,7 @@ const SIGNALS: readonly Signal[] = [
     rule: 'instruction-override',
     literals: ['ignore', 'disregard', 'forget', 'override', 'from now on', 'stop following', 'you are now', 'pretend'],
     precededBy: wordStart,
-    followedBy: spaceAt,
+    followedBy: /[\s,:]/y,
     re: /\b(?:(?:ignore|disregard|forget|override|set\s+aside|throw\s+out)\s{1,8}(?:all\s{1,4}|any\s{1,4}|of\s{1,4}|the\s{1,4}|your\s{1,4}|my\s{1,4}|everything\s{1,4}|what\s{1,4}){0,4}(?:(?:previous|prior|above|earlier|preceding|original|initial|system)\s{1,4}(?:instructions?|prompts?|rules|directions|guidelines|context|messages|orders|commands)|you\s{1,4}(?:were|have\s{1,4}been)\s{1,4}(?:told|given|instructed)|(?:instructions|guidelines|safety\s{1,4}rules)\b)|from\s{1,4}now\s{1,4}on,?\s{1,4}you\s{1,4}(?:are|will|must|should|have)|stop\s{1,4}following\s{1,4}(?:your|the|all|any)|you\s{1,4}are\s{1,4}now\s{1,4}(?:in\s{1,4})?(?:an?\s{1,4})?(?:unrestricted|jailbroken|developer\s{1,4}mode|dan\b|evil|free)|pretend\s{1,4}(?:that\s{1,4})?you\s{1,4}(?:are|have)\s{1,4}no\s{1,4}(?:rules|restrictions|guidelines))/i,
     before: 1,
     after: 220,
@@ -128,14 +131,14 @@ export const SIGNAL_ANCHORS: readonly Anchor[] = sameShape([
       ...(signal.followedBy ? { followedBy: signal.followedBy } : {}),
     })),
   ),
-  ...['instrucciones', 'instructions', 'nweisungen', 'istruzioni', 'anteriores', 'instructies', 'talimatlar'].map(
+  ...['instrucciones', 'instructions', 'istruzioni', 'anteriores', 'instructies', 'talimatlar', 'anweisungen'].map(
     (literal) => ({
       literal,
       rules: [TRANSLATED],
       before: 80,
       after: 80,
       // Before the word in the phrases: the article or verb of the language, never English's.
-      precededBy: /(?<=(?:las|les|le|as|alle|talimatlar|ignoriere|ignora|negeer|instruções|instrucciones)\s{1,4}|önceki\s{1,4})|(?<=\s)(?=anteriores|instrucciones|istruzioni|instructies|talimatlar|nweisungen)/iy,
+      precededBy: /(?<=(?:las|les|le|as|alle|talimatlar|ignoriere|ignora|negeer|instruções|instrucciones)\s{1,4}|önceki\s{1,4})|(?<=\s)(?=anteriores|instrucciones|istruzioni|instructies|talimatlar|anweisungen)/iy,
     }),
   ),
 ]);
@@ -162,11 +165,12 @@ export function translatedOverride(part: string): ResultFinding[] {
   ];
 }
 
+const MARKUP_RULES = new Set(['hidden-markup', 'markdown-image-exfiltration']);
 const BY_RULE = new Map(SIGNALS.map((s) => [s.rule, s]));
 
 // Words that frame a phrase as a subject, not an order: a text about prompt injection.
 const DISCUSSION =
-  /\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|attacks?|injections?|jailbreaks?|examples?|called|known\s+as|detects?|detection|flags?|blocks?|patterns?|strings?|payloads?|classifier|red[\s-]team|test\s+cases?|malicious|adversarial)\b/i;
+  /\b(?:tags?|tokens?|format|templates?|delimit\w*|documentation|used\s+by|syntax|such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|attacks?|injections?|jailbreaks?|examples?|called|known\s+as|detects?|detection|flags?|blocks?|patterns?|strings?|payloads?|classifier|red[\s-]team|test\s+cases?|malicious|adversarial)\b/i;
 
 /**
  * Whether a match only discusses an order: it stands in quotes or a code span, or the
@@ -177,7 +181,9 @@ export function discusses(text: string, start: number, end: number): boolean {
   const after = text.slice(end, end + 80);
   if (/["'`“‘«]\s{0,2}$/.test(before)) return true;
   const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n')) + 1);
-  return DISCUSSION.test(sentence);
+  // The rest of the sentence too: "The [INST] tag is used by Llama 2…" says what the match is.
+  const rest = after.slice(0, Math.max(0, after.search(/[.!?\n]/)) || after.length);
+  return DISCUSSION.test(sentence) || DISCUSSION.test(rest);
 }
 
 /**
@@ -191,7 +197,8 @@ export function discusses(text: string, start: number, end: number): boolean {
 export function findSignals(text: string, budget: BudgetCheck): ResultFinding[] {
   const found = new Map<string, ResultFinding>();
   const add = (rule: string, start: number, end: number) => {
-    const level = discusses(text, start, end) ? 'note' : undefined;
+    // Hidden markup and data-carrying image links are no phrase one quotes: never a discussion.
+    const level = !MARKUP_RULES.has(rule) && discusses(text, start, end) ? 'note' : undefined;
     const known = found.get(rule);
     if (known && known.level === undefined) return;
     found.set(rule, { kind: 'injection', rule, ...(level ? { level } : {}) });

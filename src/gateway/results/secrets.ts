@@ -189,6 +189,7 @@ async function spanSecrets(text: string, span: Span): Promise<ResultFinding[]> {
   const preset = await runPresetRules(text, span);
   for (const p of preset) if (!isExampleKey(text.slice(p.range![0], p.range![1]))) found.push(p);
   for (const f of own) {
+    if (isExampleKey(part.slice(f.range![0], f.range![1]))) continue;
     if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
     found.push({ ...f, range: [span.start + f.range![0], span.start + f.range![1]] });
   }
