@@ -12,7 +12,10 @@ const alnum = (n: number) => {
   for (let i = 4; i < n; i += 5) s[i] = String(randomBytes(1)[0]! % 10);
   return s.join('');
 };
-const hex = (n: number) => randomBytes(Math.ceil(n / 2)).toString('hex').slice(0, n);
+const hex = (n: number) =>
+  randomBytes(Math.ceil(n / 2))
+    .toString('hex')
+    .slice(0, n);
 const upper = (n: number) => pick('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', n);
 const b64 = (n: number) => randomBytes(n).toString('base64');
 const b64url = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -55,20 +58,35 @@ export function fakes(): Fake[] {
       f('anthropic-api', `sk-ant-api03-${alnum(93)}AA`),
       f('anthropic-admin', `sk-ant-admin01-${alnum(93)}AA`),
       f('google-api-key', `AIza${alnum(35)}`),
-      f('google-api-key-in-url', `AIza${alnum(35)}`, `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIza`),
+      f(
+        'google-api-key-in-url',
+        `AIza${alnum(35)}`,
+        `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=AIza`,
+      ),
       f('npm-token', `npm_${alnum(36)}`),
       f('sendgrid', `SG.${alnum(22)}.${alnum(43)}`),
       f('huggingface', `hf_${pick('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 34)}`),
       f('digitalocean', `dop_v1_${hex(64)}`),
       f('pypi', `pypi-AgEIcHlwaS5vcmc${alnum(70)}`),
-      f('jwt', `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: `u${i}` })}.${randomBytes(32).toString('base64url')}`),
+      f(
+        'jwt',
+        `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: `u${i}` })}.${randomBytes(32).toString('base64url')}`,
+      ),
       f('postgres-url', gpw, `postgres://deploy:${gpw}@db.internal:5432/orders`),
       f('redis-url-empty-user', rpw, `redis://:${rpw}@cache.internal:6379/0`),
       f('https-upper-basic', apw, `HTTPS://admin:${apw}@intranet.example.com/`),
       f('password-yaml', ppw, `database:\n  user: app\n  password: ${ppw}\n`),
-      f('azure-storage', azure, `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${azure};EndpointSuffix=core.windows.net`),
+      f(
+        'azure-storage',
+        azure,
+        `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${azure};EndpointSuffix=core.windows.net`,
+      ),
       f('bearer', `${alnum(40)}`, ''),
-      f('pgp-private-key', pgpBody.split('\n')[1]!, `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pgpBody}\n-----END PGP PRIVATE KEY BLOCK-----`),
+      f(
+        'pgp-private-key',
+        pgpBody.split('\n')[1]!,
+        `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pgpBody}\n-----END PGP PRIVATE KEY BLOCK-----`,
+      ),
       f('telegram-bot', `${100000000 + i}:AA${alnum(33)}`),
       f('doppler', `dp.pt.${alnum(43)}`),
       f('sentry', `sntrys_${b64(60).replace(/[+/=]/g, 'x')}`),
@@ -89,7 +107,8 @@ export function fakes(): Fake[] {
   }
   // The texts that name their secret: filled here, where the secret is known.
   for (const fake of out) {
-    if (fake.format === 'bearer') fake.text = `curl -H "Authorization: Bearer ${fake.secret}" https://api.example.com/v1/me`;
+    if (fake.format === 'bearer')
+      fake.text = `curl -H "Authorization: Bearer ${fake.secret}" https://api.example.com/v1/me`;
     if (fake.format === 'generic-named') fake.text = `{"client_secret": "${fake.secret}"}`;
     if (fake.format === 'google-api-key-in-url') fake.text = `${fake.text}${fake.secret.slice(4)}&sensor=false`;
   }

@@ -21,11 +21,21 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 const PLACEMENTS: Record<string, (t: string) => CallToolResult> = {
   text: (t) => ({ content: [text(t)] }),
-  'split-blocks': (t) => ({ content: [text(t.slice(0, Math.floor(t.length / 2))), text(t.slice(Math.floor(t.length / 2)))] }),
-  'resource-text': (t) => ({ content: [{ type: 'resource', resource: { uri: 'file:///a', text: t } }] }) as CallToolResult,
-  'resource-blob': (t) => ({ content: [{ type: 'resource', resource: { uri: 'file:///a', blob: b64(t) } }] }) as CallToolResult,
-  'link-uri': (t) => ({ content: [{ type: 'resource_link', uri: `https://x.example/?q=${encodeURIComponent(t).replace(/%3A/g, ':')}`, name: 'n' }] }) as CallToolResult,
-  'link-description': (t) => ({ content: [{ type: 'resource_link', uri: 'https://x.example/', name: 'n', description: t }] }) as CallToolResult,
+  'split-blocks': (t) => ({
+    content: [text(t.slice(0, Math.floor(t.length / 2))), text(t.slice(Math.floor(t.length / 2)))],
+  }),
+  'resource-text': (t) =>
+    ({ content: [{ type: 'resource', resource: { uri: 'file:///a', text: t } }] }) as CallToolResult,
+  'resource-blob': (t) =>
+    ({ content: [{ type: 'resource', resource: { uri: 'file:///a', blob: b64(t) } }] }) as CallToolResult,
+  'link-uri': (t) =>
+    ({
+      content: [
+        { type: 'resource_link', uri: `https://x.example/?q=${encodeURIComponent(t).replace(/%3A/g, ':')}`, name: 'n' },
+      ],
+    }) as CallToolResult,
+  'link-description': (t) =>
+    ({ content: [{ type: 'resource_link', uri: 'https://x.example/', name: 'n', description: t }] }) as CallToolResult,
   'result-meta': (t) => ({ content: [text('ok')], _meta: { debug: t } }),
   'block-meta': (t) => ({ content: [{ ...text('ok'), _meta: { debug: t } }] }) as CallToolResult,
   'structured-value': (t) => ({ content: [text('ok')], structuredContent: { config: { value: t } } }),
@@ -51,7 +61,8 @@ const ENCODINGS: Record<string, (t: string) => string> = {
   'soft-hyphen': (t) => `${t.slice(0, 6)}\u00AD${t.slice(6)}`,
   'word-joiner': (t) => `${t.slice(0, 6)}\u2060${t.slice(6)}`,
   wrapped: (t) => (t.length > 40 ? `${t.slice(0, 24)}\n${t.slice(24)}` : t),
-  fullwidth: (t) => [...t].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
+  fullwidth: (t) =>
+    [...t].map((c) => (c >= '!' && c <= '~' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join(''),
   quoted: (t) => `"${t}"`,
   'markdown-code': (t) => `\`\`\`\n${t}\n\`\`\``,
   'yaml-value': (t) => `config:\n  value: "${t}"`,
@@ -107,7 +118,9 @@ async function main() {
   );
   const byKind = new Map<string, number>();
   for (const [key, n] of missedBy) byKind.set(key.split(' / ')[0]!, (byKind.get(key.split(' / ')[0]!) ?? 0) + n);
-  console.log(`  missed by placement/encoding: ${JSON.stringify(Object.fromEntries([...byKind].sort((a, b) => b[1] - a[1])))}`);
+  console.log(
+    `  missed by placement/encoding: ${JSON.stringify(Object.fromEntries([...byKind].sort((a, b) => b[1] - a[1])))}`,
+  );
   const byFormat = new Map<string, number>();
   for (const [key, n] of missedBy) byFormat.set(key.split(' / ')[1]!, (byFormat.get(key.split(' / ')[1]!) ?? 0) + n);
   console.log(`  missed by format: ${JSON.stringify(Object.fromEntries([...byFormat].sort((a, b) => b[1] - a[1])))}`);
@@ -123,7 +136,9 @@ async function main() {
       else injMissed.push(`${placement}: ${phrase.slice(0, 60).replace(/\s+/g, ' ')}`);
     }
   }
-  console.log(`injection: ${INJECTIONS.length} cases, ${injTotal} with placements; caught ${injCaught} (${((injCaught / injTotal) * 100).toFixed(1)}%), goal ≥ 80%`);
+  console.log(
+    `injection: ${INJECTIONS.length} cases, ${injTotal} with placements; caught ${injCaught} (${((injCaught / injTotal) * 100).toFixed(1)}%), goal ≥ 80%`,
+  );
   for (const m of injMissed) console.log(`  missed: ${m}`);
 
   let changed = 0;
@@ -133,10 +148,14 @@ async function main() {
     const { result } = await guardResult(original, tool);
     if (result !== original || labelled(result)) {
       changed++;
-      console.log(`  changed or labelled: ${t.slice(0, 70).replace(/\s+/g, ' ')} → ${JSON.stringify(result).slice(0, 160)}`);
+      console.log(
+        `  changed or labelled: ${t.slice(0, 70).replace(/\s+/g, ' ')} → ${JSON.stringify(result).slice(0, 160)}`,
+      );
     }
   }
-  console.log(`ordinary: ${ordinary.length} results; changed or labelled ${changed} (${((changed / ordinary.length) * 100).toFixed(1)}%), goal ≤ 2%`);
+  console.log(
+    `ordinary: ${ordinary.length} results; changed or labelled ${changed} (${((changed / ordinary.length) * 100).toFixed(1)}%), goal ≤ 2%`,
+  );
 }
 
 await main();

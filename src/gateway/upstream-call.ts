@@ -106,7 +106,9 @@ export function upstreamCall(options: UpstreamCallOptions) {
       }
       progressed = progressed
         .then(() => guard(tool.server, 'progress', { message: p.message }))
-        .then((g) => ctx.progress(p.progress, p.total, g.message?.message ?? 'candor gateway: progress message withheld'))
+        .then((g) =>
+          ctx.progress(p.progress, p.total, g.message?.message ?? 'candor gateway: progress message withheld'),
+        )
         .catch(() => {});
     };
     const run: RoutedRunOptions = {

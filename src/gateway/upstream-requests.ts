@@ -10,11 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { InputRequiredError } from '../engine/modern/call-context.js';
-import type { MessageGuard } from './results/message-guard.js';
 import { CandorError } from '../errors.js';
 import { answerInputWith } from '../host/input-answerers.js';
 import type { ElicitResult, LogLevel } from '../tool/types.js';
 import { type CallScope, callScope } from './ask.js';
+import type { MessageGuard } from './results/message-guard.js';
 
 /**
  * The client capabilities a gateway declares upstream: it can pass these on. URL-mode

@@ -27,8 +27,11 @@ const INVISIBLE = /[\u200B\u00AD]/g;
 
 /** Whether any 8-character piece of the secret is in what the client got (invisible characters ignored). */
 function leaks(seen: unknown, secret: string): string | undefined {
-  const json = JSON.stringify(seen).replace(INVISIBLE, '').replace(/\\u00ad|\\u200b/gi, '');
-  for (let at = 0; at + 8 <= secret.length; at += 4) if (json.includes(secret.slice(at, at + 8))) return secret.slice(at, at + 8);
+  const json = JSON.stringify(seen)
+    .replace(INVISIBLE, '')
+    .replace(/\\u00ad|\\u200b/gi, '');
+  for (let at = 0; at + 8 <= secret.length; at += 4)
+    if (json.includes(secret.slice(at, at + 8))) return secret.slice(at, at + 8);
   for (const encoded of [Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64').slice(4, 30)])
     if (json.includes(encoded)) return encoded;
   return undefined;
@@ -45,7 +48,13 @@ beforeAll(async () => {
   writeFileSync(
     config,
     JSON.stringify({
-      servers: { hostile: { command: process.execPath, args: [fixture], env: { HOSTILE_TOKEN: token, HOSTILE_PASSWORD: password } } },
+      servers: {
+        hostile: {
+          command: process.execPath,
+          args: [fixture],
+          env: { HOSTILE_TOKEN: token, HOSTILE_PASSWORD: password },
+        },
+      },
       policy: { rules: [{ decision: 'allow', tools: 'hostile__*' }] },
     }),
   );
@@ -67,7 +76,7 @@ beforeAll(async () => {
     });
     child.on('exit', (code) => reject(new Error(`gateway exited (${code}): ${out}\n${err}`)));
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -94,7 +103,11 @@ const CASES = [
 ];
 
 type AnyClient = {
-  callTool: (p: { name: string; arguments?: Record<string, unknown> }, schema?: undefined, o?: Record<string, unknown>) => Promise<unknown>;
+  callTool: (
+    p: { name: string; arguments?: Record<string, unknown> },
+    schema?: undefined,
+    o?: Record<string, unknown>,
+  ) => Promise<unknown>;
   readResource: (p: { uri: string }) => Promise<unknown>;
   getPrompt: (p: { name: string }) => Promise<unknown>;
   setNotificationHandler: (...args: never[]) => void;
@@ -122,7 +135,7 @@ describe.each([
   let client: AnyClient;
   beforeAll(async () => {
     client = await connect();
-  });
+  }, 60_000);
   afterAll(async () => {
     await client.close();
   });
@@ -145,9 +158,12 @@ describe.each([
       seen.push(notification);
     };
     const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    if (_label === 'SDK v1 client') (client.setNotificationHandler as (s: unknown, h: unknown) => void)(LoggingMessageNotificationSchema, handler);
+    if (_label === 'SDK v1 client')
+      (client.setNotificationHandler as (s: unknown, h: unknown) => void)(LoggingMessageNotificationSchema, handler);
     else (client.setNotificationHandler as (m: string, h: unknown) => void)('notifications/message', handler);
-    const result = await client.callTool({ name: 'hostile__chatty', arguments: {} }, undefined, { onprogress: handler });
+    const result = await client.callTool({ name: 'hostile__chatty', arguments: {} }, undefined, {
+      onprogress: handler,
+    });
     expect(JSON.stringify(result)).toContain('done');
     expect(leaks(seen, token)).toBeUndefined();
   });

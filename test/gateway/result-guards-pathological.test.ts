@@ -13,7 +13,18 @@ import { describe, expect, it } from 'vitest';
 import { guardWithinBudget } from '../../src/gateway/results/guard-pool.js';
 import { REPO } from '../support/cli-harness.js';
 
-const HOSTILE = ['<!-- ', 'eyJ', 'password=', 'xoxb-a-', 'AKIA', 'ignore ', 'a://b:c@', '![a](http://x?q=', '\\u0067', '<|im_start|>'];
+const HOSTILE = [
+  '<!-- ',
+  'eyJ',
+  'password=',
+  'xoxb-a-',
+  'AKIA',
+  'ignore ',
+  'a://b:c@',
+  '![a](http://x?q=',
+  '\\u0067',
+  '<|im_start|>',
+];
 // Far above the budget (50 ms per result): only a stall reaches it.
 const BOUND_MS = 60_000;
 
@@ -25,18 +36,53 @@ describe('the result guard on hostile results', () => {
       { cwd: REPO, timeout: BOUND_MS, encoding: 'utf8', killSignal: 'SIGKILL' },
     );
     expect(child.error, child.stderr).toBeUndefined();
-    const lines = child.stdout.trim().split('\n').map((l) => JSON.parse(l) as { unit: string; overBudget: boolean; size: number });
+    const lines = child.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { unit: string; overBudget: boolean; size: number });
     expect(lines.map((l) => l.unit)).toEqual(HOSTILE);
     // A withheld result holds the gateway's sentence only, never the megabyte.
     for (const line of lines) if (line.overBudget) expect(line.size).toBeLessThan(2000);
   }, 90_000);
 
   it('answers random adversarial strings without an exception', async () => {
-    const pieces = fc.constantFrom('<!--', '-->', 'eyJ', '.', 'password=', 'ghp_', 'AKIA', '://', ':', '@', '\\u00', '\u200B', '\u00AD', 'ignore ', 'previous ', 'instructions', '\n', ' ', 'a', '0', '=', '"', '<', '>', 'tool', '![', '](', 'http://x?q=');
+    const pieces = fc.constantFrom(
+      '<!--',
+      '-->',
+      'eyJ',
+      '.',
+      'password=',
+      'ghp_',
+      'AKIA',
+      '://',
+      ':',
+      '@',
+      '\\u00',
+      '\u200B',
+      '\u00AD',
+      'ignore ',
+      'previous ',
+      'instructions',
+      '\n',
+      ' ',
+      'a',
+      '0',
+      '=',
+      '"',
+      '<',
+      '>',
+      'tool',
+      '![',
+      '](',
+      'http://x?q=',
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(pieces, { maxLength: 400 }), async (parts) => {
         const text = parts.join('');
-        const guarded = await guardWithinBudget({ content: [{ type: 'text', text }] }, { name: 't', openWorld: true, trusted: false });
+        const guarded = await guardWithinBudget(
+          { content: [{ type: 'text', text }] },
+          { name: 't', openWorld: true, trusted: false },
+        );
         expect(guarded.result.content?.length).toBeGreaterThan(0);
       }),
       { numRuns: 200 },

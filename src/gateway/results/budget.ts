@@ -36,7 +36,9 @@ export class Budget {
   /** Throws if one rule would be run on a part this long. */
   span(length: number): void {
     if (length > this.maxSpan)
-      throw new GuardBudgetExceeded(`a part of ${length} characters is longer than one step may read (${this.maxSpan})`);
+      throw new GuardBudgetExceeded(
+        `a part of ${length} characters is longer than one step may read (${this.maxSpan})`,
+      );
   }
 
   /** Throws if the deadline has passed. */

@@ -117,9 +117,17 @@ const RULES: readonly ExtraRule[] = [
   },
   ...(
     [
-      ['gitlab-token', ['glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-', 'glffct-'], `gl[a-z]{2,6}-[${TOKEN}]{20,64}`],
+      [
+        'gitlab-token',
+        ['glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'gloas-', 'glsoat-', 'glffct-'],
+        `gl[a-z]{2,6}-[${TOKEN}]{20,64}`,
+      ],
       ['vault-token', ['hvs.', 'hvb.', 'hvr.'], `hv[sbr]\\.[${TOKEN}]{24,200}`],
-      ['stripe-key', ['rk_live_', 'rk_test_', 'sk_live_', 'sk_test_', 'pk_live_'], '[rsp]k_(?:live|test)_[A-Za-z0-9]{20,247}'],
+      [
+        'stripe-key',
+        ['rk_live_', 'rk_test_', 'sk_live_', 'sk_test_', 'pk_live_'],
+        '[rsp]k_(?:live|test)_[A-Za-z0-9]{20,247}',
+      ],
       ['pypi-token', ['pypi-AgE'], `pypi-AgE[${TOKEN}]{50,400}`],
       ['atlassian-token', ['ATATT3'], `ATATT3[\\w=-]{150,300}`],
       ['postman-key', ['PMAK-'], 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}'],
@@ -153,8 +161,16 @@ const RULES: readonly ExtraRule[] = [
       ['square-token', ['sq0atp-', 'sq0csp-'], `sq0(?:atp|csp)-[${TOKEN}]{22,60}`],
       ['mailgun-key', ['key-'], '\\bkey-[0-9a-f]{32}\\b'],
       ['mailchimp-key', ['-us'], '\\b[0-9a-f]{32}-us\\d{1,2}\\b'],
-      ['discord-webhook', ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'], `discord(?:app)?\\.com/api/webhooks/\\d{17,20}/[${TOKEN}]{60,68}`],
-      ['teams-webhook', ['webhook.office.com/'], `webhook\\.office\\.com/webhookb2/[a-z0-9@-]{36,90}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}`],
+      [
+        'discord-webhook',
+        ['discord.com/api/webhooks/', 'discordapp.com/api/webhooks/'],
+        `discord(?:app)?\\.com/api/webhooks/\\d{17,20}/[${TOKEN}]{60,68}`,
+      ],
+      [
+        'teams-webhook',
+        ['webhook.office.com/'],
+        `webhook\\.office\\.com/webhookb2/[a-z0-9@-]{36,90}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}`,
+      ],
       ['cloudflare-origin-ca', ['v1.0-'], 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'],
       ['mapbox-token', ['sk.eyJ'], `sk\\.eyJ[${TOKEN}]{20,200}\\.[${TOKEN}]{20,64}`],
       ['slack-config-token', ['xoxe.xox', 'xoxe-'], `xoxe(?:\\.xox[bp])?-\\d-[A-Z0-9]{146,170}`],

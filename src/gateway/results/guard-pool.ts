@@ -89,13 +89,16 @@ async function inWorker(
     return undefined;
   }
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      pooled.worker.off('message', onMessage);
-      // Stopped where it is, whatever it was doing; a fresh one is started for the next.
-      void pooled.worker.terminate();
-      warmGuardWorker();
-      resolve(undefined);
-    }, Math.max(0, deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        pooled.worker.off('message', onMessage);
+        // Stopped where it is, whatever it was doing; a fresh one is started for the next.
+        void pooled.worker.terminate();
+        warmGuardWorker();
+        resolve(undefined);
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     const onMessage = (message: { id?: number; guarded?: GuardedResult<CallToolResult>; error?: string }) => {
       if (message.id !== id) return;
       clearTimeout(timer);
@@ -141,7 +144,10 @@ export async function guardWithinBudget(
       overBudget: true,
     };
   return {
-    result: { ...result, _meta: { ...result._meta, [RESULT_LABELS_KEY]: { labels: ['unchecked'], evidence: [finding.rule] } } },
+    result: {
+      ...result,
+      _meta: { ...result._meta, [RESULT_LABELS_KEY]: { labels: ['unchecked'], evidence: [finding.rule] } },
+    },
     findings: [finding],
     actions: { injection: 'annotate' },
     overBudget: true,

@@ -73,9 +73,32 @@ const SIGNALS: readonly Signal[] = [
   },
   {
     rule: 'addressed-to-model',
-    literals: ['llm', 'assistant', 'instructions', 'system prompt', 'system override', 'dear ', 'if you are', 'note to', 'note for', 'attention', 'message to', 'message for'],
-    precededBy: either(/(?<=\b(?:to|for|dear|hey|hello|an?|the|any|all|new|updated|real|actual|secret|system)\s{1,4})/iy, /(?<![\w-])/y),
-    followedBy: either(/s?\s{0,4}:/y, /(?<=(?:note|message)\s{1,4}(?:to|for))/iy, /(?<=attention)/iy, /s?\s{1,4}(?:must|should|shall|are\s{1,4}required)\b/iy, /(?<=(?:dear |if you are|system prompt|system override))/iy, /(?<=(?:to|for|dear|hey|hello|an?|the|any|all)\s{1,4}(?:llm|assistant))/iy),
+    literals: [
+      'llm',
+      'assistant',
+      'instructions',
+      'system prompt',
+      'system override',
+      'dear ',
+      'if you are',
+      'note to',
+      'note for',
+      'attention',
+      'message to',
+      'message for',
+    ],
+    precededBy: either(
+      /(?<=\b(?:to|for|dear|hey|hello|an?|the|any|all|new|updated|real|actual|secret|system)\s{1,4})/iy,
+      /(?<![\w-])/y,
+    ),
+    followedBy: either(
+      /s?\s{0,4}:/y,
+      /(?<=(?:note|message)\s{1,4}(?:to|for))/iy,
+      /(?<=attention)/iy,
+      /s?\s{1,4}(?:must|should|shall|are\s{1,4}required)\b/iy,
+      /(?<=(?:dear |if you are|system prompt|system override))/iy,
+      /(?<=(?:to|for|dear|hey|hello|an?|the|any|all)\s{1,4}(?:llm|assistant))/iy,
+    ),
     re: new RegExp(
       String.raw`\b(?:(?:note|message|attention|instructions?|important)\s{0,4}(?:to|for)\s{1,4}(?:the\s{1,4}|any\s{1,4}|all\s{1,4})?${MODEL}s?\b|(?:attention|important|note|warning)\s{0,4}[,:]?\s{0,4}${MODEL}s?\s{0,4}[:,]|(?:dear|hey|hello)\s{1,4}${MODEL}\b|if\s{1,4}you\s{1,4}are\s{1,4}(?:an?\s{1,4})?${MODEL}\b|(?:new|updated|real|actual|secret)\s{1,4}(?:system\s{1,4})?instructions?\s{0,4}:|system\s{1,4}(?:prompt|override|message)\s{0,4}:|${MODEL}s?\s{1,4}(?:must|should|shall|are\s{1,4}required\s{1,4}to)\s{1,4}(?:now\s{1,4}|immediately\s{1,4}|always\s{1,4}|first\s{1,4})?${VERB}\b)`,
       'i',
@@ -138,7 +161,8 @@ export const SIGNAL_ANCHORS: readonly Anchor[] = sameShape([
       before: 80,
       after: 80,
       // Before the word in the phrases: the article or verb of the language, never English's.
-      precededBy: /(?<=(?:las|les|le|as|alle|talimatlar|ignoriere|ignora|negeer|instruções|instrucciones)\s{1,4}|önceki\s{1,4})|(?<=\s)(?=anteriores|instrucciones|istruzioni|instructies|talimatlar|anweisungen)/iy,
+      precededBy:
+        /(?<=(?:las|les|le|as|alle|talimatlar|ignoriere|ignora|negeer|instruções|instrucciones)\s{1,4}|önceki\s{1,4})|(?<=\s)(?=anteriores|instrucciones|istruzioni|instructies|talimatlar|anweisungen)/iy,
     }),
   ),
 ]);
@@ -168,9 +192,12 @@ export function translatedOverride(part: string): ResultFinding[] {
 const MARKUP_RULES = new Set(['hidden-markup', 'markdown-image-exfiltration']);
 const BY_RULE = new Map(SIGNALS.map((s) => [s.rule, s]));
 
-// Words that frame a phrase as a subject, not an order: a text about prompt injection.
-const DISCUSSION =
-  /\b(?:tags?|tokens?|format|templates?|delimit\w*|documentation|used\s+by|syntax|such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|attacks?|injections?|jailbreaks?|examples?|called|known\s+as|detects?|detection|flags?|blocks?|patterns?|strings?|payloads?|classifier|red[\s-]team|test\s+cases?|malicious|adversarial)\b/i;
+// Words that frame a phrase as a subject, not an order: a text about prompt injection
+// ("attacks such as …"), and after it, what names the phrase as a thing ("the [INST] tag is used by…").
+const DISCUSSION_BEFORE =
+  /\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance|like|phrases?|attacks?|injections?|jailbreaks?|examples?|called|known\s+as|detects?|detection|flags?|patterns?|payloads?|classifier|red[\s-]team|test\s+cases?|malicious|adversarial)\b/i;
+const DISCUSSION_AFTER =
+  /\b(?:tags?|tokens?|format|templates?|delimit\w*|documentation|(?:is|are)\s+used|syntax|phrases?|attacks?|payloads?|examples?)\b/i;
 
 /**
  * Whether a match only discusses an order: it stands in quotes or a code span, or the
@@ -180,10 +207,10 @@ export function discusses(text: string, start: number, end: number): boolean {
   const before = text.slice(Math.max(0, start - 160), start);
   const after = text.slice(end, end + 80);
   if (/["'`“‘«]\s{0,2}$/.test(before)) return true;
-  const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n')) + 1);
-  // The rest of the sentence too: "The [INST] tag is used by Llama 2…" says what the match is.
-  const rest = after.slice(0, Math.max(0, after.search(/[.!?\n]/)) || after.length);
-  return DISCUSSION.test(sentence) || DISCUSSION.test(rest);
+  const sentence = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n')) + 1).slice(-100);
+  const stop = after.search(/[.!?\n]/);
+  const rest = after.slice(0, stop === -1 ? 60 : Math.min(stop, 60));
+  return DISCUSSION_BEFORE.test(sentence) || DISCUSSION_AFTER.test(rest);
 }
 
 /**

@@ -117,9 +117,10 @@ export const INJECTION_ANCHORS: readonly Anchor[] = sameShape([
 
 // What makes an HTML comment or a tag's text an order rather than a note to a developer.
 const ORDER_CUE =
-  /\b(?:ignore|disregard|instructions?|assistant|llm|ai|model|you\s+(?:must|should|will)|do\s+not\s+(?:tell|mention|reveal)|system\s+prompt|tool)\b/i;
+  /\b(?:ignore|disregard|instructions?|assistant|llm|ai|model|you\s+(?:must|should|will)|do\s+not\s+(?:tell|mention|reveal)|system\s+prompt|tool|call|invoke|execute|send|delete|upload|forward|exfiltrate)\b/i;
 // Verbs that send a file somewhere, which a mere mention of ~/.ssh/config lacks.
-const SENDING = /\b(?:send|upload|post|pass|include|attach|share|forward|email|exfiltrat\w*|leak|paste|contents\s+of)\b/i;
+const SENDING =
+  /\b(?:send|upload|post|pass|include|attach|share|forward|email|exfiltrat\w*|leak|paste|contents\s+of)\b/i;
 
 /** Whether a steering pattern's match in a span is an order (not a developer's note or a mention). */
 function isOrder(name: PatternName, part: string, text: string, start: number): boolean {
@@ -128,11 +129,16 @@ function isOrder(name: PatternName, part: string, text: string, start: number): 
       return ORDER_CUE.test(part);
     case 'hiddenTag': {
       // `<system>GitHub</system>` (Maven's issue tracker) is a name; an order takes a sentence.
-      const inner = /^<[^>]{0,200}>([^<]{0,400})/.exec(part.slice(part.indexOf('<')))?.[1] ?? '';
-      return (inner.match(/[A-Za-z]{2,}/g)?.length ?? 0) >= 4 && ORDER_CUE.test(inner);
+      if (!/^<\s*\/?\s*sys(?:tem)?\b/i.test(part)) return true;
+      const inner = /^<[^>]{0,200}>([^<]{0,400})/.exec(text.slice(start, start + 600))?.[1] ?? '';
+      return (inner.match(/[A-Za-z]{2,}/g)?.length ?? 0) >= 3 && (ORDER_CUE.test(inner) || /\byou\b/i.test(inner));
     }
     case 'secretsRequest':
-      return SENDING.test(part);
+      // `~/.ssh/config` and its siblings that hold no key are named in every SSH how-to.
+      return (
+        !/^~\/\.ssh\/(?:config|known_hosts|authorized_keys)\b/.test(text.slice(start, start + 32)) ||
+        SENDING.test(text.slice(Math.max(0, start - 120), start + part.length + 120))
+      );
     case 'override':
       return !discusses(text, start, start + part.length);
     default:
@@ -177,6 +183,11 @@ export function findInjection(text: string, budget: BudgetCheck = UNBOUNDED): Re
   }
   if (note && found.length === 0) found.push({ kind: 'injection', rule: descriptionSteering.id, level: 'note' });
   found.push(...findSignals(text, budget));
-  if (hasWideCharacters(text) && (text.includes('\uDB40') || text.includes('\u202D') || text.includes('\u202E')) && SMUGGLED.test(text)) found.push({ kind: 'injection', rule: hiddenUnicode.id });
+  if (
+    hasWideCharacters(text) &&
+    (text.includes('\uDB40') || text.includes('\u202D') || text.includes('\u202E')) &&
+    SMUGGLED.test(text)
+  )
+    found.push({ kind: 'injection', rule: hiddenUnicode.id });
   return found;
 }

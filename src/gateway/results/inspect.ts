@@ -29,7 +29,10 @@ export interface GuardedTool {
  * resultActions({ name: 'web__fetch', openWorld: true, trusted: false }); // { secrets: 'redact', injection: 'annotate' }
  * ```
  */
-export function resultActions(tool: GuardedTool, settings: ResultGuardSettings = {}): Required<Pick<ResultGuardSettings, 'secrets' | 'injection'>> {
+export function resultActions(
+  tool: GuardedTool,
+  settings: ResultGuardSettings = {},
+): Required<Pick<ResultGuardSettings, 'secrets' | 'injection'>> {
   const untrustedInput = tool.openWorld || !tool.trusted;
   return {
     secrets: settings.secrets ?? 'redact',
@@ -68,7 +71,13 @@ export async function guardResult(
   if (blocked.length > 0) {
     const named = blocked.map((k) => (k === 'secret' ? 'a secret' : 'injected instructions')).join(' and ');
     return {
-      result: withheld(tool.name, `it contains ${named}`, { blocked, ...resultLabels(kinds, findings.map((f) => f.rule)) }),
+      result: withheld(tool.name, `it contains ${named}`, {
+        blocked,
+        ...resultLabels(
+          kinds,
+          findings.map((f) => f.rule),
+        ),
+      }),
       findings,
       actions: taken,
     };
@@ -105,7 +114,10 @@ export async function guardResult(
 export function withheld(tool: string, why: string, labels: Record<string, unknown>): CallToolResult {
   return {
     content: [
-      { type: 'text', text: `candor gateway: the result of ${tool} was withheld: ${why}. Nothing of it was passed on.` },
+      {
+        type: 'text',
+        text: `candor gateway: the result of ${tool} was withheld: ${why}. Nothing of it was passed on.`,
+      },
     ],
     isError: true,
     _meta: { [RESULT_LABELS_KEY]: labels },
@@ -114,10 +126,16 @@ export function withheld(tool: string, why: string, labels: Record<string, unkno
 
 /** Redact each slot's ranges in place; values before keys, so a renamed key's value is still found. */
 export function writeRedactions(slots: readonly Slot[], ranges: ReadonlyMap<number, Array<[number, number]>>): void {
-  const order = [...ranges.keys()].sort((a, b) => Number(slots[a]?.where.endsWith('(key)')) - Number(slots[b]?.where.endsWith('(key)')));
+  const order = [...ranges.keys()].sort(
+    (a, b) => Number(slots[a]?.where.endsWith('(key)')) - Number(slots[b]?.where.endsWith('(key)')),
+  );
   for (const index of order) {
     const slot = slots[index] as Slot;
-    slot.set(redact(slot.text, (ranges.get(index) ?? []).map((range) => ({ kind: 'secret', rule: '', range }))));
+    slot.set(
+      redact(
+        slot.text,
+        (ranges.get(index) ?? []).map((range) => ({ kind: 'secret', rule: '', range })),
+      ),
+    );
   }
 }
-

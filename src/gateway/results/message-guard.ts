@@ -9,10 +9,10 @@
  */
 import { Budget, GuardBudgetExceeded } from './budget.js';
 import { DEFAULT_BUDGET_MS } from './guard-pool.js';
+import { writeRedactions } from './inspect.js';
 import { RESULT_LABELS_KEY, resultLabels } from './labels.js';
 import { copyContainers, messageSlots } from './message-slots.js';
 import { scanSlots } from './scan.js';
-import { writeRedactions } from './inspect.js';
 import { toolResultSettings } from './tool-settings.js';
 import type { ResultFinding, ResultGuardSettings, ServerResultSettings } from './types.js';
 
@@ -28,7 +28,11 @@ export interface GuardedMessage<T> {
 }
 
 /** Guards one message of an upstream. */
-export type MessageGuard = <T extends object>(server: string, channel: GuardedChannel, message: T) => Promise<GuardedMessage<T>>;
+export type MessageGuard = <T extends object>(
+  server: string,
+  channel: GuardedChannel,
+  message: T,
+) => Promise<GuardedMessage<T>>;
 
 // Where the longest part one rule may read at once ends the budget (see budget.ts).
 const MAX_SPAN = 64 * 1024;
@@ -57,12 +61,20 @@ export function messageGuard(options: {
     const run = { secrets: secrets !== 'off', injection: injection !== 'off' };
     let scanned: Awaited<ReturnType<typeof scanSlots>>;
     try {
-      scanned = await scanSlots(messageSlots(original), run, new Budget(settings.budgetMs ?? DEFAULT_BUDGET_MS, MAX_SPAN));
+      scanned = await scanSlots(
+        messageSlots(original),
+        run,
+        new Budget(settings.budgetMs ?? DEFAULT_BUDGET_MS, MAX_SPAN),
+      );
     } catch (error) {
       if (!(error instanceof GuardBudgetExceeded)) throw error;
       const finding: ResultFinding = { kind: 'injection', rule: 'guard-budget-exceeded' };
       return untrusted
-        ? { message: undefined, findings: [finding], withheld: `its checks did not finish within ${settings.budgetMs ?? DEFAULT_BUDGET_MS} ms` }
+        ? {
+            message: undefined,
+            findings: [finding],
+            withheld: `its checks did not finish within ${settings.budgetMs ?? DEFAULT_BUDGET_MS} ms`,
+          }
         : { message: original, findings: [finding] };
     }
     const findings = scanned.findings.filter((f) => f.level !== 'note');
@@ -80,7 +92,13 @@ export function messageGuard(options: {
     if (redacting) writeRedactions(messageSlots(message), scanned.ranges);
     // A string (a log's text, a progress message) has no `_meta` of its own: the channel's caller labels it.
     if (channel === 'resource' || channel === 'prompt')
-      message._meta = { ...message._meta, [RESULT_LABELS_KEY]: resultLabels(kinds, findings.map((f) => f.rule)) };
+      message._meta = {
+        ...message._meta,
+        [RESULT_LABELS_KEY]: resultLabels(
+          kinds,
+          findings.map((f) => f.rule),
+        ),
+      };
     return { message, findings };
   };
 }

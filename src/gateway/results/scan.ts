@@ -9,12 +9,12 @@ import type { BudgetCheck } from './budget.js';
 import { fold, shiftView, toOriginal, type View } from './fold.js';
 import { findInjection } from './injection.js';
 import { translatedOverride } from './injection-signals.js';
+import type { Slot } from './message-slots.js';
 import { searchResultAhead } from './search-ahead.js';
 import { findSecrets } from './secrets.js';
-import type { Slot } from './message-slots.js';
+import { spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 import { siteWindows } from './unicode-sites.js';
-import { spans } from './spans.js';
 import { BLOB_RULE, ESCAPE_RULE, VIEW_ANCHORS } from './view-anchors.js';
 
 /** What a scan found: per slot, the secret ranges in its text; and every finding. */
@@ -126,9 +126,16 @@ async function scanText(
     )) {
       const inner: ResultFinding[] = [];
       let secret = false;
-      await scanText(blob.decoded, run, budget, inner, () => {
-        secret = true;
-      }, depth + 1);
+      await scanText(
+        blob.decoded,
+        run,
+        budget,
+        inner,
+        () => {
+          secret = true;
+        },
+        depth + 1,
+      );
       if (secret) range([blob.start, blob.end]);
       for (const f of inner) findings.push({ ...f, rule: `${f.rule} (encoded)`, range: undefined } as ResultFinding);
     }

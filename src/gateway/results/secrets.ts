@@ -8,10 +8,10 @@
  */
 
 import { type Anchor, fingerprintEndingWith, type Gate, isWordCode, SPACE, sameShape } from './anchor.js';
-import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { type BudgetCheck, UNBOUNDED } from './budget.js';
 import { EXTRA_ANCHORS, extraSecrets, isExampleKey } from './extra-secret-rules.js';
 import { fold, shiftView, toOriginal } from './fold.js';
+import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
 import { type Span, spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
@@ -29,7 +29,7 @@ const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
 // name in a text of names, `password=` repeated.)
 const AFTER_NAME = new RegExp(VALUE.replace('{16,256}', '{16}'), 'y');
 // The character right after such a name, as the SIMD pass sees it: a quote, `=`, `:` or whitespace.
-const NAME_END = `"'=:${SPACE}`;
+const NAME_END = `"'=:\\${SPACE}`;
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
@@ -163,13 +163,16 @@ export async function findSecrets(text: string, budget: BudgetCheck = UNBOUNDED)
   for (const span of spans(text, SECRET_ANCHORS, { budget })) {
     budget.step();
     budget.span(span.end - span.start);
-    found.push(...(await spanSecrets(text, span)));
-    // A token wrapped onto the next line: the span again with such line breaks dropped.
+    const here = await spanSecrets(text, span);
+    found.push(...here);
+    // A token wrapped onto the next line: the span again with such line breaks dropped
+    // (what a rule found in the span already is not reported twice).
     const part = text.slice(span.start, span.end);
     const view = part.includes('\n') ? fold(part, { wraps: true }) : undefined;
     if (view !== undefined)
       for (const f of await findSecrets(view.text, budget))
-        if (f.range) found.push({ ...f, range: toOriginal(shiftView(view, span.start), f.range) });
+        if (f.range && !here.some((h) => h.rule === f.rule))
+          found.push({ ...f, range: toOriginal(shiftView(view, span.start), f.range) });
   }
   return found;
 }
@@ -187,7 +190,9 @@ async function spanSecrets(text: string, span: Span): Promise<ResultFinding[]> {
   if (span.rules.has('pem-private-key')) own.push(...privateKeyBlocks(part));
   own.push(...extraSecrets(part, span.rules));
   const preset = await runPresetRules(text, span);
-  for (const p of preset) if (!isExampleKey(text.slice(p.range![0], p.range![1]))) found.push(p);
+  // (Documented example keys are AWS's; a URL's user and host may well say "example".)
+  for (const p of preset)
+    if (!p.rule.endsWith('-aws') || !isExampleKey(text.slice(p.range![0], p.range![1]))) found.push(p);
   for (const f of own) {
     if (isExampleKey(part.slice(f.range![0], f.range![1]))) continue;
     if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
