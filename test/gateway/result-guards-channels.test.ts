@@ -165,6 +165,8 @@ describe.each([
       onprogress: handler,
     });
     expect(JSON.stringify(result)).toContain('done');
+    // The notifications came, with the token redacted in them.
+    expect(JSON.stringify(seen)).toContain('[redacted: secret]');
     expect(leaks(seen, token)).toBeUndefined();
   });
 
