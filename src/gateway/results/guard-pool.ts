@@ -82,10 +82,20 @@ async function inWorker(
   const id = ++jobs;
   // The deadline counts from now: a worker still loading spends the result's budget too.
   const deadline = performance.now() + ms;
+  // A worker still loading when the deadline comes is left to load (for the next result);
+  // this one is over its budget.
+  let loaded: boolean;
   try {
-    await pooled.ready;
+    loaded = await Promise.race([
+      pooled.ready.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+    ]);
   } catch {
     void pooled.worker.terminate();
+    return undefined;
+  }
+  if (!loaded) {
+    idle.push(pooled);
     return undefined;
   }
   return new Promise((resolve) => {
