@@ -16,7 +16,7 @@ import { RESULT_LABELS_KEY } from './labels.js';
 import type { GuardedResult, ResultGuardSettings } from './types.js';
 
 /** The default budget per result, in milliseconds. */
-export const DEFAULT_BUDGET_MS = 50;
+export const DEFAULT_BUDGET_MS = 1000;
 // On the gateway's thread: this long at most, and parts of at most this many characters per step.
 const SLICE_MS = 8;
 const MAX_INLINE_SPAN = 32 * 1024;
@@ -122,7 +122,7 @@ async function inWorker(
 }
 
 /**
- * Guard a result within its budget (`settings.budgetMs`, default 50 ms).
+ * Guard a result within its budget (`settings.budgetMs`, default 1000 ms).
  *
  * @example
  * ```ts

@@ -11,7 +11,7 @@ export interface ResultGuardSettings {
   secrets?: ResultAction;
   injection?: ResultAction;
   /**
-   * The time the guard may spend on one result, in milliseconds (default 50). A result it
+   * The time the guard may spend on one result, in milliseconds (default 1000). A result it
    * cannot finish in time is withheld when it comes from outside (an open-world tool or an
    * untrusted server), and passed on labelled `unchecked` otherwise.
    */
