@@ -79,6 +79,14 @@ export async function scanSlots(
     );
     for (const f of found) if (f.kind === 'injection') out.findings.push(f);
   }
+  // One finding per rule and level: the same order seen in the text and in its views is one.
+  const seen = new Set<string>();
+  out.findings = out.findings.filter((f) => {
+    const key = `${f.kind} ${f.rule} ${f.level ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   return out;
 }
 
