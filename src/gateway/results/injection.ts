@@ -134,9 +134,9 @@ function isOrder(name: PatternName, part: string, text: string, start: number): 
       return (inner.match(/[A-Za-z]{2,}/g)?.length ?? 0) >= 3 && (ORDER_CUE.test(inner) || /\byou\b/i.test(inner));
     }
     case 'secretsRequest':
-      // `~/.ssh/config` and its siblings that hold no key are named in every SSH how-to.
+      // `~/.ssh/config` and the keys beside it are named in every SSH how-to: an order sends them.
       return (
-        !/^~\/\.ssh\/(?:config|known_hosts|authorized_keys)\b/.test(text.slice(start, start + 32)) ||
+        !text.startsWith('~/.ssh', start) ||
         SENDING.test(text.slice(Math.max(0, start - 120), start + part.length + 120))
       );
     case 'override':

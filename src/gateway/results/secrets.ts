@@ -190,9 +190,11 @@ async function spanSecrets(text: string, span: Span): Promise<ResultFinding[]> {
   if (span.rules.has('pem-private-key')) own.push(...privateKeyBlocks(part));
   own.push(...extraSecrets(part, span.rules));
   const preset = await runPresetRules(text, span);
-  // (Documented example keys are AWS's; a URL's user and host may well say "example".)
-  for (const p of preset)
-    if (!p.rule.endsWith('-aws') || !isExampleKey(text.slice(p.range![0], p.range![1]))) found.push(p);
+  // (A URL's user and host may well say "example": a range holding one is kept.)
+  for (const p of preset) {
+    const value = text.slice(p.range![0], p.range![1]);
+    if (/[@:]/.test(value) || !isExampleKey(value)) found.push(p);
+  }
   for (const f of own) {
     if (isExampleKey(part.slice(f.range![0], f.range![1]))) continue;
     if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
