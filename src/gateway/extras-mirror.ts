@@ -7,6 +7,7 @@ import type { Host } from '../host/host-api.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { ServerLogger } from '../util/logger.js';
+import type { MessageGuard } from './results/message-guard.js';
 import { upstreamExtras } from './upstream-extras.js';
 
 /** What an {@link ExtrasMirror} works with. */
@@ -17,6 +18,8 @@ export interface ExtrasMirrorOptions {
   logger: ServerLogger;
   /** Between server and prompt name (`server__prompt`). */
   separator: string;
+  /** The result guards for what resources and prompts return. */
+  guard?: MessageGuard | undefined;
 }
 
 /**
@@ -38,10 +41,10 @@ export class ExtrasMirror {
 
   /** Read one upstream's resources and prompts again and serve them in place of the old ones. */
   async load(server: string): Promise<void> {
-    const { host, resources, prompts, logger, separator } = this.#options;
+    const { host, resources, prompts, logger, separator, guard } = this.#options;
     const client = host.client(server);
     if (!client) return;
-    const extras = await upstreamExtras(server, client, separator);
+    const extras = await upstreamExtras(server, client, separator, guard);
     for (const warning of extras.warnings) logger.warn(warning);
     const previous = this.#of.get(server);
     if (previous) {

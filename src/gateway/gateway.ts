@@ -35,6 +35,7 @@ import { perUserServersOf, perUserSignIns } from './per-user-config.js';
 import { proxyTool } from './proxy-tool.js';
 import { QuotaCounts } from './quotas/quota-counts.js';
 import { resultGuardStep } from './results/guard-step.js';
+import { messageGuard } from './results/message-guard.js';
 import { GatewayRules } from './rules.js';
 import { sandboxUpstreams } from './sandboxing.js';
 import { gatewayStatusResource, type UpstreamStatus } from './status.js';
@@ -103,6 +104,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
   const inFlight = new InFlight();
+  // The result guards on the channels besides tool results: resources, prompts, logs, progress, errors.
+  const guardMessages = messageGuard({
+    gateway: options.results,
+    server: (name) => options.servers[name]?.results,
+    trusted: (name) => options.servers[name]?.trust === 'trusted',
+  });
   const audit = options.audit === undefined ? undefined : auditSink(options.audit);
   // OpenTelemetry metrics when @opentelemetry/api is installed (the application registers the provider).
   const metrics = await gatewayMetrics();
@@ -149,7 +156,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       timeoutMs,
       tightenHints: true,
       clientCapabilities: FORWARDED_CAPABILITIES,
-      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight),
+      onClient: (server, client) => forwardUpstreamRequests(server, client, inFlight, guardMessages),
     });
   } catch (error) {
     await sandboxed.dispose();
@@ -191,6 +198,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     remote: (server) => options.servers[server]?.command === undefined,
     taint: new TaintSessions(),
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
+    messages: guardMessages,
     hooks: callHooks({
       gateway: options.hooks,
       server: (name) => options.servers[name]?.hooks,
@@ -254,7 +262,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   host.on('warning', ({ server, message }) => logger.warn(`${server ?? 'gateway'}: ${message}`));
 
-  const extras = new ExtrasMirror({ host, resources, prompts, logger, separator: SEPARATOR });
+  const extras = new ExtrasMirror({ host, resources, prompts, logger, separator: SEPARATOR, guard: guardMessages });
   resources.add(gatewayStatusResource(statusOf));
 
   // Upstream health: report, retry with backoff, keep the others serving.
@@ -321,7 +329,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           servers: perUserServers,
           logger,
           capabilities: FORWARDED_CAPABILITIES,
-          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight),
+          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight, guardMessages),
         });
   perUser = perUserSide?.signIns;
   const profileOf = (name: string): CandorServer => {

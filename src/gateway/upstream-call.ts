@@ -17,6 +17,7 @@ import { resultOf } from './call-result.js';
 import type { CallHooks } from './hooks/call-hooks.js';
 import type { PerUserSignIns } from './per-user.js';
 import type { ResultGuardStep } from './results/guard-step.js';
+import type { MessageGuard } from './results/message-guard.js';
 import {
   declaresTrustAnnotations,
   TRUST_ANNOTATIONS,
@@ -58,6 +59,8 @@ export interface UpstreamCallOptions {
   remote: (server: string) => boolean;
   /** Secrets and injected instructions in results: found and acted on before the result goes on. */
   guard?: ResultGuardStep | undefined;
+  /** The same for an upstream's progress messages and error messages. */
+  messages?: MessageGuard | undefined;
   /** The outside services asked before a call goes upstream and before its result goes back. */
   hooks?: CallHooks | undefined;
   /** Each downstream conversation's taint (see taint-sessions.ts). */
@@ -111,8 +114,21 @@ export function upstreamCall(options: UpstreamCallOptions) {
       }
       return before.result;
     }
-    const progress = (_: number, p: { progress: number; total?: number; message?: string }) =>
-      void ctx.progress(p.progress, p.total, p.message);
+    // A progress message passes the guards too, in order.
+    let progressed: Promise<unknown> = Promise.resolve();
+    const progress = (_: number, p: { progress: number; total?: number; message?: string }) => {
+      const guard = options.messages;
+      if (guard === undefined || p.message === undefined) {
+        void ctx.progress(p.progress, p.total, p.message);
+        return;
+      }
+      progressed = progressed
+        .then(() => guard(tool.server, 'progress', { message: p.message }))
+        .then((g) =>
+          ctx.progress(p.progress, p.total, g.message?.message ?? 'candor gateway: progress message withheld'),
+        )
+        .catch(() => {});
+    };
     const run: RoutedRunOptions = {
       // The hook, not ctx.signal: no AbortSignal is made per proxied call.
       onAbort: (listener) => ctx.onAbort(listener),
@@ -148,6 +164,14 @@ export function upstreamCall(options: UpstreamCallOptions) {
       options.remote(tool.server),
     );
     if (scope.inputRequired) throw scope.inputRequired;
+    // An upstream's error message (a JSON-RPC error, a failure) goes into the result's text.
+    if (options.messages && outcome.message !== undefined && outcome.status !== 'ok') {
+      const guarded = await options.messages(tool.server, 'error', { message: outcome.message });
+      outcome = {
+        ...outcome,
+        message: guarded.message?.message ?? `the upstream's error message was withheld: ${guarded.withheld}`,
+      };
+    }
     let audited: Awaited<ReturnType<ResultGuardStep>>['audited'] = [];
     let labels: TrustAnnotation | undefined;
     if (options.guard && outcome.result && (outcome.status === 'ok' || outcome.status === 'error')) {

@@ -12,6 +12,7 @@ import type { PromptDefinition } from '../prompts/types.js';
 import { defineResource, defineResourceTemplate } from '../resources/define.js';
 import type { Completer, ResourceContext, ResourceDefinition, ResourceTemplateDefinition } from '../resources/types.js';
 import { compileUriTemplate } from '../resources/uri-template.js';
+import type { MessageGuard } from './results/message-guard.js';
 
 /** What one upstream contributes besides tools. */
 export interface UpstreamExtras {
@@ -52,7 +53,12 @@ async function listAll(client: Client, method: string, key: string): Promise<Loo
  * const extras = await upstreamExtras('memory', client, '__');
  * ```
  */
-export async function upstreamExtras(server: string, client: Client, separator: string): Promise<UpstreamExtras> {
+export async function upstreamExtras(
+  server: string,
+  client: Client,
+  separator: string,
+  guard?: MessageGuard,
+): Promise<UpstreamExtras> {
   const capabilities = (client.getServerCapabilities() ?? {}) as Loose;
   const extras: UpstreamExtras = { resources: [], prompts: [], warnings: [] };
   const forwardCompletion =
@@ -68,8 +74,15 @@ export async function upstreamExtras(server: string, client: Client, separator: 
     };
 
   // Resources and template matches alike are read from their owner by URI.
-  const read = async (ctx: ResourceContext): Promise<{ contents: [] }> =>
-    (await client.readResource({ uri: ctx.uri }, { signal: ctx.signal })) as unknown as { contents: [] };
+  // What is read and got passes the result guards on its way (secrets, injected instructions).
+  const read = async (ctx: ResourceContext): Promise<{ contents: [] }> => {
+    const result = (await client.readResource({ uri: ctx.uri }, { signal: ctx.signal })) as unknown as { contents: [] };
+    if (guard === undefined) return result;
+    const guarded = await guard(server, 'resource', result);
+    if (guarded.message !== undefined) return guarded.message;
+    const text = `candor gateway: ${ctx.uri} from ${server} was withheld: ${guarded.withheld}. Nothing of it was passed on.`;
+    return { contents: [{ uri: ctx.uri, mimeType: 'text/plain', text }] } as unknown as { contents: [] };
+  };
 
   if (capabilities.resources) {
     try {
@@ -152,10 +165,12 @@ export async function upstreamExtras(server: string, client: Client, separator: 
               get: async (values, ctx) => {
                 const clean: Record<string, string> = {};
                 for (const [k, v] of Object.entries(values ?? {})) if (typeof v === 'string') clean[k] = v;
-                return (await client.getPrompt(
-                  { name: upstreamName, arguments: clean },
-                  { signal: ctx.signal },
-                )) as never;
+                const result = await client.getPrompt({ name: upstreamName, arguments: clean }, { signal: ctx.signal });
+                if (guard === undefined) return result as never;
+                const guarded = await guard(server, 'prompt', result);
+                if (guarded.message !== undefined) return guarded.message as never;
+                const text = `candor gateway: the prompt ${upstreamName} of ${server} was withheld: ${guarded.withheld}. Nothing of it was passed on.`;
+                return { messages: [{ role: 'user', content: { type: 'text', text } }] } as never;
               },
             }),
           );

@@ -14,6 +14,7 @@ import { CandorError } from '../errors.js';
 import { answerInputWith } from '../host/input-answerers.js';
 import type { ElicitResult, LogLevel } from '../tool/types.js';
 import { type CallScope, callScope } from './ask.js';
+import type { MessageGuard } from './results/message-guard.js';
 
 /**
  * The client capabilities a gateway declares upstream: it can pass these on. URL-mode
@@ -69,7 +70,12 @@ export class InFlight {
  * createHost({ servers, clientCapabilities: FORWARDED_CAPABILITIES, onClient: (s, c) => forwardUpstreamRequests(s, c, inFlight) });
  * ```
  */
-export function forwardUpstreamRequests(server: string, client: Client, inFlight: InFlight): void {
+export function forwardUpstreamRequests(
+  server: string,
+  client: Client,
+  inFlight: InFlight,
+  guard?: MessageGuard,
+): void {
   const scopeOrFail = (what: string): CallScope => {
     const scope = inFlight.scopeFor(server);
     if (!scope)
@@ -115,11 +121,26 @@ export function forwardUpstreamRequests(server: string, client: Client, inFlight
     const scope = scopeOrFail('roots/list');
     return { roots: await scope.ctx.listRoots() } as never;
   });
+  let logs: Promise<unknown> = Promise.resolve();
   client.setNotificationHandler('notifications/message', (notification) => {
     const params = notification.params as { level?: LogLevel; data?: unknown; logger?: string };
     const scope = inFlight.scopeFor(server);
     if (!scope || !params.level) return;
-    void scope.ctx.log(params.level, params.data, params.logger ?? server).catch(() => {});
+    const level = params.level;
+    if (guard === undefined) {
+      void scope.ctx.log(level, params.data, params.logger ?? server).catch(() => {});
+      return;
+    }
+    // Log data passes the result guards too: an upstream's log is read by the model as well.
+    // One after another, so the guard does not reorder them.
+    logs = logs
+      .then(() => guard(server, 'log', { data: params.data }))
+      .then((guarded) => {
+        const data =
+          guarded.message?.data ?? `candor gateway: a log message of ${server} was withheld: ${guarded.withheld}.`;
+        return scope.ctx.log(level, data, params.logger ?? server);
+      })
+      .catch(() => {});
   });
 }
 

@@ -339,7 +339,7 @@ describe('settings from the config and the command line', () => {
     const key = await runCli(['gateway', '--config', file, '--stdio']);
     expect(key.code).not.toBe(0);
     expect(key.stderr).toContain(
-      'servers.files.results: unknown key "secret"; expected "secrets", "injection" or "tools".',
+      'servers.files.results: unknown key "secret"; expected "secrets", "injection", "budgetMs" or "tools".',
     );
     const perTool = config({}, { results: { tools: { 'fetch_*': { injection: 'drop' } } } });
     const tool = await runCli(['gateway', '--config', perTool, '--stdio']);

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 const inspect = fileURLToPath(new URL('../../dist/src/gateway/results/inspect.js', import.meta.url));
 
 // What the guard makes of one result, in a Node without WebAssembly (`--jitless`) and in
-// one with it: the native search must find what the SIMD pass finds.
+// one with it: the native search must find what the SIMD pass finds. (The zero-width space
+// splits nothing here, so it is not flagged: the normalised view drops such characters.)
 const script = `
 import { guardResult } from ${JSON.stringify(inspect)};
 const filler = 'const value = compute(input);\\n'.repeat(400);
@@ -34,7 +35,11 @@ describe('the result guards without WebAssembly', () => {
     const simd = run([]);
     expect(native.wasm).toBe('undefined');
     expect(simd.wasm).toBe('object');
-    expect(native.rules).toEqual(['@secretlint/secretlint-rule-github', 'description-steering', 'hidden-unicode']);
+    expect(native.rules).toEqual([
+      '@secretlint/secretlint-rule-github',
+      'description-steering',
+      'instruction-override',
+    ]);
     expect(native.redacted).toBe(true);
     expect({ ...native, wasm: 'object' }).toEqual(simd);
   });

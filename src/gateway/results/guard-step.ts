@@ -5,7 +5,7 @@
  */
 import type { CatalogTool } from '../../host/types.js';
 import type { CallToolResult } from '../../tool/types.js';
-import { guardResult } from './inspect.js';
+import { guardWithinBudget, warmGuardWorker } from './guard-pool.js';
 import { toolResultSettings } from './tool-settings.js';
 import type { GuardedResult, ResultGuardSettings, ServerResultSettings } from './types.js';
 
@@ -36,9 +36,11 @@ export function resultGuardStep(options: {
   server: (name: string) => ServerResultSettings | undefined;
 }): ResultGuardStep {
   const settingsFor = toolResultSettings(options);
+  // The worker a hostile result's checks move to, loaded before the first one comes.
+  warmGuardWorker();
   return async (tool, result) => {
     const settings = settingsFor(tool);
-    const guarded = await guardResult(
+    const guarded = await guardWithinBudget(
       result,
       { name: tool.name, openWorld: tool.hints.openWorldHint, trusted: tool.trust === 'trusted' },
       settings,

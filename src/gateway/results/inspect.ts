@@ -1,13 +1,15 @@
 /**
- * The result guard: looks for secrets and injected instructions in every text block
- * and every string of the structured content of a tool's result, and acts per kind
- * (annotate, redact, block, off). Images, audio and other binary blocks pass untouched.
+ * The result guard: looks for secrets and injected instructions in every string of a
+ * tool's result (message-slots.ts: blocks of every kind, `_meta`, structured content keys
+ * and values) and its normalised views (scan.ts), and acts per kind (annotate, redact,
+ * block, off). Images and audio pass untouched.
  */
 import type { CallToolResult } from '../../tool/types.js';
-import { findInjection } from './injection.js';
+import { type BudgetCheck, UNBOUNDED } from './budget.js';
 import { RESULT_LABELS_KEY, resultLabels } from './labels.js';
-import { searchResultAhead } from './search-ahead.js';
-import { findSecrets, redact } from './secrets.js';
+import { copyContainers, messageSlots, type Slot } from './message-slots.js';
+import { scanSlots } from './scan.js';
+import { redact } from './secrets.js';
 import type { GuardedResult, ResultAction, ResultFinding, ResultFindingKind, ResultGuardSettings } from './types.js';
 
 /** What the guard knows about the tool whose result it inspects. */
@@ -27,7 +29,10 @@ export interface GuardedTool {
  * resultActions({ name: 'web__fetch', openWorld: true, trusted: false }); // { secrets: 'redact', injection: 'annotate' }
  * ```
  */
-export function resultActions(tool: GuardedTool, settings: ResultGuardSettings = {}): Required<ResultGuardSettings> {
+export function resultActions(
+  tool: GuardedTool,
+  settings: ResultGuardSettings = {},
+): Required<Pick<ResultGuardSettings, 'secrets' | 'injection'>> {
   const untrustedInput = tool.openWorld || !tool.trusted;
   return {
     secrets: settings.secrets ?? 'redact',
@@ -35,48 +40,9 @@ export function resultActions(tool: GuardedTool, settings: ResultGuardSettings =
   };
 }
 
-/** A string of the result, with a way to put a new one in its place. */
-interface TextSlot {
-  text: string;
-  set: (s: string) => void;
-}
-
-/** Every text block and every string of the structured content, in a fixed order. */
-function textSlots(result: CallToolResult): TextSlot[] {
-  const slots: TextSlot[] = [];
-  for (const block of result.content ?? []) {
-    if (block.type === 'text' && typeof block.text === 'string')
-      slots.push({
-        text: block.text,
-        set: (s) => {
-          block.text = s;
-        },
-      });
-  }
-  if (result.structuredContent !== undefined) strings(result.structuredContent, slots);
-  return slots;
-}
-
-/** Every string in a JSON value, with a way to put a new one in its place. */
-function strings(value: unknown, out: TextSlot[], depth = 0): void {
-  if (depth > 32 || value === null || typeof value !== 'object') return;
-  const entries: Array<[string | number, unknown]> = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : Object.entries(value);
-  for (const [key, v] of entries) {
-    if (typeof v === 'string')
-      out.push({
-        text: v,
-        set: (s) => {
-          (value as Record<string | number, unknown>)[key] = s;
-        },
-      });
-    else strings(v, out, depth + 1);
-  }
-}
-
 /**
- * Inspect a result and act on what is found. The result given is not changed.
+ * Inspect a result and act on what is found. The result given is not changed. Without a
+ * budget the searches run to the end; with one they stop with `GuardBudgetExceeded`.
  *
  * @example
  * ```ts
@@ -87,26 +53,16 @@ export async function guardResult(
   original: CallToolResult,
   tool: GuardedTool,
   settings: ResultGuardSettings = {},
+  budget: BudgetCheck = UNBOUNDED,
 ): Promise<GuardedResult<CallToolResult>> {
   const actions = resultActions(tool, settings);
   if (actions.secrets === 'off' && actions.injection === 'off') return { result: original, findings: [], actions: {} };
   // Read from the result as given; it is copied only when something is found, so an
   // ordinary result costs the searches and nothing else.
-  const texts = textSlots(original).map((slot) => slot.text);
-  const findings: ResultFinding[] = [];
-  const secretSlots: Array<{ index: number; found: ResultFinding[] }> = [];
   const run = { secrets: actions.secrets !== 'off', injection: actions.injection !== 'off' };
-  for (const [index, text] of texts.entries()) {
-    searchResultAhead(text, run);
-    if (run.secrets) {
-      const found = await findSecrets(text);
-      if (found.length > 0) {
-        findings.push(...found);
-        secretSlots.push({ index, found });
-      }
-    }
-    if (run.injection) findings.push(...findInjection(text));
-  }
+  const { findings: all, ranges } = await scanSlots(messageSlots(original), run, budget);
+  // What only discusses an order (a README quoting one) is kept for the audit, not acted on.
+  const findings = all.filter((f) => f.level !== 'note');
   const kinds = [...new Set(findings.map((f) => f.kind))];
   const taken: Partial<Record<ResultFindingKind, ResultAction>> = {};
   for (const kind of kinds) taken[kind] = kind === 'secret' ? actions.secrets : actions.injection;
@@ -115,41 +71,24 @@ export async function guardResult(
   if (blocked.length > 0) {
     const named = blocked.map((k) => (k === 'secret' ? 'a secret' : 'injected instructions')).join(' and ');
     return {
-      result: {
-        content: [
-          {
-            type: 'text',
-            text: `candor gateway: the result of ${tool.name} was withheld: it contains ${named}. Nothing of it was passed on.`,
-          },
-        ],
-        isError: true,
-        _meta: {
-          [RESULT_LABELS_KEY]: {
-            blocked,
-            ...resultLabels(
-              kinds,
-              findings.map((f) => f.rule),
-            ),
-          },
-        },
-      },
+      result: withheld(tool.name, `it contains ${named}`, {
+        blocked,
+        ...resultLabels(
+          kinds,
+          findings.map((f) => f.rule),
+        ),
+      }),
       findings,
       actions: taken,
     };
   }
-  // Redaction writes into the result's blocks and structured content, so it works on a copy
-  // of every array and object (strings cannot change, so they are shared: a 1 MB text is not
-  // copied to redact a key in it); a note and labels only replace the top-level `content`
-  // and `_meta`, so a shallow copy leaves the original as it was.
-  const redacting = taken.secret === 'redact' && secretSlots.length > 0;
+  // Redaction writes into the result's strings, so it works on a copy of every array and
+  // object (strings cannot change, so they are shared: a 1 MB text is not copied to redact a
+  // key in it); a note and labels only replace the top-level `content` and `_meta`, so a
+  // shallow copy leaves the original as it was.
+  const redacting = taken.secret === 'redact' && ranges.size > 0;
   const result: CallToolResult = redacting ? (copyContainers(original) as CallToolResult) : { ...original };
-  if (redacting) {
-    const slots = textSlots(result);
-    for (const { index, found } of secretSlots) {
-      const slot = slots[index] as TextSlot;
-      slot.set(redact(slot.text, found));
-    }
-  }
+  if (redacting) writeRedactions(messageSlots(result), ranges);
   const annotated = kinds.filter((k) => taken[k] === 'annotate' || (k === 'secret' && taken[k] === 'redact'));
   if (taken.injection === 'annotate') {
     result.content = [
@@ -171,11 +110,32 @@ export async function guardResult(
   return { result, findings, actions: taken };
 }
 
-/** A JSON value with every array and object copied and everything else shared. */
-function copyContainers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyContainers);
-  if (value === null || typeof value !== 'object') return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) copy[key] = copyContainers(v);
-  return copy;
+/** The result put in place of one that is not passed on. */
+export function withheld(tool: string, why: string, labels: Record<string, unknown>): CallToolResult {
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `candor gateway: the result of ${tool} was withheld: ${why}. Nothing of it was passed on.`,
+      },
+    ],
+    isError: true,
+    _meta: { [RESULT_LABELS_KEY]: labels },
+  };
+}
+
+/** Redact each slot's ranges in place; values before keys, so a renamed key's value is still found. */
+export function writeRedactions(slots: readonly Slot[], ranges: ReadonlyMap<number, Array<[number, number]>>): void {
+  const order = [...ranges.keys()].sort(
+    (a, b) => Number(slots[a]?.where.endsWith('(key)')) - Number(slots[b]?.where.endsWith('(key)')),
+  );
+  for (const index of order) {
+    const slot = slots[index] as Slot;
+    slot.set(
+      redact(
+        slot.text,
+        (ranges.get(index) ?? []).map((range) => ({ kind: 'secret', rule: '', range })),
+      ),
+    );
+  }
 }

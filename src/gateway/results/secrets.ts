@@ -7,9 +7,12 @@
  * none of them costs a few native string searches.
  */
 
-import { type Anchor, fingerprintEndingWith, isWordCode, SPACE, sameShape } from './anchor.js';
+import { type Anchor, fingerprintEndingWith, type Gate, isWordCode, SPACE, sameShape } from './anchor.js';
+import { type BudgetCheck, UNBOUNDED } from './budget.js';
+import { EXTRA_ANCHORS, extraSecrets, isExampleKey } from './extra-secret-rules.js';
+import { fold, shiftView, toOriginal } from './fold.js';
 import { PRESET_ANCHORS, runPresetRules } from './secret-rules.js';
-import { spans } from './spans.js';
+import { type Span, spans } from './spans.js';
 import type { ResultFinding } from './types.js';
 
 // A name that says "secret" (api_key, client-secret, PASSWORD, auth token...) followed by
@@ -17,12 +20,16 @@ import type { ResultFinding } from './types.js';
 // value is reported, so whatever precedes the word in the name is not matched.
 const NAME =
   '(?:secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret|token)';
-const VALUE = String.raw`["']?\s*(?:=|:)\s*["']?([A-Za-z0-9+/_\-.=]{16,})`;
+// (A quote may be escaped: JSON inside a JSON string. A value is read up to 256 characters,
+// which bounds the work per name; a longer one is redacted to its end all the same.)
+const VALUE = String.raw`(?:\\?["'])?\s*(?:=|:)\s*(?:\\?["'])?([A-Za-z0-9+/_\-.=]{16,256})`;
 const NAMED_VALUE = new RegExp(NAME + VALUE, 'gi');
 // What follows every name the expression takes: where it does not, no match ends its name there.
-const AFTER_NAME = new RegExp(VALUE, 'y');
+// (Sixteen value characters are enough to know; reading on would cost the whole run at every
+// name in a text of names, `password=` repeated.)
+const AFTER_NAME = new RegExp(VALUE.replace('{16,256}', '{16}'), 'y');
 // The character right after such a name, as the SIMD pass sees it: a quote, `=`, `:` or whitespace.
-const NAME_END = `"'=:${SPACE}`;
+const NAME_END = `"'=:\\${SPACE}`;
 
 /** Shannon entropy in bits per character. */
 function entropy(text: string): number {
@@ -87,7 +94,7 @@ export function jsonWebTokens(text: string): ResultFinding[] {
 
 // A PEM private key block (RFC 7468 §10/§11), whatever the algorithm; the preset's rule
 // skips short bodies such as an Ed25519 key's single line.
-const PEM_PRIVATE_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g;
+const PEM_PRIVATE_KEY = /-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY-----[\s\S]{0,16384}?-----END \1PRIVATE KEY-----/g;
 
 /** PEM private key blocks. */
 export function privateKeyBlocks(text: string): ResultFinding[] {
@@ -97,12 +104,35 @@ export function privateKeyBlocks(text: string): ResultFinding[] {
   });
 }
 
+/**
+ * `[A-Za-z0-9_-]{8,}\.eyJ` at a position, in time linear in a text of many: the end of the
+ * run of base64url characters a position is in is remembered, as in `eyJ` repeated every
+ * occurrence is inside one run and an expression would read it to its end from each.
+ */
+function jwtHeaderEnd(): Gate {
+  let memo: { text: string; from: number; end: number } | undefined;
+  return (text, at) => {
+    let end: number;
+    if (memo !== undefined && memo.text === text && at >= memo.from && at <= memo.end) end = memo.end;
+    else {
+      end = at;
+      while (end < text.length && isBase64UrlCode(text.charCodeAt(end))) end++;
+      memo = { text, from: at, end };
+    }
+    return end - at >= 8 && text.startsWith('.eyJ', end);
+  };
+}
+
+function isBase64UrlCode(code: number): boolean {
+  return isWordCode(code) || code === 45;
+}
+
 // The literals the guard's own rules need: a JWT's header starts `{"` (base64 `eyJ`), a PEM
 // block names PRIVATE KEY, and a secret-like name holds one of these words in the casings
 // names are written in (api_key, apiKey, ApiKey, API_KEY; token, accessToken, TOKEN...);
 // each is searched for from a rarer letter on, as a search costs what its first letter does.
 const OWN_ANCHORS: readonly Anchor[] = [
-  { literal: 'eyJ', search: 'J', rules: ['json-web-token'], before: 1, followedBy: /[A-Za-z0-9_-]{8,}\.eyJ/y },
+  { literal: 'eyJ', search: 'J', rules: ['json-web-token'], before: 1, followedBy: jwtHeaderEnd() },
   { literal: 'PRIVATE KEY', rules: ['pem-private-key'], after: 16 * 1024 },
   // The ends of the names: secret, Secret, SECRET; token, Token, TOKEN; password, Password,
   // passwd; key, Key, KEY. A name ends where a value follows it. The SIMD pass looks for
@@ -118,7 +148,7 @@ const OWN_ANCHORS: readonly Anchor[] = [
 ];
 
 /** Every anchor of the secret rules. */
-export const SECRET_ANCHORS: readonly Anchor[] = sameShape([...PRESET_ANCHORS, ...OWN_ANCHORS]);
+export const SECRET_ANCHORS: readonly Anchor[] = sameShape([...PRESET_ANCHORS, ...OWN_ANCHORS, ...EXTRA_ANCHORS]);
 
 /**
  * Every secret found in a text, with its range.
@@ -128,23 +158,47 @@ export const SECRET_ANCHORS: readonly Anchor[] = sameShape([...PRESET_ANCHORS, .
  * await findSecrets('token ghp_…'); // [{ kind: 'secret', rule: '@secretlint/secretlint-rule-github', range: [6, 46] }]
  * ```
  */
-export async function findSecrets(text: string): Promise<ResultFinding[]> {
+export async function findSecrets(text: string, budget: BudgetCheck = UNBOUNDED): Promise<ResultFinding[]> {
   const found: ResultFinding[] = [];
-  for (const span of spans(text, SECRET_ANCHORS)) {
+  for (const span of spans(text, SECRET_ANCHORS, { budget })) {
+    budget.step();
+    budget.span(span.end - span.start);
+    const here = await spanSecrets(text, span);
+    found.push(...here);
+    // A token wrapped onto the next line: the span again with such line breaks dropped
+    // (what a rule found in the span already is not reported twice).
     const part = text.slice(span.start, span.end);
-    const own: ResultFinding[] = [];
-    // Kept even where a preset rule found the same secret: a preset range can start at the
-    // name and stop short of the value's end (secretlint's AWS rule does), and redaction
-    // covers the union of overlapping ranges.
-    if (span.rules.has('json-web-token')) own.push(...jsonWebTokens(part));
-    if (span.rules.has('named-high-entropy-value')) own.push(...namedSecrets(part));
-    if (span.rules.has('pem-private-key')) own.push(...privateKeyBlocks(part));
-    const preset = await runPresetRules(text, span);
-    found.push(...preset);
-    for (const f of own) {
-      if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
-      found.push({ ...f, range: [span.start + f.range![0], span.start + f.range![1]] });
-    }
+    const view = part.includes('\n') ? fold(part, { wraps: true }) : undefined;
+    if (view !== undefined)
+      for (const f of await findSecrets(view.text, budget))
+        if (f.range && !here.some((h) => h.rule === f.rule))
+          found.push({ ...f, range: toOriginal(shiftView(view, span.start), f.range) });
+  }
+  return found;
+}
+
+/** The secrets of one span, with ranges in the whole text. */
+async function spanSecrets(text: string, span: Span): Promise<ResultFinding[]> {
+  const found: ResultFinding[] = [];
+  const part = text.slice(span.start, span.end);
+  const own: ResultFinding[] = [];
+  // Kept even where a preset rule found the same secret: a preset range can start at the
+  // name and stop short of the value's end (secretlint's AWS rule does), and redaction
+  // covers the union of overlapping ranges.
+  if (span.rules.has('json-web-token')) own.push(...jsonWebTokens(part));
+  if (span.rules.has('named-high-entropy-value')) own.push(...namedSecrets(part));
+  if (span.rules.has('pem-private-key')) own.push(...privateKeyBlocks(part));
+  own.push(...extraSecrets(part, span.rules));
+  const preset = await runPresetRules(text, span);
+  // (A URL's user and host may well say "example": a range holding one is kept.)
+  for (const p of preset) {
+    const value = text.slice(p.range![0], p.range![1]);
+    if (/[@:]/.test(value) || !isExampleKey(value)) found.push(p);
+  }
+  for (const f of own) {
+    if (isExampleKey(part.slice(f.range![0], f.range![1]))) continue;
+    if (f.rule === 'pem-private-key' && preset.some((p) => p.rule.endsWith('privatekey'))) continue;
+    found.push({ ...f, range: [span.start + f.range![0], span.start + f.range![1]] });
   }
   return found;
 }
@@ -176,9 +230,17 @@ function tokenEnd(text: string, end: number): number {
  * ```
  */
 export function redact(text: string, findings: readonly ResultFinding[]): string {
+  // Each token's end is found once: in a text of one long token, every range ends inside it.
+  let known: { from: number; end: number } | undefined;
+  const endOf = (end: number) => {
+    if (known !== undefined && end >= known.from && end <= known.end) return known.end;
+    known = { from: end, end: tokenEnd(text, end) };
+    return known.end;
+  };
   const ranges = findings
-    .flatMap((f) => (f.range ? [[f.range[0], tokenEnd(text, f.range[1])]] : []))
-    .sort((a, b) => a[0]! - b[0]!);
+    .flatMap((f) => (f.range ? [[f.range[0], f.range[1]]] : []))
+    .sort((a, b) => a[0]! - b[0]!)
+    .map(([start, end]) => [start!, endOf(end!)]);
   // Overlapping ranges become their union, so no part of a secret two rules disagree on stays.
   const merged: number[][] = [];
   for (const range of ranges) {

@@ -23,6 +23,12 @@ export function resultSettings(value: unknown): ResultGuardSettings | string {
     return 'must be an object such as { "secrets": "redact", "injection": "annotate" }.';
   const out: ResultGuardSettings = {};
   for (const [key, action] of Object.entries(value)) {
+    if (key === 'budgetMs') {
+      if (typeof action !== 'number' || !Number.isFinite(action) || action < 1 || action > 60_000)
+        return `budgetMs must be a number of milliseconds from 1 to 60000 (got ${JSON.stringify(action)}).`;
+      out.budgetMs = action;
+      continue;
+    }
     if (!(KINDS as readonly string[]).includes(key)) return `unknown key "${key}"; expected "secrets" or "injection".`;
     const allowed = key === 'injection' ? INJECTION_ACTIONS : ACTIONS;
     if (typeof action !== 'string' || !allowed.includes(action as ResultAction))
@@ -57,8 +63,8 @@ export function serverResultSettings(value: unknown): ServerResultSettings | Res
     };
   const { tools, ...kinds } = value as Record<string, unknown>;
   for (const key of Object.keys(kinds))
-    if (!(KINDS as readonly string[]).includes(key))
-      return { at: '', problem: `unknown key "${key}"; expected "secrets", "injection" or "tools".` };
+    if (!(KINDS as readonly string[]).includes(key) && key !== 'budgetMs')
+      return { at: '', problem: `unknown key "${key}"; expected "secrets", "injection", "budgetMs" or "tools".` };
   const own = resultSettings(kinds);
   if (typeof own === 'string') return { at: '', problem: own };
   if (tools === undefined) return own;
@@ -83,14 +89,14 @@ export function serverResultSettings(value: unknown): ServerResultSettings | Res
  * ```
  */
 export function resultSettingsFlag(text: string): ResultGuardSettings | string {
-  const record: Record<string, string> = {};
+  const record: Record<string, string | number> = {};
   for (const part of text.split(',')) {
     const [key, action, extra] = part.split('=').map((s) => s.trim());
     if (!key || !action || extra !== undefined)
       return `--results expects kind=action pairs separated by commas, e.g. --results secrets=block,injection=annotate (got "${part}").`;
-    if (record[key] !== undefined && record[key] !== action)
+    if (record[key] !== undefined && String(record[key]) !== action)
       return `--results: ${key} is given twice (${record[key]}, then ${action}); give each kind once.`;
-    record[key] = action;
+    record[key] = key === 'budgetMs' ? (Number(action) as never) : action;
   }
   const settings = resultSettings(record);
   return typeof settings === 'string' ? `--results: ${settings}` : settings;

@@ -8,6 +8,7 @@
  */
 import type { Anchor, Gate } from './anchor.js';
 import { occurrences } from './anchor-occurrences.js';
+import { type BudgetCheck, UNBOUNDED } from './budget.js';
 
 export type { Anchor } from './anchor.js';
 
@@ -35,8 +36,13 @@ const STRETCH = 16 * 1024;
  * spans('x'.repeat(500) + 'ghp_…', [{ literal: 'ghp_', rules: ['github'] }]); // [{ start: 436, end: …, rules: Set { 'github' } }]
  * ```
  */
-export function spans(text: string, anchors: readonly Anchor[], options: { caseless?: boolean } = {}): Span[] {
+export function spans(
+  text: string,
+  anchors: readonly Anchor[],
+  options: { caseless?: boolean; budget?: BudgetCheck } = {},
+): Span[] {
   const caseless = options.caseless ?? false;
+  const budget = options.budget ?? UNBOUNDED;
   const found: Span[] = [];
   // The first stop at or after a position; remembered, as many spans stretch to the same one.
   let stopFrom = 0;
@@ -48,10 +54,21 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
     stopAt = STOP.exec(text)?.index ?? text.length;
     return stopAt;
   };
+  // The first occurrence of each closing text at or after a position: remembered, so that a
+  // text of many openings and no close (`<!-- ` repeated) costs one search, not one per opening.
+  const closes = new Map<string, { from: number; at: number }>();
+  const closeAfter = (until: string, from: number): number => {
+    const known = closes.get(until);
+    if (known !== undefined && from >= known.from && (known.at === -1 || from <= known.at)) return known.at;
+    const at = text.indexOf(until, from);
+    closes.set(until, { from, at });
+    return at;
+  };
   const add = (anchor: Anchor, at: number) => {
+    budget.step();
     if (!passesGates(text, anchor, at)) return;
     if (anchor.until !== undefined) {
-      const close = text.indexOf(anchor.until, at + anchor.literal.length);
+      const close = closeAfter(anchor.until, at + anchor.literal.length);
       // No closing text: no match of these rules can start here.
       if (close !== -1)
         found.push({
@@ -70,6 +87,7 @@ export function spans(text: string, anchors: readonly Anchor[], options: { casel
   found.sort((a, b) => a.start - b.start);
   const merged: Span[] = [found[0] as Span];
   for (let i = 1; i < found.length; i++) {
+    budget.step();
     const span = found[i] as Span;
     const last = merged[merged.length - 1] as Span;
     if (span.start <= last.end) {

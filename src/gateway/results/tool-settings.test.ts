@@ -68,7 +68,7 @@ describe('serverResultSettings', () => {
     });
     expect(serverResultSettings({ secret: 'redact' })).toEqual({
       at: '',
-      problem: 'unknown key "secret"; expected "secrets", "injection" or "tools".',
+      problem: 'unknown key "secret"; expected "secrets", "injection", "budgetMs" or "tools".',
     });
   });
 });

@@ -10,6 +10,12 @@ export type ResultFindingKind = 'secret' | 'injection';
 export interface ResultGuardSettings {
   secrets?: ResultAction;
   injection?: ResultAction;
+  /**
+   * The time the guard may spend on one result, in milliseconds (default 1000). A result it
+   * cannot finish in time is withheld when it comes from outside (an open-world tool or an
+   * untrusted server), and passed on labelled `unchecked` otherwise.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -25,6 +31,11 @@ export interface ResultFinding {
   kind: ResultFindingKind;
   /** The rule that found it, e.g. `@secretlint/secretlint-rule-github` or `description-steering`. */
   rule: string;
+  /**
+   * `note`: seen but not acted on (text that discusses an order, a README quoting "ignore
+   * the previous instructions"): kept for the audit only.
+   */
+  level?: 'note';
   /** Character range in the text block it was found in, when the rule gives one. */
   range?: readonly [number, number];
 }

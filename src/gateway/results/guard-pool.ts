@@ -1,0 +1,165 @@
+/**
+ * Bounded cost for every result. The guard first runs on the gateway's own thread for a
+ * short slice (an ordinary result, even of a megabyte, takes about a millisecond); if the
+ * slice is spent, or a part of the text is too long to search in one step, the work moves
+ * to a worker thread with what is left of the result's budget, and the worker is
+ * terminated at the deadline. A result whose checks cannot finish in its budget is
+ * withheld when it comes from outside, and passed on labelled `unchecked` otherwise; in
+ * both cases the reason is stated. No result holds the event loop for more than the slice.
+ */
+import { Worker } from 'node:worker_threads';
+import type { CallToolResult } from '../../tool/types.js';
+import { Budget, GuardBudgetExceeded } from './budget.js';
+import type { GuardJob } from './guard-worker.js';
+import { type GuardedTool, guardResult, withheld } from './inspect.js';
+import { RESULT_LABELS_KEY } from './labels.js';
+import type { GuardedResult, ResultGuardSettings } from './types.js';
+
+/** The default budget per result, in milliseconds. */
+export const DEFAULT_BUDGET_MS = 1000;
+// On the gateway's thread: this long at most, and parts of at most this many characters per step.
+const SLICE_MS = 8;
+const MAX_INLINE_SPAN = 32 * 1024;
+const MAX_WORKERS = 2;
+
+/** A guarded result, and whether the guard ran out of time on it. */
+export type BoundedResult = GuardedResult<CallToolResult> & { overBudget?: boolean };
+
+interface PoolWorker {
+  worker: Worker;
+  ready: Promise<void>;
+  busy: boolean;
+}
+
+const idle: PoolWorker[] = [];
+let live = 0;
+let jobs = 0;
+
+function workerUrl(): { url: URL; execArgv?: string[] } {
+  // From the sources (tests, tsx) the worker is TypeScript and needs the same loader.
+  if (import.meta.url.endsWith('.ts'))
+    return { url: new URL('./guard-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+  return { url: new URL('./guard-worker.js', import.meta.url) };
+}
+
+function spawn(): PoolWorker {
+  const { url, execArgv } = workerUrl();
+  const worker = new Worker(url, execArgv ? { execArgv } : {});
+  // A guard worker never keeps the gateway alive on its own.
+  worker.unref();
+  live++;
+  const ready = new Promise<void>((resolve, reject) => {
+    const onMessage = (message: { ready?: boolean }) => {
+      if (message.ready) {
+        worker.off('message', onMessage);
+        resolve();
+      }
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+  });
+  ready.catch(() => {});
+  worker.once('exit', () => {
+    live--;
+  });
+  return { worker, ready, busy: false };
+}
+
+/** Start a worker ahead of need, so a hostile result does not wait for one to load. */
+export function warmGuardWorker(): void {
+  if (idle.length === 0 && live < MAX_WORKERS) idle.push(spawn());
+}
+
+/** Run the guard in a worker; undefined when it did not finish within `ms` (or no worker was free). */
+async function inWorker(
+  result: CallToolResult,
+  tool: GuardedTool,
+  settings: ResultGuardSettings,
+  ms: number,
+): Promise<GuardedResult<CallToolResult> | undefined> {
+  const pooled = idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
+  if (pooled === undefined) return undefined;
+  const id = ++jobs;
+  // The deadline counts from now: a worker still loading spends the result's budget too.
+  const deadline = performance.now() + ms;
+  // A worker still loading when the deadline comes is left to load (for the next result);
+  // this one is over its budget.
+  let loaded: boolean;
+  try {
+    loaded = await Promise.race([
+      pooled.ready.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+    ]);
+  } catch {
+    void pooled.worker.terminate();
+    return undefined;
+  }
+  if (!loaded) {
+    idle.push(pooled);
+    return undefined;
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(
+      () => {
+        pooled.worker.off('message', onMessage);
+        // Stopped where it is, whatever it was doing; a fresh one is started for the next.
+        void pooled.worker.terminate();
+        warmGuardWorker();
+        resolve(undefined);
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    const onMessage = (message: { id?: number; guarded?: GuardedResult<CallToolResult>; error?: string }) => {
+      if (message.id !== id) return;
+      clearTimeout(timer);
+      pooled.worker.off('message', onMessage);
+      idle.push(pooled);
+      resolve(message.guarded);
+    };
+    pooled.worker.on('message', onMessage);
+    pooled.worker.postMessage({ id, result, tool, settings } satisfies GuardJob);
+  });
+}
+
+/**
+ * Guard a result within its budget (`settings.budgetMs`, default 1000 ms).
+ *
+ * @example
+ * ```ts
+ * const { result, overBudget } = await guardWithinBudget(upstreamResult, { name: 'web__fetch', openWorld: true, trusted: false });
+ * ```
+ */
+export async function guardWithinBudget(
+  result: CallToolResult,
+  tool: GuardedTool,
+  settings: ResultGuardSettings = {},
+): Promise<BoundedResult> {
+  const budgetMs = settings.budgetMs ?? DEFAULT_BUDGET_MS;
+  const started = performance.now();
+  try {
+    return await guardResult(result, tool, settings, new Budget(Math.min(SLICE_MS, budgetMs), MAX_INLINE_SPAN));
+  } catch (error) {
+    if (!(error instanceof GuardBudgetExceeded)) throw error;
+  }
+  const left = budgetMs - (performance.now() - started);
+  const guarded = left > 0 ? await inWorker(result, tool, settings, left) : undefined;
+  if (guarded !== undefined) return guarded;
+  const why = `the gateway could not finish checking it for secrets and injected instructions within ${budgetMs} ms`;
+  const finding = { kind: 'injection' as const, rule: 'guard-budget-exceeded' };
+  if (tool.openWorld || !tool.trusted)
+    return {
+      result: withheld(tool.name, why, { blocked: ['unchecked'], labels: ['unchecked'], evidence: [finding.rule] }),
+      findings: [finding],
+      actions: { injection: 'block' },
+      overBudget: true,
+    };
+  return {
+    result: {
+      ...result,
+      _meta: { ...result._meta, [RESULT_LABELS_KEY]: { labels: ['unchecked'], evidence: [finding.rule] } },
+    },
+    findings: [finding],
+    actions: { injection: 'annotate' },
+    overBudget: true,
+  };
+}
