@@ -90,7 +90,7 @@ export async function startPostgresDouble(options: DoubleOptions): Promise<Start
   });
   // The database runs as nobody when candor is root: it must be able to reach its folders.
   await mkdir(options.dir, { recursive: true });
-  await chmod(options.dir, 0o755);
+  await chmod(options.dir, 0o711);
   const data = path.join(options.dir, 'data');
   const socketDir = path.join(options.dir, 'run');
   await copyTemplate(path.join(initialised, 'data'), data);

@@ -36,7 +36,7 @@ export async function startSqliteDouble(options: DoubleOptions): Promise<Started
     hosts: [],
     destinations: [],
     write: [options.dir],
-    values: { url: `sqlite:///${file.replace(/^\//, '')}`, path: file },
+    values: { url: file, path: file },
     seeds: sqlSeeds('main', file),
     witness: stateWitness('sqlite', async () => {
       const state = await readSqliteState(file);
