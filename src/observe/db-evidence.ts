@@ -10,7 +10,8 @@
  * - An idempotent tool whose repeat (same arguments, back to back) changed the
  *   database again is not safe to retry.
  * - A tool whose hints say it writes, whose calls succeeded on the seeded data,
- *   and which changed nothing anywhere (no row, key, file, program, network) is a
+ *   and which changed nothing anywhere (no row, key, file, nor the network, where a
+ *   write the witnesses cannot see may have gone; a program's own writes are traced) is a
  *   warning: absence of a write proves less than a write.
  * The witness sees only the doubles: a database elsewhere, or state the server
  * keeps in its own memory, is not seen.
@@ -57,7 +58,7 @@ export const DB_RULES = [
     id: 'observe/write-no-db-change',
     severity: 'warning',
     summary:
-      'A tool whose hints say it writes succeeded on the seeded data, yet changed nothing: no row, key, object, file, program or network.',
+      'A tool whose hints say it writes succeeded on the seeded data, yet changed nothing: no row, key, object or file, and no network.',
     explanation:
       'Its hints may be stricter than it needs (readOnlyHint: true would let hosts run it without asking), or it writes only for other arguments. A warning: the absence of a write proves less than a write. Only for tools whose server annotated them (hints all at the spec’s defaults say nothing) and only while a database double ran beside the server.',
   },
@@ -179,7 +180,7 @@ export function judgeDatabase(
       const e = classify(call, scene);
       return (
         (call.changes ?? []).length === 0 &&
-        e.writes.length + e.deletions.length + e.overwrites.length + e.execs.length + e.network.length === 0
+        e.writes.length + e.deletions.length + e.overwrites.length + e.network.length === 0
       );
     });
     if (nothing)
