@@ -131,6 +131,35 @@ describe('pointing a server at a double', () => {
     expect(rulesOf(report, 'list_orders')).toEqual(['observe/read-only-db-write']);
   }, 180_000);
 
+  it('scans with a double too: candor scan --service postgres=DATABASE_URL', async () => {
+    const run = await runCli(
+      [
+        'scan',
+        '--service',
+        'postgres=DATABASE_URL',
+        '--env',
+        'DB_KIND=postgres',
+        '--format',
+        'json',
+        '--',
+        process.execPath,
+        fixture,
+      ],
+      { cwd: workdir, timeoutMs: 180_000 },
+    );
+    const report = JSON.parse(run.stdout) as {
+      verdict: string;
+      tools: Array<{ name: string; verdict: string }>;
+      observe: { findings: Array<{ tool?: string; ruleId: string }> };
+    };
+    expect(run.code).toBe(1);
+    expect(report.verdict).toBe('contradictions');
+    expect(report.tools.find((t) => t.name === 'list_customers')!.verdict).toBe('consistent');
+    expect(report.observe.findings.filter((f) => f.ruleId === 'observe/read-only-db-write').map((f) => f.tool)).toEqual(
+      ['list_orders', 'table_stats'],
+    );
+  }, 240_000);
+
   it('refuses a kind it has no double of, saying which it has (exit 2)', async () => {
     const run = await runCli(['observe', '--service', 'mongodb', '--', process.execPath, fixture], {
       cwd: workdir,
