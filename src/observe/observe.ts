@@ -9,7 +9,7 @@ import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
-import { type CallRecord, classify, type Scene } from './evidence.js';
+import { type CallRecord, effectClasses, type Scene } from './evidence.js';
 import { isTimeout, requestFailure, startFailure } from './failures.js';
 import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
@@ -17,6 +17,7 @@ import { LATE_MS, QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
+import { type ServiceRequest, startServices } from './services.js';
 import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { deletedRows, isSqliteFile, type RowSets, readRows } from './sqlite-witness.js';
 import { parseTrace, type TracedEffect } from './trace.js';
@@ -61,6 +62,8 @@ export interface ObserveOptions {
   protocol?: 'legacy' | 'modern' | 'auto';
   /** When to stop (`Date.now()` time): later tools are not exercised, "out of time". A running call finishes. */
   deadline?: number;
+  /** Doubles started beside the server (`--service`): a seeded database it is pointed at, whose witness sees each call's writes. */
+  services?: ServiceRequest[];
 }
 
 /** What was seen of one tool. */
@@ -144,12 +147,14 @@ function appOnly(visibility: readonly string[]): boolean {
  */
 export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   checkPlatform();
+  const services = await startServices(options.services ?? []);
   const sandbox = await prepareSandbox({
     command: options.command,
-    args: options.args ?? [],
+    args: (options.args ?? []).map(services.fill),
     workdir: options.workdir ?? process.cwd(),
     ...(options.exclude ? { exclude: options.exclude } : {}),
-  });
+    services: services.sandbox,
+  }).catch((error: unknown) => services.stop().then(() => Promise.reject(error)));
   const roots = [sandbox.work, sandbox.home, sandbox.tmp];
   const reader = new TraceReader(sandbox.trace);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -159,8 +164,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: process.env.LANG ?? 'C.UTF-8',
+    ...services.env,
     ...Object.fromEntries(
-      Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
+      Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(services.fill(v), sandbox.source, sandbox.work)]),
     ),
   };
   let session: SandboxedClient | undefined;
@@ -180,6 +186,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       home: sandbox.home,
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
+      doubles: (options.services ?? []).map((service) => service.kind),
     };
     const started = await connectSandboxed({
       command: sandbox.command,
@@ -247,6 +254,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await rowsAt(before) : undefined;
       logs.saw(parseTrace(await reader.read(), sandbox.work));
+      await services.mark();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
         const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
@@ -277,6 +285,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         const gone = deletedRows(rowsBefore, await rowsAt(after));
         if (gone.length > 0) record.rowsDeleted = gone;
       }
+      const changes = await services.changes();
+      if (changes.length > 0) record.changes = changes;
       return record;
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
@@ -380,22 +390,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await session.transport.close().catch(() => {});
     }
     await sandbox.dispose();
+    await services.stop();
   }
   return relativeToWorkdir(report, sandbox);
-}
-
-/** The evidence classes a tool's calls showed, in a fixed order, for the table. */
-function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
-  const seen = calls.map((c) => classify(c, scene));
-  const any = (key: keyof ReturnType<typeof classify>) => seen.some((e) => e[key].length > 0);
-  return [
-    ...(any('writes') ? ['wrote'] : []),
-    ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
-    ...(any('execs') ? ['ran a program'] : []),
-    ...(any('network') ? ['network'] : []),
-    ...(any('scratch') ? ['scratch'] : []),
-    ...(any('logs') ? ['server log'] : []),
-  ];
 }
 
 /** The report with sandbox paths said as a person knows them: relative to their workdir, `~` and `$TMPDIR` for the sandbox's HOME and TMPDIR. */

@@ -11,6 +11,7 @@
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { type AnswerOptions, answersDiffer } from './answers.js';
+import { DB_RULES, judgeDatabase, touchedDatabase } from './db-evidence.js';
 import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
 
 export type { CallRecord } from './evidence.js';
@@ -79,6 +80,7 @@ export const OBSERVE_RULES = [
     explanation:
       'It may only be destructive for other arguments; if it never is, a lighter hint spares people needless prompts.',
   },
+  ...DB_RULES,
 ] as const;
 
 type RuleId = (typeof OBSERVE_RULES)[number]['id'];
@@ -184,7 +186,8 @@ export function judge(
     !hints.readOnlyHint &&
     hints.destructiveHint &&
     all.writes.length + all.execs.length + all.network.length === 0 &&
-    !deleted
+    !deleted &&
+    !touchedDatabase(exercised)
   ) {
     findings.push(
       finding(
@@ -195,6 +198,7 @@ export function judge(
       ),
     );
   }
+  findings.push(...judgeDatabase(tool, hints, exercised, scene));
   return findings;
 }
 

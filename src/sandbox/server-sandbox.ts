@@ -10,10 +10,11 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type Bridge, openBridge } from './bridge.js';
 import { bwrapArgs } from './bwrap.js';
 import { type Destination, parseDestination } from './destination.js';
+import { builtScript } from './forward-command.js';
 import { FORWARD_RULES_ENV } from './forwarding.js';
 import { nodeProgram } from './node-program.js';
 import { packageFolders } from './package-folder.js';
@@ -66,16 +67,6 @@ function real(file: string): string {
   } catch {
     return file;
   }
-}
-
-/** A script of this folder, built: `dist/src/sandbox/<name>` also when this file runs from `src/` (tests). */
-function builtScript(name: 'forwarder.js' | 'forwarder-hook.js'): string {
-  const here = fileURLToPath(new URL(`./${name}`, import.meta.url));
-  if (existsSync(here)) return here;
-  return here.replace(
-    `${path.sep}src${path.sep}sandbox${path.sep}`,
-    `${path.sep}dist${path.sep}src${path.sep}sandbox${path.sep}`,
-  );
 }
 
 /**

@@ -23,6 +23,7 @@ import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
 import { addProtocolOption, protocolOf } from '../protocol-flag.js';
+import { addServiceOption, servicesOf } from '../service-flag.js';
 import { renderTable } from '../table.js';
 
 function positiveInt(value: string): number {
@@ -151,9 +152,10 @@ export function registerObserve(program: Command): Command {
         '  candor observe -- mcp-server-memory',
         '  candor observe --env MEMORY_FILE_PATH={workdir}/memory.jsonl -- mcp-server-memory',
         '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
+        '  candor observe --service postgres=DATABASE_URL -- node db-server.js   # a seeded PostgreSQL beside it',
       ].join('\n'),
     );
-  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(addServiceOption(command)), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, command: Command) => {
       const { before, command: cmd } = splitAtDashDash(command, operands);
       const targets = await parseTargets({
@@ -190,6 +192,7 @@ export function registerObserve(program: Command): Command {
         throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
       });
       const env = { ...(target.env ?? {}), ...extra };
+      const services = servicesOf(opts);
       const report = await observe({
         command: target.command,
         args: target.args,
@@ -202,6 +205,7 @@ export function registerObserve(program: Command): Command {
         ...(given ? { arguments: given } : {}),
         timeoutMs: opts.timeout as number,
         protocol: protocolOf(opts) ?? target.protocol ?? 'auto',
+        ...(services.length > 0 ? { services } : {}),
       }).catch((error: unknown) => {
         // Could not observe at all: exit 2, with the server's own words when it said any.
         if (error instanceof CandorError && (error.code.startsWith('observe_') || error.code === 'target_protocol')) {

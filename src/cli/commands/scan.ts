@@ -20,6 +20,7 @@ import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
 import { addProtocolOption, protocolOf } from '../protocol-flag.js';
+import { addServiceOption, servicesOf } from '../service-flag.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -108,7 +109,7 @@ export function registerScan(program: Command): Command {
       180,
     )
     .addHelpText('after', HELP);
-  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(addServiceOption(command)), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, cmd: Command) => {
       const progress = (line: string) => process.stderr.write(`candor scan: ${line}\n`);
       const { before, command: argv } = splitAtDashDash(cmd, operands);
@@ -130,6 +131,7 @@ export function registerScan(program: Command): Command {
         timeoutMs: opts.timeout as number,
         budgetSeconds: opts.budget as number,
         ...(protocolOf(opts) ? { protocol: protocolOf(opts) } : {}),
+        services: servicesOf(opts),
         candorVersion: packageInfo().version,
       };
       if (typeof opts.list === 'string') {

@@ -53,6 +53,15 @@ export interface StartedDouble {
   hosts: string[];
   /** Loopback `host:port` destinations the sandboxed server must be able to reach. */
   destinations: string[];
+  /**
+   * Loopback `host:port` addresses inside the sandbox → the Unix socket outside that the double
+   * listens on. The sandbox's own network namespace listens there and pipes each connection to
+   * the socket, so a database answers at its usual port inside (`127.0.0.1:5432`) while it holds
+   * no TCP port on the machine.
+   */
+  sockets?: Record<string, string>;
+  /** Paths the sandboxed server may write (a SQLite double's folder). */
+  write?: string[];
   /** Arguments for the server's command where a double is named by argument (`{url}` placeholders filled). */
   values: Record<string, string>;
   /** Seeded names the argument generator may use (table names, keys, ids, page paths). */
