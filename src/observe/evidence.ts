@@ -168,3 +168,17 @@ export function evidenceLines(evidence: Partial<Evidence>): string[] {
     ...(evidence.execs ?? []).map((f) => `ran ${f}`),
   ];
 }
+
+/** The evidence classes a tool's calls showed, in a fixed order, for the table. */
+export function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
+  const seen = calls.map((c) => classify(c, scene));
+  const any = (key: keyof ReturnType<typeof classify>) => seen.some((e) => e[key].length > 0);
+  return [
+    ...(any('writes') ? ['wrote'] : []),
+    ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
+    ...(any('execs') ? ['ran a program'] : []),
+    ...(any('network') ? ['network'] : []),
+    ...(any('scratch') ? ['scratch'] : []),
+    ...(any('logs') ? ['server log'] : []),
+  ];
+}
