@@ -17,11 +17,13 @@ import { LATE_MS, QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
+import { observedVerdict, type ServerVerdict, serverVerdict } from './server-verdict.js';
 import { type ServiceRequest, startServices } from './services.js';
-import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
+import { diffSnapshots, firstFile, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { deletedRows, isSqliteFile, type RowSets, readRows } from './sqlite-witness.js';
 import { parseTrace, type TracedEffect } from './trace.js';
 import { TraceReader } from './trace-reader.js';
+import { callOrder, ValuePool } from './value-pool.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
@@ -64,6 +66,11 @@ export interface ObserveOptions {
   deadline?: number;
   /** Doubles started beside the server (`--service`): a seeded database it is pointed at, whose witness sees each call's writes. */
   services?: ServiceRequest[];
+  /**
+   * Seeded data the generator may use for selectors, by name (`{ table: ['users'] }`): what a
+   * service double loaded. Values earlier answers returned are offered the same way.
+   */
+  seeds?: Record<string, string[]>;
 }
 
 /** What was seen of one tool. */
@@ -87,8 +94,11 @@ export interface ObserveFailure {
   stderr: string[];
 }
 
-/** The report of one observed server. */
-export interface ObserveReport {
+/**
+ * The report of one observed server. Its verdict states its coverage (`exercised` of
+ * `total` tools, the reasons for the rest); `label` is what to print.
+ */
+export interface ObserveReport extends ServerVerdict {
   tools: ToolObservation[];
   /** Effects during start-up and listing (normal: caches, logs), reported apart. */
   startup: { effects: TracedEffect[]; diff: SnapshotDiff };
@@ -118,16 +128,6 @@ const ATTEMPTS: readonly Attempt[] = [
   ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: false })),
   ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: true })),
 ];
-
-/** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
-function firstFile(shot: Snapshot, work: string): string | undefined {
-  return [...shot.entries()]
-    .filter(
-      ([file, value]) => file.startsWith(`${work}/`) && /^\d+:/.test(value) && !file.slice(work.length).includes('/.'),
-    )
-    .map(([file]) => file)
-    .sort()[0];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -176,7 +176,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     findings: [],
     killed: false,
     warnings: [],
+    ...serverVerdict({ listed: [], tools: [], contradictions: false }),
   };
+  const pool = new ValuePool(options.seeds);
   const given = options.arguments ? argumentsInCopy(options.arguments, sandbox.source, sandbox.work) : undefined;
   let exited = false;
   try {
@@ -257,8 +259,10 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await services.mark();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
-        const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
+        const result = await client.callTool({ name, arguments: args }, { timeout: timeoutMs });
+        const answer = readAnswer(result);
         record.ok = answer.error === undefined;
+        if (record.ok) pool.add(name, result);
         record.answer = answer.text;
         if (answer.error !== undefined) record.error = answer.error;
         watch.read();
@@ -297,7 +301,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         report.warnings.push(`--args names ${name}, which the server does not list; its arguments were not used.`);
       }
     }
-    for (const wire of listed.tools ?? []) {
+    // Tools that need a selector (an id, a name) run after those that can give one: list → get → update → delete.
+    for (const wire of callOrder(listed.tools ?? [], (t) => normaliseTool(t).hints)) {
       if ((only && !only(wire.name)) || skip?.(wire.name)) continue;
       const normalised = normaliseTool(wire);
       const observation: ToolObservation = {
@@ -326,6 +331,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         continue;
       }
       const mine = given?.[wire.name];
+      const offers = pool.offersFor(wire.name);
       const schema = (wire.inputSchema ?? {}) as Record<string, unknown>;
       if (Array.isArray(mine) && mine.length > callsPerTool) {
         report.warnings.push(
@@ -344,6 +350,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           pathStyle: attempt.style,
           optional: attempt.optional || pair % 2 === 1,
           ...(existingFile ? { existingFile } : {}),
+          offers,
+          pick: pair,
         });
       };
       // Generated paths point at an existing file first, then a new one, then the workdir, then the
@@ -375,6 +383,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         observation.notExercised = `every call failed: ${observation.calls[0]?.error ?? 'no call was made'}`;
       }
     }
+    const order = (listed.tools ?? []).map((t) => t.name);
+    report.tools.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
     // Judged once every tool was seen: what the server does on every call is one finding, not one per tool.
     const server = judgeServer(report.tools, scene);
     for (const observation of report.tools) {
@@ -383,6 +393,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       report.findings.push(...observation.findings);
     }
     report.findings.push(...server.findings);
+    Object.assign(report, observedVerdict(order, report));
   } finally {
     if (session) {
       session.client.onclose = undefined;
@@ -419,6 +430,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
   });
   return {
     ...report,
+    reasons: report.reasons.map((r) => ({ ...r, reason: shown(r.reason) })),
     tools: report.tools.map((t) => ({
       ...t,
       ...(t.notExercised === undefined ? {} : { notExercised: shown(t.notExercised) }),
