@@ -159,6 +159,8 @@ export type CandorErrorCode =
   | 'observe_list_failed'
   /** The workdir to copy into the sandbox is too large. */
   | 'observe_workdir_too_large'
+  /** A service double for `candor observe` could not start (a program it needs is missing, a bad host name). */
+  | 'double_failed'
   /** The console's browser bundle is missing (run `npm run build`). */
   | 'ui_assets_missing'
   /** An MCP App view called a tool it may not call. */
