@@ -19,6 +19,9 @@ import {
 const MAX_DEPTH = 12;
 const MAX_FIELDS = 5_000;
 
+/** Fields that mark a Relay-style connection object (the list is inside it). */
+const CONNECTION_FIELDS = new Set(['nodes', 'edges', 'pageInfo', 'totalCount']);
+
 /** A fixed moment, so two answers to the same query are the same. */
 const WHEN = '2026-01-01T00:00:00Z';
 
@@ -107,7 +110,11 @@ function shape(
       continue;
     }
     const child = typeName(field.name);
-    object[field.key] = isCollection(field.name)
+    // A connection (`items { nodes … pageInfo … }`) is one object holding the list; a mutation's
+    // root fields answer one payload each, whatever their names (`touchItems`, `addLabels`).
+    const connection = field.set.selections.some((s) => s.kind === Kind.FIELD && CONNECTION_FIELDS.has(s.name.value));
+    const list = isCollection(field.name) && !connection && !(type === 'Mutation' && depth === 0);
+    object[field.key] = list
       ? [1, 2].map((i) => shape(field.set!, child, i, depth + 1, fragments, budget))
       : shape(field.set, child, index, depth + 1, fragments, budget);
   }

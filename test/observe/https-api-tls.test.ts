@@ -1,0 +1,127 @@
+/**
+ * The HTTPS API double's TLS is real TLS: its certificate verifies only against the run's
+ * CA and only for the API's names, and a program that is not Node (Python's urllib)
+ * trusts it inside bwrap through the system bundle the double mounts over, and only
+ * through it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpsApiDouble } from '../../src/observe/doubles/https-api.js';
+import type { StartedDouble } from '../../src/observe/doubles/types.js';
+import { prepareServerSandbox } from '../../src/sandbox/index.js';
+
+const HOST = 'api.example-saas.test';
+
+/** The outcome of a TLS handshake with the double: `ok`, or the error's code. */
+function handshake(port: number, options: tls.ConnectionOptions): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, ...options }, () => {
+      socket.end();
+      resolve('ok');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+/** Run a Python one-liner in the sandbox with the double's plan pieces (some left out); its stdout. */
+async function pythonInSandbox(api: StartedDouble, leaveOut: { mounts?: boolean; env?: string[] }): Promise<string> {
+  const script = [
+    'import urllib.request, ssl',
+    'try:',
+    `  print(urllib.request.urlopen("https://${HOST}/v1/projects", timeout=20).read().decode())`,
+    'except Exception as error:',
+    '  print("failed:", getattr(error, "reason", error))',
+  ].join('\n');
+  const env = Object.fromEntries(Object.entries(api.env).filter(([name]) => !leaveOut.env?.includes(name)));
+  const sandbox = await prepareServerSandbox({
+    name: 'python-tls',
+    command: '/usr/bin/python3',
+    args: ['-c', script],
+    env,
+    spec: { network: false, read: [], write: [], env: [] },
+    routes: api.routes ?? [],
+    mounts: leaveOut.mounts ? [] : api.mounts,
+  });
+  try {
+    const child = spawn(sandbox.command, sandbox.args, { env: sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    await new Promise((resolve) => child.once('close', resolve));
+    return out.trim() || `stderr: ${err}`;
+  } finally {
+    await sandbox.dispose();
+  }
+}
+
+describe('the HTTPS API double’s TLS', () => {
+  let api: StartedDouble;
+  let dir: string;
+  let port: number;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'candor-https-tls-'));
+    api = await startHttpsApiDouble({ dir, hosts: [HOST, 'uploads.example-saas.test'] });
+    port = api.routes![0]!.target.port;
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('verifies against the run’s CA for every API name, and against nothing else', async () => {
+    const ca = await readFile(api.env.NODE_EXTRA_CA_CERTS!);
+    expect(await handshake(port, { servername: HOST, ca })).toBe('ok');
+    expect(await handshake(port, { servername: 'uploads.example-saas.test', ca })).toBe('ok');
+    expect(await handshake(port, { servername: HOST })).toBe('UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+    expect(await handshake(port, { servername: 'evil.example.test', ca })).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+  });
+
+  it('keeps no CA key once the leaf is signed, and routes every name to the double on 443', () => {
+    expect(existsSync(path.join(dir, 'tls', 'ca.key'))).toBe(false);
+    expect(api.routes).toEqual([
+      { host: HOST, port: 443, target: { host: '127.0.0.1', port } },
+      { host: 'uploads.example-saas.test', port: 443, target: { host: '127.0.0.1', port } },
+    ]);
+  });
+
+  it('is trusted by Python inside bwrap through the system bundle mounted over, not otherwise', async () => {
+    const trusting = await pythonInSandbox(api, { env: ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'] });
+    expect(trusting).toMatch(/^\[/);
+    expect(JSON.parse(trusting)).toMatchObject([{ id: 1 }, { id: 2 }]);
+    const untrusting = await pythonInSandbox(api, {
+      mounts: true,
+      env: ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'],
+    });
+    expect(untrusting).toMatch(/^failed: \[SSL: CERTIFICATE_VERIFY_FAILED\]/);
+  }, 60_000);
+
+  it('refuses names a certificate cannot carry', async () => {
+    const bad = await mkdtemp(path.join(tmpdir(), 'candor-https-bad-'));
+    await expect(startHttpsApiDouble({ dir: bad, hosts: ['api example.com'] })).rejects.toMatchObject({
+      code: 'double_failed',
+    });
+    await expect(startHttpsApiDouble({ dir: bad, hosts: [] })).rejects.toMatchObject({ code: 'double_failed' });
+  });
+
+  it('removes its folder on stop, and stops twice without complaint', async () => {
+    const other = await startHttpsApiDouble({
+      dir: await mkdtemp(path.join(tmpdir(), 'candor-https-stop-')),
+      hosts: [HOST],
+    });
+    const folder = path.dirname(path.dirname(other.env.NODE_EXTRA_CA_CERTS!));
+    await other.stop();
+    await other.stop();
+    expect(existsSync(folder)).toBe(false);
+  });
+});
