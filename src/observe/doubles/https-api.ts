@@ -61,7 +61,7 @@ export async function startHttpsApiDouble(options: DoubleOptions): Promise<Start
   const recorded: WitnessChange[] = [];
   let marked = 0;
   const server: Server = createServer({ cert, key }, (request, response) => {
-    readRequest(request).then(
+    readRequest(request, hosts).then(
       (read) => {
         recorded.push(read.change);
         const answer =

@@ -48,13 +48,21 @@ export function readBody(request: IncomingMessage): Promise<{ text: string; trun
   });
 }
 
-/** The host the request was meant for: the Host header's name, else the TLS server name. */
-export function requestHost(request: IncomingMessage): string {
-  const header = request.headers.host ?? '';
-  const name = (header.startsWith('[') ? header : header.split(':')[0]!).toLowerCase();
-  if (isHostName(name)) return name;
+/**
+ * The API host the request was meant for, among the double's `hosts`: the TLS server name
+ * (what the client resolved and connected for), else the Host header's name. Any other
+ * name is recorded as `unknown-host`: whatever it claims, the request came in through a
+ * route for one of the API's names, so it never counts as a local one.
+ */
+export function requestHost(request: IncomingMessage, hosts: readonly string[]): string {
   const servername = (request.socket as { servername?: unknown }).servername;
-  return typeof servername === 'string' && isHostName(servername) ? servername.toLowerCase() : 'unknown-host';
+  const header = request.headers.host ?? '';
+  const candidates = [typeof servername === 'string' ? servername : '', header.split(':')[0]!];
+  for (const candidate of candidates) {
+    const name = candidate.toLowerCase();
+    if (isHostName(name) && hosts.includes(name)) return name;
+  }
+  return 'unknown-host';
 }
 
 function looksSecret(segment: string): boolean {
@@ -103,10 +111,10 @@ function graphqlDocument(request: IncomingMessage, body: string, json: unknown, 
  *
  * @example
  * ```ts
- * const { change } = await readRequest(request); // { kind: 'request', method: 'PATCH', host: 'api.example.com', path: '/v1/items/1', read: false }
+ * const { change } = await readRequest(request, ['api.example.com']); // { kind: 'request', method: 'PATCH', host: 'api.example.com', path: '/v1/items/1', read: false }
  * ```
  */
-export async function readRequest(request: IncomingMessage): Promise<ReadRequest> {
+export async function readRequest(request: IncomingMessage, hosts: readonly string[]): Promise<ReadRequest> {
   const { text, truncated } = await readBody(request);
   const url = request.url ?? '/';
   const queryAt = url.indexOf('?');
@@ -132,7 +140,7 @@ export async function readRequest(request: IncomingMessage): Promise<ReadRequest
     change: {
       kind: 'request',
       method,
-      host: requestHost(request),
+      host: requestHost(request, hosts),
       path: recordedPath(url),
       ...(meaning.operation ? { operation: meaning.operation } : {}),
       read: meaning.read,
