@@ -156,8 +156,15 @@ export function wordsOf(name: string): string[] {
   return words;
 }
 
-/** The last non-empty path segment (`/v1/search/` → `search`). */
-function lastSegment(path: string): string {
+/**
+ * The last non-empty path segment.
+ *
+ * @example
+ * ```ts
+ * lastSegment('/v1/search/'); // 'search'
+ * ```
+ */
+export function lastSegment(path: string): string {
   const segments = path.split('/').filter((s) => s !== '');
   return segments.at(-1) ?? '';
 }

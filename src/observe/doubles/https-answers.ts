@@ -5,7 +5,7 @@
  * tool to get past "the API answered" to the code that uses the answer; every answer is
  * the same for the same request, so repeated calls compare equal.
  */
-import type { RequestMeaning } from '../request-evidence.js';
+import { lastSegment, type RequestMeaning } from '../request-evidence.js';
 import { graphqlAnswer } from './https-graphql-answer.js';
 
 /** An answer: status and JSON body (`undefined`: none). */
@@ -15,15 +15,6 @@ export interface Answer {
 }
 
 const WHEN = '2026-01-01T00:00:00Z';
-
-function lastSegment(path: string): string {
-  return (
-    path
-      .split('/')
-      .filter((s) => s !== '')
-      .at(-1) ?? ''
-  );
-}
 
 /** A collection path ends in a plural (`/issues`), not in an id or a word that only ends in s (`/status`). */
 function isCollectionPath(path: string): boolean {
