@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
@@ -123,5 +124,49 @@ describe('the HTTPS API double’s TLS', () => {
     await other.stop();
     await other.stop();
     expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('the HTTPS API double under bad input', () => {
+  it('records an oversized, malformed body as doubtful and keeps serving', async () => {
+    const api = await startHttpsApiDouble({
+      dir: await mkdtemp(path.join(tmpdir(), 'candor-https-bad-input-')),
+      hosts: [HOST],
+    });
+    try {
+      const port = api.routes![0]!.target.port;
+      const ca = await readFile(api.env.NODE_EXTRA_CA_CERTS!);
+      const send = (method: string, urlPath: string, body: string) =>
+        new Promise<number>((resolve, reject) => {
+          const request = https.request(
+            {
+              host: '127.0.0.1',
+              port,
+              servername: HOST,
+              headers: { host: HOST, 'content-type': 'application/json' },
+              ca,
+              method,
+              path: urlPath,
+            },
+            (response) => {
+              response.resume();
+              response.once('end', () => resolve(response.statusCode ?? 0));
+            },
+          );
+          request.once('error', reject);
+          request.end(body);
+        });
+      await api.witness.mark();
+      expect(await send('POST', '/v1/items/search', `{"filter":"${'x'.repeat(3 * 1024 * 1024)}`)).toBe(200);
+      expect(await send('POST', '/graphql', '{"query": "{ unclosed"')).toBe(200);
+      expect(await send('GET', '/v1/items', '')).toBe(200);
+      expect(await api.witness.changes()).toEqual([
+        { kind: 'request', method: 'POST', host: HOST, path: '/v1/items/search', read: 'ambiguous' },
+        { kind: 'request', method: 'POST', host: HOST, path: '/graphql', read: 'ambiguous' },
+        { kind: 'request', method: 'GET', host: HOST, path: '/v1/items', read: true },
+      ]);
+    } finally {
+      await api.stop();
+    }
   });
 });

@@ -64,17 +64,22 @@ export async function startHttpsApiDouble(options: DoubleOptions): Promise<Start
     readRequest(request, hosts).then(
       (read) => {
         recorded.push(read.change);
-        const answer =
-          batchAnswer(read.json) ??
-          jsonAnswer({
-            method: read.change.method,
-            host: read.change.host,
-            path: read.change.path,
-            meaning: read.meaning,
-            ...(read.json !== undefined ? { json: read.json } : {}),
-            ...(read.graphql !== undefined ? { graphql: read.graphql } : {}),
-          });
-        send(response, answer);
+        try {
+          const answer =
+            batchAnswer(read.json) ??
+            jsonAnswer({
+              method: read.change.method,
+              host: read.change.host,
+              path: read.change.path,
+              meaning: read.meaning,
+              ...(read.json !== undefined ? { json: read.json } : {}),
+              ...(read.graphql !== undefined ? { graphql: read.graphql } : {}),
+            });
+          send(response, answer);
+        } catch {
+          // The request is recorded either way; an answer that cannot be made is the API's 500, not the double's end.
+          send(response, { status: 500, body: { error: 'internal error' } });
+        }
       },
       () => {
         // The client went away mid-body: nothing was sent in full, nothing to record.
