@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsApiDouble } from '../../src/observe/doubles/https-api.js';
 import type { StartedDouble } from '../../src/observe/doubles/types.js';
 import { prepareServerSandbox } from '../../src/sandbox/index.js';
+import { until } from '../support/until.js';
 
 const HOST = 'api.example-saas.test';
 
@@ -164,6 +165,28 @@ describe('the HTTPS API double under bad input', () => {
         { kind: 'request', method: 'POST', host: HOST, path: '/v1/items/search', read: 'ambiguous' },
         { kind: 'request', method: 'POST', host: HOST, path: '/graphql', read: 'ambiguous' },
         { kind: 'request', method: 'GET', host: HOST, path: '/v1/items', read: true },
+      ]);
+      // A body that never finishes: the request still counts for this call, judged by its head.
+      await api.witness.mark();
+      const stalled = https.request({
+        host: '127.0.0.1',
+        port,
+        servername: HOST,
+        headers: { host: HOST, 'content-type': 'application/json', 'content-length': '1000' },
+        ca,
+        method: 'POST',
+        path: '/v1/items/search',
+        agent: false,
+      });
+      stalled.on('error', () => {});
+      stalled.write('{"filter":');
+      const changes = await until(
+        () => api.witness.changes(),
+        (c) => c.length > 0,
+      );
+      stalled.destroy();
+      expect(changes).toEqual([
+        { kind: 'request', method: 'POST', host: HOST, path: '/v1/items/search', read: 'ambiguous' },
       ]);
     } finally {
       await api.stop();

@@ -15,11 +15,14 @@ import path from 'node:path';
 import { type Answer, jsonAnswer } from './https-answers.js';
 import { makeRunCertificates } from './https-certificates.js';
 import { graphqlAnswer } from './https-graphql-answer.js';
-import { readRequest } from './https-recorder.js';
+import { headChange, readRequest } from './https-recorder.js';
 import type { DoubleOptions, StartedDouble, WitnessChange } from './types.js';
 
 /** The port the API's names answer on inside the sandbox. */
 export const HTTPS_PORT = 443;
+
+/** How long `changes()` waits for bodies still arriving before it judges those requests by their heads. */
+const BODY_WAIT_MS = 2_000;
 
 function send(response: import('node:http').ServerResponse, answer: Answer): void {
   if (answer.body === undefined) {
@@ -58,12 +61,21 @@ export async function startHttpsApiDouble(options: DoubleOptions): Promise<Start
   const hosts = [...new Set((options.hosts ?? []).map((h) => h.toLowerCase()))];
   const certificates = await makeRunCertificates({ dir: path.join(options.dir, 'tls'), hosts });
   const [cert, key] = await Promise.all([readFile(certificates.certFile), readFile(certificates.keyFile)]);
-  const recorded: WitnessChange[] = [];
+  /** One entry per request, in arrival order: its head's change, then the whole request's once read. */
+  const recorded: Array<{ head: WitnessChange; whole: Promise<WitnessChange> }> = [];
   let marked = 0;
   const server: Server = createServer({ cert, key }, (request, response) => {
-    readRequest(request, hosts).then(
+    const head = headChange(request, hosts);
+    const reading = readRequest(request, hosts);
+    recorded.push({
+      head,
+      whole: reading.then(
+        (read) => read.change,
+        () => head,
+      ),
+    });
+    reading.then(
       (read) => {
-        recorded.push(read.change);
         try {
           const answer =
             batchAnswer(read.json) ??
@@ -130,7 +142,21 @@ export async function startHttpsApiDouble(options: DoubleOptions): Promise<Start
       mark: async () => {
         marked = recorded.length;
       },
-      changes: async () => recorded.slice(marked),
+      changes: async () => {
+        // A request whose body is still arriving when the call has answered (a write sent
+        // without waiting) belongs to this call: wait for its body a little, else judge its head.
+        const entries = recorded.slice(marked);
+        const settled = new Map<number, WitnessChange>();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.all(entries.map((entry, i) => entry.whole.then((change) => settled.set(i, change)))),
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, BODY_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        return entries.map((entry, i) => settled.get(i) ?? entry.head);
+      },
     },
     stop,
   };

@@ -150,3 +150,20 @@ export async function readRequest(request: IncomingMessage, hosts: readonly stri
     ...(graphql !== undefined ? { graphql } : {}),
   };
 }
+
+/**
+ * The change a request makes known by its head alone (method, host, path), for a request
+ * whose body has not all arrived when the call answers: its body counts as unread, so a
+ * POST that would need it to be a read is doubtful.
+ *
+ * @example
+ * ```ts
+ * headChange(request, ['api.example.com']); // { kind: 'request', method: 'POST', host: 'api.example.com', path: '/v1/search', read: 'ambiguous' }
+ * ```
+ */
+export function headChange(request: IncomingMessage, hosts: readonly string[]): ReadRequest['change'] {
+  const method = (request.method ?? 'GET').toUpperCase();
+  const path = recordedPath(request.url ?? '/');
+  const meaning = classifyRequest({ method, path, body: '', bodyTruncated: true });
+  return { kind: 'request', method, host: requestHost(request, hosts), path, read: meaning.read };
+}
