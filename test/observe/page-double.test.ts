@@ -13,6 +13,7 @@ import { startPageDouble } from '../../src/observe/doubles/page.js';
 import type { StartedDouble } from '../../src/observe/doubles/types.js';
 import { judgeRequests } from '../../src/observe/request-rules.js';
 import { sandboxWithDoubles } from '../support/double-sandbox.js';
+import { installServer } from '../support/npm-servers.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/observe/browser-server.mjs', import.meta.url));
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -66,4 +67,67 @@ describe('the page double with a browser server in the sandbox', () => {
     expect(call.isError, call.text).toBe(false);
     expect(judgeRequests('place_order', WRITER, call.changes)).toEqual([]);
   }, 60_000);
+});
+
+describe('the page double with @playwright/mcp 0.0.83 in the sandbox', () => {
+  let page: StartedDouble;
+  let boxed: Awaited<ReturnType<typeof sandboxWithDoubles>>;
+
+  beforeAll(async () => {
+    const bin = installServer('playwright');
+    page = await startPageDouble({ dir: await mkdtemp(path.join(tmpdir(), 'candor-page-playwright-')) });
+    boxed = await sandboxWithDoubles({
+      name: 'playwright',
+      command: bin,
+      args: [
+        '--headless',
+        '--browser',
+        'chromium',
+        '--executable-path',
+        '/usr/bin/chromium',
+        '--no-sandbox',
+        '--isolated',
+      ],
+      doubles: [page],
+    });
+  }, 15 * 60_000);
+
+  afterAll(async () => {
+    await boxed?.close();
+    await page?.stop();
+  });
+
+  it('records the real server navigating, and its form submission with the tool that did it', async () => {
+    const { tools } = await boxed.client.listTools();
+    const hintsOf = (name: string) => {
+      const a = tools.find((t) => t.name === name)!.annotations ?? {};
+      return {
+        readOnlyHint: a.readOnlyHint ?? false,
+        destructiveHint: a.destructiveHint ?? true,
+        idempotentHint: a.idempotentHint ?? false,
+        openWorldHint: a.openWorldHint ?? true,
+      };
+    };
+    const navigate = await boxed.call('browser_navigate', { url: `${page.values.url}order` });
+    expect(navigate.isError, `${navigate.text}\n${boxed.stderr()}`).toBe(false);
+    expect(navigate.changes).toEqual([{ kind: 'page', action: 'navigate', path: '/order', method: 'GET' }]);
+    expect(judgeRequests('browser_navigate', hintsOf('browser_navigate'), navigate.changes)).toEqual([]);
+    // The snapshot names each element with a ref; the email field's is the one to type into.
+    const snapshot = await boxed.call('browser_snapshot');
+    expect(snapshot.changes).toEqual([]);
+    const ref = /textbox "Email" \[ref=(e\d+)\]/.exec(snapshot.text)?.[1];
+    expect(ref, snapshot.text).toBeDefined();
+    const typed = await boxed.call('browser_type', {
+      element: 'Email',
+      target: ref,
+      text: 'someone@example.com',
+      submit: true,
+    });
+    expect(typed.isError, typed.text).toBe(false);
+    expect(typed.changes).toContainEqual({ kind: 'page', action: 'submit', path: '/order', method: 'POST' });
+    expect(JSON.stringify(typed.changes)).not.toContain('someone');
+    // browser_type says it may write, so submitting is no contradiction.
+    expect(hintsOf('browser_type').readOnlyHint).toBe(false);
+    expect(judgeRequests('browser_type', hintsOf('browser_type'), typed.changes)).toEqual([]);
+  }, 120_000);
 });
