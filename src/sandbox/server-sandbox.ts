@@ -184,7 +184,11 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
     args: bwrapArgs(plan),
     env: { PATH: pathVar },
     summary: {
-      network: spec.network,
+      // Routes are destinations too: the summary never says "no network" when some are open.
+      network:
+        bridge && (input.routes ?? []).length > 0
+          ? [...(Array.isArray(spec.network) ? spec.network : []), ...input.routes!.map((r) => `${r.host}:${r.port}`)]
+          : spec.network,
       read,
       write: [...spec.write],
       env: [...new Set(['PATH', 'HOME', 'TMPDIR', ...spec.env, ...Object.keys(input.env ?? {})])],

@@ -193,3 +193,25 @@ describe('the HTTPS API double under bad input', () => {
     }
   });
 });
+
+describe('a sandbox with a double’s routes', () => {
+  it('says which destinations are open, never "no network"', async () => {
+    const api = await startHttpsApiDouble({
+      dir: await mkdtemp(path.join(tmpdir(), 'candor-https-summary-')),
+      hosts: [HOST],
+    });
+    const sandbox = await prepareServerSandbox({
+      name: 'summary',
+      command: '/bin/true',
+      args: [],
+      spec: { network: false, read: [], write: [], env: [] },
+      routes: api.routes ?? [],
+    });
+    try {
+      expect(sandbox.summary.network).toEqual([`${HOST}:443`]);
+    } finally {
+      await sandbox.dispose();
+      await api.stop();
+    }
+  });
+});
