@@ -55,6 +55,10 @@ export interface ServerSandboxInput {
   /** Values the config sets explicitly for the server. */
   env?: Readonly<Record<string, string>>;
   spec: SandboxSpec;
+  /** Destinations beyond the spec's, already checked (a service double's routes, with their targets). */
+  routes?: readonly Destination[];
+  /** Read-only files shown inside at another path: [outside, inside] (a CA bundle over the system one). */
+  mounts?: ReadonlyArray<readonly [string, string]>;
 }
 
 function inside(child: string, parent: string): boolean {
@@ -113,11 +117,13 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
   let bridge: Bridge | undefined;
   let command = input.command;
   let args = [...input.args];
-  const mounts: Array<[string, string]> = [];
+  const mounts: Array<readonly [string, string]> = [...(input.mounts ?? [])];
   const keepCapabilities: string[] = [];
   const forwardEnv: Record<string, string> = {};
-  if (Array.isArray(spec.network)) {
-    const destinations = spec.network.map((entry) => parseDestination(entry) as Destination);
+  // Routes need the sandbox's own network namespace: with the host's network there is nothing to bridge.
+  if (Array.isArray(spec.network) || (spec.network === false && (input.routes ?? []).length > 0)) {
+    const listed = Array.isArray(spec.network) ? spec.network : [];
+    const destinations = [...listed.map((entry) => parseDestination(entry) as Destination), ...(input.routes ?? [])];
     const netDir = path.join(base, 'net');
     await mkdir(netDir);
     bridge = await openBridge(destinations, netDir);
@@ -169,7 +175,11 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
     args: bwrapArgs(plan),
     env: { PATH: pathVar },
     summary: {
-      network: spec.network,
+      // Routes are destinations too: the summary never says "no network" when some are open.
+      network:
+        bridge && (input.routes ?? []).length > 0
+          ? [...(Array.isArray(spec.network) ? spec.network : []), ...input.routes!.map((r) => `${r.host}:${r.port}`)]
+          : spec.network,
       read,
       write: [...spec.write],
       env: [...new Set(['PATH', 'HOME', 'TMPDIR', ...spec.env, ...Object.keys(input.env ?? {})])],
