@@ -179,7 +179,7 @@ export function evidenceLines(evidence: Partial<Evidence>): string[] {
  *
  * @example
  * ```ts
- * effectClasses(calls, scene); // ['wrote', 'database write']
+ * effectClasses(calls, scene); // ['wrote', 'database write', 'API write']
  * ```
  */
 export function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
@@ -187,10 +187,17 @@ export function effectClasses(calls: readonly CallRecord[], scene: Scene): strin
   const any = (key: keyof Evidence) => seen.some((e) => e[key].length > 0);
   const database = (kinds: readonly string[]) =>
     calls.some((c) => (c.changes ?? []).some((change) => kinds.includes(change.kind)));
+  // Requests an API double received: reads, writes, and POSTs it cannot place either way.
+  const sent = (read: boolean | 'ambiguous') =>
+    calls.some((c) => (c.changes ?? []).some((x) => x.kind === 'request' && x.read === read));
   return [
     ...(any('writes') ? ['wrote'] : []),
     ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
     ...(database(['db-write', 'db-schema']) ? ['database write'] : []),
+    ...(sent(true) ? ['API read'] : []),
+    ...(sent(false) ? ['API write'] : []),
+    ...(sent('ambiguous') ? ['API request (read or write?)'] : []),
+    ...(calls.some((c) => (c.changes ?? []).some((x) => x.kind === 'page')) ? ['page'] : []),
     ...(any('execs') ? ['ran a program'] : []),
     ...(any('network') ? ['network'] : []),
     ...(any('scratch') ? ['scratch'] : []),

@@ -132,9 +132,7 @@ const ATTEMPTS: readonly Attempt[] = [
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tools a model may call: MCP Apps tools whose visibility lacks "model" are an app's (often long polls). */
-function appOnly(visibility: readonly string[]): boolean {
-  return !visibility.includes('model');
-}
+const appOnly = (visibility: readonly string[]): boolean => !visibility.includes('model');
 
 /**
  * Observe a stdio server's tools in a sandbox.
@@ -178,7 +176,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     warnings: [],
     ...serverVerdict({ listed: [], tools: [], contradictions: false }),
   };
-  const pool = new ValuePool(options.seeds);
+  const pool = new ValuePool({ ...services.seeds, ...options.seeds }); // the doubles' seeded data, under the person's own
   const given = options.arguments ? argumentsInCopy(options.arguments, sandbox.source, sandbox.work) : undefined;
   let exited = false;
   try {

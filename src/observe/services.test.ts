@@ -24,6 +24,23 @@ describe('parseService', () => {
     expect(() => parseService('postgres=')).toThrow('after "=" comes the environment variable');
     expect(() => parseService('postgres=1BAD')).toThrow('"1BAD" is not a variable name');
   });
+
+  it("reads an API's host names after https-api=, and a page's variable", () => {
+    expect(parseService('https-api=API.GitHub.com, uploads.github.com.')).toEqual({
+      kind: 'https-api',
+      hosts: ['api.github.com', 'uploads.github.com'],
+    });
+    expect(parseService('https=api.example.test,api.example.test')).toEqual({
+      kind: 'https-api',
+      hosts: ['api.example.test'],
+    });
+    expect(parseService('page=START_URL')).toEqual({ kind: 'page', env: ['START_URL'] });
+    for (const bad of ['https-api', 'https-api=', 'https-api=127.0.0.1', 'https-api=localhost', 'https-api=a_b.test']) {
+      expect(() => parseService(bad), bad).toThrow(`after "https-api=" come the API's host names`);
+    }
+    // A name longer than DNS allows is refused before any pattern reads it.
+    expect(() => parseService(`https-api=${'a.'.repeat(50_000)}-`)).toThrow('is not a remote host name');
+  });
 });
 
 describe('startServices', () => {
@@ -48,6 +65,25 @@ describe('startServices', () => {
       expect(await services.changes()).toEqual([
         { kind: 'db-write', service: 'sqlite', table: 'customers', inserted: 0, updated: 0, deleted: 1 },
       ]);
+    } finally {
+      await services.stop();
+    }
+  });
+
+  it("routes an API's names on 443 to the double, trusts its CA, and offers its URL to url properties", async () => {
+    const services = await startServices([{ kind: 'https-api', hosts: ['api.example.test'] }]);
+    try {
+      const [route] = services.sandbox.destinations ?? [];
+      expect(route).toMatchObject({ host: 'api.example.test', port: 443, target: { host: '127.0.0.1' } });
+      // The name is resolved through the bridge's own address for the route, never also as 127.0.0.1.
+      expect(services.sandbox.hosts).toEqual([]);
+      expect(services.env.NODE_EXTRA_CA_CERTS).toMatch(/ca\.pem$/);
+      expect(services.sandbox.mounts).toContainEqual([
+        services.env.NODE_EXTRA_CA_CERTS,
+        services.env.NODE_EXTRA_CA_CERTS,
+      ]);
+      expect(services.fill('--base {https-api}')).toBe('--base https://api.example.test');
+      expect(services.seeds.url).toEqual(['https://api.example.test']);
     } finally {
       await services.stop();
     }

@@ -25,15 +25,19 @@ export interface ServiceRequest {
   env?: string[];
   /** Seed data instead of the double's own (SQL, or Redis commands one a line). */
   seedFile?: string;
+  /** For `https-api`: the API's host names, which lead to the double inside the sandbox. */
+  hosts?: string[];
 }
 
 /**
- * `postgres`, `postgres=DB_URL`, `postgres=DB_URL,OTHER_URL` as a request; throws a clear
- * error for a kind candor has no double of.
+ * `postgres`, `postgres=DB_URL`, `postgres=DB_URL,OTHER_URL`, `page=START_URL` as a request;
+ * for `https-api` what follows `=` is the API's host names (`https-api=api.github.com,uploads.github.com`),
+ * and at least one is needed. Throws a clear error for a kind candor has no double of.
  *
  * @example
  * ```ts
  * parseService('redis=CACHE_URL'); // { kind: 'redis', env: ['CACHE_URL'] }
+ * parseService('https-api=api.github.com'); // { kind: 'https-api', hosts: ['api.github.com'] }
  * ```
  */
 export function parseService(text: string): ServiceRequest {
@@ -46,12 +50,13 @@ export function parseService(text: string): ServiceRequest {
       { code: 'observe_double_failed' },
     );
   }
-  if (cut < 0) return { kind };
-  const env = text
-    .slice(cut + 1)
+  const list = (cut < 0 ? '' : text.slice(cut + 1))
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
+  if (kind === 'https-api') return { kind, hosts: apiHosts(text, list) };
+  if (cut < 0) return { kind };
+  const env = list;
   const bad = env.find((v) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v));
   if (env.length === 0 || bad !== undefined) {
     throw new CandorError(
@@ -60,6 +65,21 @@ export function parseService(text: string): ServiceRequest {
     );
   }
   return { kind, env };
+}
+
+/** A name the API is reached by: letters, digits, dots and hyphens, with a letter (never an address). */
+const HOST_NAME = /^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{0,62})(?:\.[a-z0-9](?:[a-z0-9-]{0,62}))*$/;
+
+function apiHosts(text: string, list: readonly string[]): string[] {
+  const hosts = list.map((h) => h.toLowerCase().replace(/\.$/, ''));
+  const bad = hosts.find((h) => h.length > 253 || !HOST_NAME.test(h) || h === 'localhost');
+  if (hosts.length === 0 || bad !== undefined) {
+    throw new CandorError(
+      `--service ${text}: after "https-api=" come the API's host names, comma-separated (e.g. https-api=api.github.com)${bad === undefined ? '' : `; ${JSON.stringify(bad)} is not a remote host name`}.`,
+      { code: 'observe_double_failed' },
+    );
+  }
+  return [...new Set(hosts)];
 }
 
 /** The doubles of one observed run, started. */
@@ -77,7 +97,7 @@ export interface RunningServices {
   stop(): Promise<void>;
 }
 
-const PLACEHOLDER = /\{([a-z]+)(?:\.([a-z]+))?\}/g;
+const PLACEHOLDER = /\{([a-z]+(?:-[a-z]+)*)(?:\.([a-z]+))?\}/g;
 
 /**
  * Start the requested doubles (one at a time: each is quick, and the machine's cores are the
@@ -114,6 +134,7 @@ export async function startServices(
       const double = await startDouble(request.kind, {
         dir: path.join(base!, `${index}-${request.kind}`),
         ...(request.seedFile ? { seedFile: request.seedFile } : {}),
+        ...(request.hosts ? { hosts: request.hosts } : {}),
         ...(signal ? { signal } : {}),
       });
       started.push(double);
@@ -153,10 +174,17 @@ function sandboxPieces(started: readonly StartedDouble[]): SandboxServices {
       return { host: destination.host, port: destination.port, socket };
     }),
   );
+  // A routed name (an API's, on 443 inside) gets its own loopback address from the bridge's /etc/hosts,
+  // so it is not also written as 127.0.0.1 (a resolver returning both would try a port nothing serves).
+  const routes: Destination[] = started.flatMap((double) => double.routes ?? []);
+  const routed = new Set(routes.map((route) => route.host));
   return {
     forwards,
-    destinations: started.flatMap((double) => double.destinations.map((d) => parseDestination(d) as Destination)),
-    hosts: started.flatMap((double) => double.hosts),
+    destinations: [
+      ...started.flatMap((double) => double.destinations.map((d) => parseDestination(d) as Destination)),
+      ...routes,
+    ],
+    hosts: started.flatMap((double) => double.hosts).filter((host) => !routed.has(host)),
     mounts: started.flatMap((double) => double.mounts),
     write: started.flatMap((double) => double.write ?? []),
   };
@@ -165,7 +193,9 @@ function sandboxPieces(started: readonly StartedDouble[]): SandboxServices {
 function mergedSeeds(started: readonly StartedDouble[]): Record<string, string[]> {
   const seeds: Record<string, string[]> = {};
   for (const double of started) {
-    for (const [name, list] of Object.entries(double.seeds))
+    // The web address a double is reached at (an API's base, the page's start) is what a `url` property takes.
+    const web = /^https?:\/\//.test(double.values.url ?? '') ? { url: [double.values.url!] } : {};
+    for (const [name, list] of Object.entries({ ...web, ...double.seeds }))
       seeds[name] = [...new Set([...(seeds[name] ?? []), ...list])];
   }
   return seeds;

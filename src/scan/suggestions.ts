@@ -18,6 +18,11 @@ export type SeenEffects = ReadonlyMap<string, readonly string[]>;
 /** The hints an effect class rules out, and the value it calls for instead. */
 const CALLED_FOR: ReadonlyArray<readonly [string, keyof ToolAnnotations, boolean, string]> = [
   ['network', 'openWorldHint', true, 'reach the network'],
+  ['API read', 'openWorldHint', true, 'send requests to a remote API'],
+  ['API write', 'openWorldHint', true, 'send requests to a remote API'],
+  ['API request (read or write?)', 'openWorldHint', true, 'send requests to a remote API'],
+  ['API write', 'readOnlyHint', false, 'send requests that write'],
+  ['database write', 'readOnlyHint', false, 'write to a database'],
   ['wrote', 'readOnlyHint', false, 'write files'],
   ['deleted', 'readOnlyHint', false, 'delete or overwrite data'],
   ['deleted', 'destructiveHint', true, 'delete or overwrite data'],

@@ -2,7 +2,9 @@
  * The double registry: kind → the function that starts it. Adding a kind is one
  * line here (and its name in `DoubleKind`).
  */
+import { startHttpsApiDouble } from './https-api.js';
 import { startMysqlDouble } from './mysql.js';
+import { startPageDouble } from './page.js';
 import { startPostgresDouble } from './postgres.js';
 import { startRedisDouble } from './redis.js';
 import { startSqliteDouble } from './sqlite.js';
@@ -17,6 +19,8 @@ export const DOUBLES: Partial<Record<DoubleKind, DoubleStarter>> = {
   mysql: startMysqlDouble,
   redis: startRedisDouble,
   sqlite: startSqliteDouble,
+  'https-api': startHttpsApiDouble,
+  page: startPageDouble,
 };
 
 /** Other names people use for a kind (`--service mariadb`). */
@@ -24,6 +28,8 @@ export const DOUBLE_ALIASES: Readonly<Record<string, DoubleKind>> = {
   postgresql: 'postgres',
   pg: 'postgres',
   mariadb: 'mysql',
+  https: 'https-api',
+  api: 'https-api',
 };
 
 /**
