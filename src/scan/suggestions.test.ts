@@ -38,6 +38,28 @@ describe('agreeWithObserved', () => {
     expect(quiet!.fix).not.toContain('this scan saw');
   });
 
+  it('follows what the doubles saw: API requests open the world, an API write or a database write is not read-only, a doubtful POST only opens it', () => {
+    const [read, write, db, doubt] = agreeWithObserved(
+      [
+        missing('get_issue', { readOnlyHint: true, openWorldHint: false }),
+        missing('get_project', { readOnlyHint: true, openWorldHint: false }),
+        missing('list_orders', { readOnlyHint: true, openWorldHint: false }),
+        missing('find_items', { readOnlyHint: true, openWorldHint: false }),
+      ],
+      new Map([
+        ['get_issue', ['API read']],
+        ['get_project', ['API write']],
+        ['list_orders', ['database write']],
+        ['find_items', ['API request (read or write?)']],
+      ]),
+    );
+    expect(read!.patch).toEqual({ readOnlyHint: true, openWorldHint: true });
+    expect(write!.patch).toEqual({ readOnlyHint: false, openWorldHint: true });
+    expect(write!.fix).toContain('send requests that write');
+    expect(db!.patch).toEqual({ readOnlyHint: false, openWorldHint: false });
+    expect(doubt!.patch).toEqual({ readOnlyHint: true, openWorldHint: true });
+  });
+
   it('leaves findings without a patch, about no tool, or about a tool observe did not see, as they were', () => {
     const title: Finding = { ruleId: 'title-missing', severity: 'warning', tool: 'x', message: 'm' };
     const unseen = missing('y', { openWorldHint: false });
