@@ -161,6 +161,8 @@ export type CandorErrorCode =
   | 'observe_list_failed'
   /** The workdir to copy into the sandbox is too large. */
   | 'observe_workdir_too_large'
+  /** A service double (a database, an HTTPS API or a page beside the observed server) could not start, or `--service` named none. */
+  | 'observe_double_failed'
   /** The console's browser bundle is missing (run `npm run build`). */
   | 'ui_assets_missing'
   /** An MCP App view called a tool it may not call. */

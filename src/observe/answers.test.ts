@@ -71,6 +71,46 @@ describe('readAnswer', () => {
   });
 });
 
+describe('readAnswer and error objects', () => {
+  const said = (value: unknown) => readAnswer({ content: [{ type: 'text', text: JSON.stringify(value) }] }).error;
+
+  it('takes success: false, ok: false, an error field, status "error" and GraphQL errors without data as failures', () => {
+    expect(said({ success: false, error: 'quota exceeded' })).toBe(
+      'answered an error object (success: false): quota exceeded',
+    );
+    expect(said({ ok: false, error: 'invalid_auth' })).toBe('answered an error object (ok: false): invalid_auth');
+    expect(said({ error: { code: 404, message: 'no such user' } })).toBe(
+      'answered an error object (an error field): no such user',
+    );
+    expect(said({ status: 'error', message: 'bad token' })).toBe(
+      'answered an error object (status: "error"): bad token',
+    );
+    expect(said({ data: null, errors: [{ message: 'Field "x" not found' }] })).toBe(
+      'answered an error object (errors, no data): Field "x" not found',
+    );
+    expect(readAnswer({ content: [], structuredContent: { success: false } }).error).toBe(
+      'answered an error object (success: false)',
+    );
+  });
+
+  it('leaves data alone: a job whose status is failed, a null error, GraphQL data beside errors, success: true', () => {
+    expect(said({ id: 7, status: 'failed' })).toBeUndefined();
+    expect(said({ error: null, rows: [] })).toBeUndefined();
+    expect(said({ data: { a: 1 }, errors: [{ message: 'partial' }] })).toBeUndefined();
+    expect(said({ success: true, items: [] })).toBeUndefined();
+    expect(said([{ error: 'in an item' }])).toBeUndefined();
+  });
+
+  it('keeps a long error whole up to its bound, saying how much was left out beyond it', () => {
+    const long = `${'x '.repeat(1000)}the real cause`;
+    expect(readAnswer({ isError: true, content: [{ type: 'text', text: long }] }).error).toBe(long.trim());
+    const huge = 'y'.repeat(20_000);
+    expect(readAnswer({ isError: true, content: [{ type: 'text', text: huge }] }).error).toMatch(
+      /^y{16384}… \(3616 more characters\)$/,
+    );
+  });
+});
+
 describe('inCopy', () => {
   it('rewrites {workdir} and the real workdir anywhere in a value, never a longer name that starts like it', () => {
     expect(inCopy('sqlite:///home/me/proj/app.db', '/home/me/proj', '/tmp/c/work')).toBe('sqlite:///tmp/c/work/app.db');

@@ -140,6 +140,30 @@ describe('generateArguments', () => {
     ).toBeGreaterThan(0.1);
   });
 
+  it("uses the server's own examples and formats, and checks each format with Ajv", () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        project: { type: 'string', examples: ['contoso/web'] },
+        sku: { type: 'string', example: 'A-100' },
+        path: { type: 'string', examples: ['/etc/passwd'] },
+        wait: { type: 'string', format: 'duration' },
+        host: { type: 'string', format: 'ipv6' },
+        pointer: { type: 'string', format: 'json-pointer' },
+        expr: { type: 'string', format: 'regex' },
+      },
+      required: ['project', 'sku', 'path', 'wait', 'host', 'pointer', 'expr'],
+    };
+    const args = generateArguments(schema, { seed: 1, workdir: work })!;
+    expect(args.project).toBe('contoso/web');
+    expect(args.sku).toBe('A-100');
+    // A path's example is not taken: paths point into the workdir.
+    expect(String(args.path).startsWith(work)).toBe(true);
+    const ajv = new Ajv2020({ strict: false });
+    ajvFormats.default(ajv);
+    expect(ajv.validate(schema, args), JSON.stringify(ajv.errors)).toBe(true);
+  });
+
   it('gives undefined (never throws) for a schema it cannot satisfy', () => {
     const pattern = {
       type: 'object',

@@ -17,6 +17,7 @@ import { isPathish, isSurelyPath, isUrlish, type PathStyle, type Paths, pathFor 
 import { samplePattern } from './pattern.js';
 import { patternMatches } from './pattern-match.js';
 import { isMultiple, merge, NEVER, normalize, type Schema } from './schema-fold.js';
+import { accepts, FORMATS } from './schema-values.js';
 
 /** A seeded PRNG (mulberry32): the same seed gives the same arguments. */
 export function random(seed: number): () => number {
@@ -41,6 +42,20 @@ export interface GenerateOptions {
   existingFile?: string;
   /** Fill optional properties too (default: only required ones, and path-like optional ones). */
   optional?: boolean;
+  /**
+   * Values earlier answers or seeded data offer a property, by its name, best first
+   * (see value-pool.ts). A property gets the first offered value its schema accepts
+   * (the `pick`-th, counting round, when several fit); the rest are generated.
+   */
+  offers?: (name: string) => ReadonlyArray<string | number>;
+  /** Which of the fitting offers to take (default 0): later pairs of calls take later values. */
+  pick?: number;
+}
+
+/** What generation carries besides the schema: where paths point, and what earlier answers offer. */
+interface Context extends Paths {
+  offers?: ((name: string) => ReadonlyArray<string | number>) | undefined;
+  pick: number;
 }
 
 /**
@@ -54,11 +69,13 @@ export interface GenerateOptions {
  */
 export function generateArguments(schema: Schema, options: GenerateOptions): Record<string, unknown> | undefined {
   const next = random(options.seed);
-  const paths = {
+  const paths: Context = {
     style: options.pathStyle ?? 'new',
     workdir: options.workdir,
     existing: options.existingFile,
     optional: options.optional === true,
+    offers: options.offers,
+    pick: options.pick ?? 0,
   };
   // A root that says nothing about its shape (mcp-obsidian sends only `$schema`) takes an empty
   // object: tool arguments are always one.
@@ -73,7 +90,7 @@ function generate(
   schema: unknown,
   key: string,
   next: () => number,
-  paths: Paths,
+  paths: Context,
   root: Schema,
   depth: number,
 ): unknown {
@@ -81,6 +98,12 @@ function generate(
   if (s === undefined || s.type === NEVER) return undefined;
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[Math.floor(next() * s.enum.length)];
+  const offered = offeredValue(s, key, paths);
+  if (offered !== undefined) return offered;
+  // The server's own example of a value, where it gives one (paths and URLs are pointed into the workdir instead).
+  const examples = Array.isArray(s.examples) ? s.examples : 'example' in s ? [s.example] : [];
+  if (examples.length > 0 && examples[0] !== undefined && !isPathish(key) && !isUrlish(key) && accepts(s, examples[0]))
+    return examples[0];
   if ('default' in s && !(s.type !== undefined && overridesDefault(key, s.default, paths))) return s.default;
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const options = s[keyword];
@@ -161,7 +184,7 @@ function generate(
  * the property is a folder, like a `dir` name does. A default such as "." may stand for
  * the server's own state (a session folder another tool sets) rather than where it runs.
  */
-function overridesDefault(key: string, value: unknown, paths: Paths): boolean {
+function overridesDefault(key: string, value: unknown, paths: Context): boolean {
   if (!isPathish(key)) return false;
   if (paths.style === 'folder')
     return typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
@@ -173,7 +196,7 @@ function isFolderDefault(value: unknown): boolean {
   return typeof value === 'string' && /^\.{1,2}$|\/$/.test(value);
 }
 
-function generateObject(s: Schema, next: () => number, paths: Paths, root: Schema, depth: number): unknown {
+function generateObject(s: Schema, next: () => number, paths: Context, root: Schema, depth: number): unknown {
   // Dependencies of the properties that will be present: dependentRequired names and dependentSchemas, until nothing changes.
   let obj = s;
   const applied = new Set<string>();
@@ -263,7 +286,7 @@ function generateArray(
   s: Schema,
   key: string,
   next: () => number,
-  paths: Paths,
+  paths: Context,
   root: Schema,
   depth: number,
 ): unknown[] | undefined {
@@ -360,14 +383,22 @@ function literalOf(pattern: string): string {
   return anchored || literal === body ? literal : '';
 }
 
-/** Values for the string formats tools use most. */
-const FORMATS: Record<string, string> = {
-  uri: 'file:///observe',
-  email: 'observe@example.com',
-  'date-time': '2026-01-01T00:00:00Z',
-  date: '2026-01-01',
-  time: '00:00:00Z',
-  uuid: '00000000-0000-4000-8000-000000000000',
-  hostname: 'localhost',
-  ipv4: '127.0.0.1',
-};
+/**
+ * The value an earlier answer or a seed offers a named property, when its schema accepts
+ * one (a number-typed property takes a numeric string as its number). Paths keep the
+ * workdir's own.
+ */
+function offeredValue(s: Schema, key: string, paths: Context): unknown {
+  if (paths.offers === undefined || key === '' || isPathish(key)) return undefined;
+  const fitting: unknown[] = [];
+  for (const offer of paths.offers(key)) {
+    const value =
+      (s.type === 'integer' || s.type === 'number') && typeof offer === 'string' && /^-?\d+(\.\d+)?$/.test(offer)
+        ? Number(offer)
+        : s.type === 'string' && typeof offer === 'number'
+          ? String(offer)
+          : offer;
+    if (accepts(s, value)) fitting.push(value);
+  }
+  return fitting.length === 0 ? undefined : fitting[paths.pick % fitting.length];
+}

@@ -17,6 +17,7 @@
  *   before the call, through that descriptor (own-log.ts), reported apart.
  */
 import path from 'node:path';
+import type { WitnessChange } from './doubles/types.js';
 import type { SnapshotDiff } from './snapshot.js';
 import type { TracedEffect } from './trace.js';
 
@@ -32,6 +33,8 @@ export interface CallRecord {
   diff: SnapshotDiff;
   /** Rows the call deleted from SQLite files that were in the workdir (the database witness). */
   rowsDeleted?: Array<{ file: string; table: string; rows: number }>;
+  /** What the witnesses of the doubles beside the server saw change during the call (rows, tables, keys). */
+  changes?: WitnessChange[];
 }
 
 /** Where the sandbox keeps things, and what existed before the server started. */
@@ -41,6 +44,8 @@ export interface Scene {
   tmp: string;
   /** Every path in the sandbox before the server started. */
   initial: ReadonlySet<string>;
+  /** The kinds of double started beside the server (`--service`), if any. */
+  doubles?: readonly string[];
 }
 
 /** One call's effects, by class. Paths are the sandbox's. */
@@ -166,5 +171,36 @@ export function evidenceLines(evidence: Partial<Evidence>): string[] {
     ...(evidence.overwrites ?? []).map((f) => `overwrote ${f}`),
     ...(evidence.network ?? []),
     ...(evidence.execs ?? []).map((f) => `ran ${f}`),
+  ];
+}
+
+/**
+ * The evidence classes a tool's calls showed, in a fixed order, for the table.
+ *
+ * @example
+ * ```ts
+ * effectClasses(calls, scene); // ['wrote', 'database write', 'API write']
+ * ```
+ */
+export function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
+  const seen = calls.map((c) => classify(c, scene));
+  const any = (key: keyof Evidence) => seen.some((e) => e[key].length > 0);
+  const database = (kinds: readonly string[]) =>
+    calls.some((c) => (c.changes ?? []).some((change) => kinds.includes(change.kind)));
+  // Requests an API double received: reads, writes, and POSTs it cannot place either way.
+  const sent = (read: boolean | 'ambiguous') =>
+    calls.some((c) => (c.changes ?? []).some((x) => x.kind === 'request' && x.read === read));
+  return [
+    ...(any('writes') ? ['wrote'] : []),
+    ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
+    ...(database(['db-write', 'db-schema']) ? ['database write'] : []),
+    ...(sent(true) ? ['API read'] : []),
+    ...(sent(false) ? ['API write'] : []),
+    ...(sent('ambiguous') ? ['API request (read or write?)'] : []),
+    ...(calls.some((c) => (c.changes ?? []).some((x) => x.kind === 'page')) ? ['page'] : []),
+    ...(any('execs') ? ['ran a program'] : []),
+    ...(any('network') ? ['network'] : []),
+    ...(any('scratch') ? ['scratch'] : []),
+    ...(any('logs') ? ['server log'] : []),
   ];
 }

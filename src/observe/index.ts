@@ -5,6 +5,8 @@
 export type { ObserveOptions, ObserveReport, ToolObservation } from './observe.js';
 export { observe } from './observe.js';
 export { checkPlatform } from './sandbox.js';
+export type { NotExercised, ServerVerdict, VerdictKind } from './server-verdict.js';
+export { VERDICT_EXIT } from './server-verdict.js';
 export type { TracedEffect } from './trace.js';
 
 import type { TracedEffect } from './trace.js';

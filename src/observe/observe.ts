@@ -9,7 +9,7 @@ import { protocolMismatch } from '../targets/connect.js';
 import { normaliseTool, type WireToolLike } from '../tool/annotations.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { generateArguments } from './arguments.js';
-import { type CallRecord, classify, type Scene } from './evidence.js';
+import { type CallRecord, effectClasses, type Scene } from './evidence.js';
 import { isTimeout, requestFailure, startFailure } from './failures.js';
 import { OwnLogs } from './own-log.js';
 import type { PathStyle } from './path-names.js';
@@ -17,10 +17,13 @@ import { LATE_MS, QuietWatch } from './quiet.js';
 import { readAnswer } from './read-answer.js';
 import { argumentsInCopy, checkPlatform, inCopy, pathPattern, prepareSandbox } from './sandbox.js';
 import { connectSandboxed, type SandboxedClient } from './sandboxed-client.js';
-import { diffSnapshots, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
+import { observedVerdict, type ServerVerdict, serverVerdict } from './server-verdict.js';
+import { type ServiceRequest, startServices } from './services.js';
+import { diffSnapshots, firstFile, type Snapshot, type SnapshotDiff, snapshot } from './snapshot.js';
 import { deletedRows, isSqliteFile, type RowSets, readRows } from './sqlite-witness.js';
 import { parseTrace, type TracedEffect } from './trace.js';
 import { TraceReader } from './trace-reader.js';
+import { callOrder, ValuePool } from './value-pool.js';
 import { judge, judgeServer, type ObserveFinding } from './verdicts.js';
 
 /** Everything `observe()` accepts. */
@@ -61,6 +64,13 @@ export interface ObserveOptions {
   protocol?: 'legacy' | 'modern' | 'auto';
   /** When to stop (`Date.now()` time): later tools are not exercised, "out of time". A running call finishes. */
   deadline?: number;
+  /** Doubles started beside the server (`--service`): a seeded database it is pointed at, whose witness sees each call's writes. */
+  services?: ServiceRequest[];
+  /**
+   * Seeded data the generator may use for selectors, by name (`{ table: ['users'] }`): what a
+   * service double loaded. Values earlier answers returned are offered the same way.
+   */
+  seeds?: Record<string, string[]>;
 }
 
 /** What was seen of one tool. */
@@ -84,8 +94,11 @@ export interface ObserveFailure {
   stderr: string[];
 }
 
-/** The report of one observed server. */
-export interface ObserveReport {
+/**
+ * The report of one observed server. Its verdict states its coverage (`exercised` of
+ * `total` tools, the reasons for the rest); `label` is what to print.
+ */
+export interface ObserveReport extends ServerVerdict {
   tools: ToolObservation[];
   /** Effects during start-up and listing (normal: caches, logs), reported apart. */
   startup: { effects: TracedEffect[]; diff: SnapshotDiff };
@@ -116,22 +129,10 @@ const ATTEMPTS: readonly Attempt[] = [
   ...(['existing', 'new', 'folder'] as const).map((style) => ({ style, optional: true })),
 ];
 
-/** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
-function firstFile(shot: Snapshot, work: string): string | undefined {
-  return [...shot.entries()]
-    .filter(
-      ([file, value]) => file.startsWith(`${work}/`) && /^\d+:/.test(value) && !file.slice(work.length).includes('/.'),
-    )
-    .map(([file]) => file)
-    .sort()[0];
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tools a model may call: MCP Apps tools whose visibility lacks "model" are an app's (often long polls). */
-function appOnly(visibility: readonly string[]): boolean {
-  return !visibility.includes('model');
-}
+const appOnly = (visibility: readonly string[]): boolean => !visibility.includes('model');
 
 /**
  * Observe a stdio server's tools in a sandbox.
@@ -144,12 +145,14 @@ function appOnly(visibility: readonly string[]): boolean {
  */
 export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   checkPlatform();
+  const services = await startServices(options.services ?? []);
   const sandbox = await prepareSandbox({
     command: options.command,
-    args: options.args ?? [],
+    args: (options.args ?? []).map(services.fill),
     workdir: options.workdir ?? process.cwd(),
     ...(options.exclude ? { exclude: options.exclude } : {}),
-  });
+    services: services.sandbox,
+  }).catch((error: unknown) => services.stop().then(() => Promise.reject(error)));
   const roots = [sandbox.work, sandbox.home, sandbox.tmp];
   const reader = new TraceReader(sandbox.trace);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -159,8 +162,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: process.env.LANG ?? 'C.UTF-8',
+    ...services.env,
     ...Object.fromEntries(
-      Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(v, sandbox.source, sandbox.work)]),
+      Object.entries(options.env ?? {}).map(([k, v]) => [k, inCopy(services.fill(v), sandbox.source, sandbox.work)]),
     ),
   };
   let session: SandboxedClient | undefined;
@@ -170,7 +174,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
     findings: [],
     killed: false,
     warnings: [],
+    ...serverVerdict({ listed: [], tools: [], contradictions: false }),
   };
+  const pool = new ValuePool({ ...services.seeds, ...options.seeds }); // the doubles' seeded data, under the person's own
   const given = options.arguments ? argumentsInCopy(options.arguments, sandbox.source, sandbox.work) : undefined;
   let exited = false;
   try {
@@ -180,6 +186,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       home: sandbox.home,
       tmp: sandbox.tmp,
       initial: new Set(startSnapshot.keys()),
+      doubles: (options.services ?? []).map((service) => service.kind),
     };
     const started = await connectSandboxed({
       command: sandbox.command,
@@ -247,10 +254,13 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       const before = await snapshot(roots);
       const rowsBefore = databases.length > 0 ? await rowsAt(before) : undefined;
       logs.saw(parseTrace(await reader.read(), sandbox.work));
+      await services.mark();
       const record: CallRecord = { args, ok: false, effects: [], diff: { created: [], modified: [], deleted: [] } };
       try {
-        const answer = readAnswer(await client.callTool({ name, arguments: args }, { timeout: timeoutMs }));
+        const result = await client.callTool({ name, arguments: args }, { timeout: timeoutMs });
+        const answer = readAnswer(result);
         record.ok = answer.error === undefined;
+        if (record.ok) pool.add(name, result);
         record.answer = answer.text;
         if (answer.error !== undefined) record.error = answer.error;
         watch.read();
@@ -277,6 +287,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         const gone = deletedRows(rowsBefore, await rowsAt(after));
         if (gone.length > 0) record.rowsDeleted = gone;
       }
+      const changes = await services.changes();
+      if (changes.length > 0) record.changes = changes;
       return record;
     };
     const only = options.tools?.length ? picomatch(options.tools) : undefined;
@@ -287,7 +299,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         report.warnings.push(`--args names ${name}, which the server does not list; its arguments were not used.`);
       }
     }
-    for (const wire of listed.tools ?? []) {
+    // Tools that need a selector (an id, a name) run after those that can give one: list → get → update → delete.
+    for (const wire of callOrder(listed.tools ?? [], (t) => normaliseTool(t).hints)) {
       if ((only && !only(wire.name)) || skip?.(wire.name)) continue;
       const normalised = normaliseTool(wire);
       const observation: ToolObservation = {
@@ -316,6 +329,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         continue;
       }
       const mine = given?.[wire.name];
+      const offers = pool.offersFor(wire.name);
       const schema = (wire.inputSchema ?? {}) as Record<string, unknown>;
       if (Array.isArray(mine) && mine.length > callsPerTool) {
         report.warnings.push(
@@ -334,6 +348,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
           pathStyle: attempt.style,
           optional: attempt.optional || pair % 2 === 1,
           ...(existingFile ? { existingFile } : {}),
+          offers,
+          pick: pair,
         });
       };
       // Generated paths point at an existing file first, then a new one, then the workdir, then the
@@ -365,6 +381,8 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
         observation.notExercised = `every call failed: ${observation.calls[0]?.error ?? 'no call was made'}`;
       }
     }
+    const order = (listed.tools ?? []).map((t) => t.name);
+    report.tools.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
     // Judged once every tool was seen: what the server does on every call is one finding, not one per tool.
     const server = judgeServer(report.tools, scene);
     for (const observation of report.tools) {
@@ -373,6 +391,7 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       report.findings.push(...observation.findings);
     }
     report.findings.push(...server.findings);
+    Object.assign(report, observedVerdict(order, report));
   } finally {
     if (session) {
       session.client.onclose = undefined;
@@ -380,22 +399,9 @@ export async function observe(options: ObserveOptions): Promise<ObserveReport> {
       await session.transport.close().catch(() => {});
     }
     await sandbox.dispose();
+    await services.stop();
   }
   return relativeToWorkdir(report, sandbox);
-}
-
-/** The evidence classes a tool's calls showed, in a fixed order, for the table. */
-function effectClasses(calls: readonly CallRecord[], scene: Scene): string[] {
-  const seen = calls.map((c) => classify(c, scene));
-  const any = (key: keyof ReturnType<typeof classify>) => seen.some((e) => e[key].length > 0);
-  return [
-    ...(any('writes') ? ['wrote'] : []),
-    ...(any('deletions') || any('overwrites') ? ['deleted'] : []),
-    ...(any('execs') ? ['ran a program'] : []),
-    ...(any('network') ? ['network'] : []),
-    ...(any('scratch') ? ['scratch'] : []),
-    ...(any('logs') ? ['server log'] : []),
-  ];
 }
 
 /** The report with sandbox paths said as a person knows them: relative to their workdir, `~` and `$TMPDIR` for the sandbox's HOME and TMPDIR. */
@@ -422,6 +428,7 @@ function relativeToWorkdir(report: ObserveReport, sandbox: { work: string; home:
   });
   return {
     ...report,
+    reasons: report.reasons.map((r) => ({ ...r, reason: shown(r.reason) })),
     tools: report.tools.map((t) => ({
       ...t,
       ...(t.notExercised === undefined ? {} : { notExercised: shown(t.notExercised) }),

@@ -6,12 +6,20 @@
  * process does. io_uring is refused (ENOSYS) so libuv falls back to syscalls
  * strace can see.
  */
-import { cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { CandorError } from '../errors.js';
-import { bwrapArgs, checkSandboxPlatform } from '../sandbox/index.js';
+import {
+  type Bridge,
+  bwrapArgs,
+  checkSandboxPlatform,
+  type Destination,
+  type ForwardRule,
+  forwardedCommand,
+  openBridge,
+} from '../sandbox/index.js';
 
 /**
  * The syscalls traced: file changes, program runs, connections, and io_uring_setup,
@@ -114,6 +122,36 @@ async function sizeOf(
 }
 
 /**
+ * What services beside the server (the doubles) add to its sandbox: listeners inside on
+ * loopback addresses, led to a Unix socket outside (`forwards`) or to the same loopback
+ * `host:port` outside (`destinations`, through the bridge); names that resolve to
+ * 127.0.0.1 inside (`hosts`); read-only files shown elsewhere (`mounts`); writable paths.
+ */
+export interface SandboxServices {
+  forwards?: readonly ForwardRule[];
+  destinations?: readonly Destination[];
+  hosts?: readonly string[];
+  mounts?: ReadonlyArray<readonly [string, string]>;
+  write?: readonly string[];
+}
+
+/** The network pieces of the services: listeners inside, the bridge outside, a generated /etc/hosts. */
+async function servicesNetwork(
+  services: SandboxServices,
+  dir: string,
+): Promise<{ rules: ForwardRule[]; mounts: Array<[string, string]>; bridge?: Bridge }> {
+  const rules = [...(services.forwards ?? [])];
+  const hosts = services.hosts ?? [];
+  if (rules.length === 0 && hosts.length === 0 && (services.destinations ?? []).length === 0)
+    return { rules, mounts: [] };
+  await mkdir(dir);
+  const bridge = await openBridge(services.destinations ?? [], dir);
+  rules.push(...bridge.rules);
+  if (hosts.length > 0) await appendFile(bridge.hostsFile, hosts.map((name) => `127.0.0.1 ${name}\n`).join(''));
+  return { rules, mounts: [[bridge.hostsFile, '/etc/hosts']], bridge };
+}
+
+/**
  * Prepare a sandbox for one server command.
  *
  * @example
@@ -128,6 +166,7 @@ export async function prepareSandbox(options: {
   /** Globs (relative to the workdir) left out of the copy, e.g. `.git`, `data/**`. */
   exclude?: readonly string[];
   maxBytes?: number;
+  services?: SandboxServices;
 }): Promise<Sandbox> {
   const limit = options.maxBytes ?? 100 * 1024 * 1024;
   const source = path.resolve(options.workdir);
@@ -151,9 +190,17 @@ export async function prepareSandbox(options: {
   });
   await Promise.all([mkdir(home), mkdir(tmp), mkdir(traceDir)]);
   const trace = path.join(traceDir, 'trace');
+  const services = options.services ?? {};
+  const net = await servicesNetwork(services, path.join(base, 'net'));
+  // A server given the real workdir (a root folder argument, a DSN naming a file in it) gets the copy instead.
+  let server = { command: options.command, args: options.args.map((arg) => inCopy(arg, source, work)) };
+  if (net.rules.length > 0) server = forwardedCommand(net.rules, server.command, server.args);
   const args = bwrapArgs({
     network: 'loopback',
-    write: [work, home, tmp, traceDir],
+    write: [work, home, tmp, traceDir, ...(services.write ?? [])],
+    mounts: [...net.mounts, ...(services.mounts ?? [])],
+    // Ports below 1024 of the sandbox's own loopback (an API double at :443).
+    keepCapabilities: net.rules.some((rule) => rule.port < 1024) ? ['CAP_NET_BIND_SERVICE'] : [],
     chdir: work,
     env: { HOME: home, TMPDIR: tmp },
     command: 'strace',
@@ -172,9 +219,8 @@ export async function prepareSandbox(options: {
       '-e',
       'inject=io_uring_setup:error=ENOSYS',
       '--',
-      options.command,
-      // A server given the real workdir (a root folder argument, a DSN naming a file in it) gets the copy instead.
-      ...options.args.map((arg) => inCopy(arg, source, work)),
+      server.command,
+      ...server.args,
     ],
   });
   return {
@@ -185,6 +231,9 @@ export async function prepareSandbox(options: {
     trace,
     command: 'bwrap',
     args,
-    dispose: () => rm(base, { recursive: true, force: true }),
+    dispose: async () => {
+      await net.bridge?.close();
+      await rm(base, { recursive: true, force: true });
+    },
   };
 }

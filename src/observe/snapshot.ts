@@ -151,3 +151,13 @@ function meaningOf(value: string): string | undefined {
 export function unchanged(diff: SnapshotDiff): boolean {
   return diff.created.length === 0 && diff.modified.length === 0 && diff.deleted.length === 0;
 }
+
+/** The first file (by name) in the workdir copy, outside hidden folders: what "an existing file" arguments name. */
+export function firstFile(shot: Snapshot, work: string): string | undefined {
+  return [...shot.entries()]
+    .filter(
+      ([file, value]) => file.startsWith(`${work}/`) && /^\d+:/.test(value) && !file.slice(work.length).includes('/.'),
+    )
+    .map(([file]) => file)
+    .sort()[0];
+}

@@ -8,6 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
+import { addRow, type DbState, emptyState } from './doubles/table-diff.js';
 
 /** Table → rowids, per database file. */
 export type RowSets = Map<string, Map<string, Set<string>>>;
@@ -31,11 +32,11 @@ export async function isSqliteFile(file: string): Promise<boolean> {
   }
 }
 
-function sqlite(file: string, sql: string): Promise<string | undefined> {
+function sqlite(file: string, sql: string, mode: string[] = []): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(
       'sqlite3',
-      ['-readonly', '-batch', '-noheader', '-cmd', '.timeout 1000', file, sql],
+      ['-readonly', '-batch', '-noheader', ...mode, '-cmd', '.timeout 1000', file, sql],
       { timeout: 10_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout) => resolve(error ? undefined : stdout),
     );
@@ -105,4 +106,57 @@ export function deletedRows(before: RowSets, after: RowSets): DeletedRows[] {
     }
   }
   return out;
+}
+
+/** `-ascii` output: fields end at U+001F, records at U+001E (neither appears in names or SQL). */
+const ASCII = ['-ascii'];
+const records = (out: string) =>
+  out
+    .split('\x1e')
+    .filter(Boolean)
+    .map((record) => record.split('\x1f'));
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const quoteText = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * One reading of a SQLite file for a database witness: every object (`table notes`, `index …`)
+ * with its SQL, and every ordinary table's rows, keyed by primary key (else rowid) with a SHA-3
+ * of their values (the shell's `sha3()`). Undefined when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * const state = await readSqliteState('/tmp/candor-double-x/app.db');
+ * ```
+ */
+export async function readSqliteState(file: string): Promise<DbState | undefined> {
+  const out = await sqlite(
+    file,
+    `SELECT 'O', type, name, coalesce(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%';
+SELECT 'C', m.name, p.name, p.pk FROM sqlite_schema m JOIN pragma_table_info(m.name) p
+  WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' AND m.sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY m.name, p.cid;`,
+    ASCII,
+  );
+  if (out === undefined) return undefined;
+  const state = emptyState();
+  const columns = new Map<string, Array<{ name: string; pk: boolean }>>();
+  for (const [tag, a, b, c] of records(out)) {
+    if (tag === 'O') state.objects.set(`${a} ${b}`, c ?? '');
+    else if (tag === 'C') {
+      if (!columns.has(a!)) columns.set(a!, []);
+      columns.get(a!)!.push({ name: b!, pk: c !== '0' });
+    }
+  }
+  const queries = [...columns].map(([table, cols]) => {
+    const values = (list: typeof cols) => list.map((col) => `quote(${quoteName(col.name)})`).join(` || ',' || `);
+    const keys = cols.filter((col) => col.pk);
+    const id = keys.length > 0 ? values(keys) : 'rowid';
+    return `SELECT 'R', ${quoteText(table)}, ${id}, sha3(${values(cols)}) FROM ${quoteName(table)}`;
+  });
+  if (queries.length === 0) return state;
+  const rows = await sqlite(file, `${queries.join(' UNION ALL ')};`, ASCII);
+  if (rows === undefined) return undefined;
+  for (const [tag, table, id, hash] of records(rows)) {
+    if (tag === 'R' && table !== undefined) addRow(state, table, id ?? '', hash ?? '');
+  }
+  return state;
 }

@@ -11,7 +11,9 @@
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { type AnswerOptions, answersDiffer } from './answers.js';
+import { DB_RULES, judgeDatabase, touchedDatabase } from './db-evidence.js';
 import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
+import { judgeRequests, REQUEST_RULES } from './request-rules.js';
 
 export type { CallRecord } from './evidence.js';
 
@@ -79,6 +81,8 @@ export const OBSERVE_RULES = [
     explanation:
       'It may only be destructive for other arguments; if it never is, a lighter hint spares people needless prompts.',
   },
+  ...DB_RULES,
+  ...REQUEST_RULES,
 ] as const;
 
 type RuleId = (typeof OBSERVE_RULES)[number]['id'];
@@ -123,7 +127,12 @@ export function judge(
   scene: Scene,
   serverWide: ReadonlySet<string> = new Set(),
 ): ObserveFinding[] {
-  const findings: ObserveFinding[] = [];
+  // A request an API double received was sent, whatever the call answered after it: failed calls count too.
+  const findings: ObserveFinding[] = judgeRequests(
+    tool,
+    hints,
+    calls.flatMap((c) => c.changes ?? []),
+  );
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
   const evidence = exercised.map((c) => classify(c, scene));
@@ -184,7 +193,9 @@ export function judge(
     !hints.readOnlyHint &&
     hints.destructiveHint &&
     all.writes.length + all.execs.length + all.network.length === 0 &&
-    !deleted
+    !deleted &&
+    !touchedDatabase(exercised) &&
+    !sentWrite(exercised)
   ) {
     findings.push(
       finding(
@@ -195,7 +206,19 @@ export function judge(
       ),
     );
   }
+  findings.push(...judgeDatabase(tool, hints, exercised, scene));
   return findings;
+}
+
+/** Whether a call sent an API a request that is not plainly a read, or POSTed a page's form: an effect elsewhere. */
+function sentWrite(calls: readonly CallRecord[]): boolean {
+  return calls.some((call) =>
+    (call.changes ?? []).some(
+      (c) =>
+        (c.kind === 'request' && c.read !== true) ||
+        (c.kind === 'page' && c.action === 'submit' && !['GET', 'HEAD'].includes(c.method)),
+    ),
+  );
 }
 
 /** The first repeat (same arguments, back to back) that changed state again or answered differently. */

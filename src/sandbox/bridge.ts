@@ -46,7 +46,7 @@ export async function openBridge(destinations: readonly Destination[], dir: stri
     if (rules.some((rule) => rule.host === inside && rule.port === destination.port)) continue;
     const socket = path.join(dir, `${index}.sock`);
     const server = net.createServer((downstream) => {
-      const upstream = net.connect({ host: destination.host, port: destination.port });
+      const upstream = net.connect(destination.target ?? { host: destination.host, port: destination.port });
       open.add(downstream).add(upstream);
       const end = () => {
         downstream.destroy();

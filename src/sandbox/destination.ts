@@ -9,6 +9,11 @@ import { isIP } from 'node:net';
 export interface Destination {
   host: string;
   port: number;
+  /**
+   * Where the bridge connects outside, when not `host:port` itself: a service double's
+   * loopback listener standing in for a remote API (`api.example.com:443` inside).
+   */
+  target?: { host: string; port: number };
 }
 
 /**

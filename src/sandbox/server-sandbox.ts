@@ -10,10 +10,11 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { type Bridge, openBridge } from './bridge.js';
 import { bwrapArgs } from './bwrap.js';
 import { type Destination, parseDestination } from './destination.js';
+import { builtScript } from './forward-command.js';
 import { FORWARD_RULES_ENV } from './forwarding.js';
 import { nodeProgram } from './node-program.js';
 import { packageFolders } from './package-folder.js';
@@ -54,6 +55,10 @@ export interface ServerSandboxInput {
   /** Values the config sets explicitly for the server. */
   env?: Readonly<Record<string, string>>;
   spec: SandboxSpec;
+  /** Destinations beyond the spec's, already checked (a service double's routes, with their targets). */
+  routes?: readonly Destination[];
+  /** Read-only files shown inside at another path: [outside, inside] (a CA bundle over the system one). */
+  mounts?: ReadonlyArray<readonly [string, string]>;
 }
 
 function inside(child: string, parent: string): boolean {
@@ -66,16 +71,6 @@ function real(file: string): string {
   } catch {
     return file;
   }
-}
-
-/** A script of this folder, built: `dist/src/sandbox/<name>` also when this file runs from `src/` (tests). */
-function builtScript(name: 'forwarder.js' | 'forwarder-hook.js'): string {
-  const here = fileURLToPath(new URL(`./${name}`, import.meta.url));
-  if (existsSync(here)) return here;
-  return here.replace(
-    `${path.sep}src${path.sep}sandbox${path.sep}`,
-    `${path.sep}dist${path.sep}src${path.sep}sandbox${path.sep}`,
-  );
 }
 
 /**
@@ -122,11 +117,13 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
   let bridge: Bridge | undefined;
   let command = input.command;
   let args = [...input.args];
-  const mounts: Array<[string, string]> = [];
+  const mounts: Array<readonly [string, string]> = [...(input.mounts ?? [])];
   const keepCapabilities: string[] = [];
   const forwardEnv: Record<string, string> = {};
-  if (Array.isArray(spec.network)) {
-    const destinations = spec.network.map((entry) => parseDestination(entry) as Destination);
+  // Routes need the sandbox's own network namespace: with the host's network there is nothing to bridge.
+  if (Array.isArray(spec.network) || (spec.network === false && (input.routes ?? []).length > 0)) {
+    const listed = Array.isArray(spec.network) ? spec.network : [];
+    const destinations = [...listed.map((entry) => parseDestination(entry) as Destination), ...(input.routes ?? [])];
     const netDir = path.join(base, 'net');
     await mkdir(netDir);
     bridge = await openBridge(destinations, netDir);
@@ -178,7 +175,11 @@ export async function prepareServerSandbox(input: ServerSandboxInput): Promise<S
     args: bwrapArgs(plan),
     env: { PATH: pathVar },
     summary: {
-      network: spec.network,
+      // Routes are destinations too: the summary never says "no network" when some are open.
+      network:
+        bridge && (input.routes ?? []).length > 0
+          ? [...(Array.isArray(spec.network) ? spec.network : []), ...input.routes!.map((r) => `${r.host}:${r.port}`)]
+          : spec.network,
       read,
       write: [...spec.write],
       env: [...new Set(['PATH', 'HOME', 'TMPDIR', ...spec.env, ...Object.keys(input.env ?? {})])],

@@ -11,8 +11,12 @@ export interface BatchEntry {
   /** The file name stem of its reports in the output folder. */
   slug: string;
   verdict: ScanReport['verdict'] | 'could not scan';
+  /** The verdict in words, with its coverage. */
+  label?: string;
   version?: string;
   tools?: number;
+  /** Tools exercised (of `tools`). */
+  exercised?: number;
   consistent?: number;
   contradicts?: number;
   notExercised?: number;
@@ -38,8 +42,10 @@ export function entryFor(target: string, slug: string, result: ScanReport | { er
     target,
     slug,
     verdict: result.verdict,
+    label: result.label,
     ...(result.package ? { version: result.package.version } : {}),
     tools: result.tools.length,
+    exercised: result.exercised,
     consistent: count('consistent'),
     contradicts: count('contradicts'),
     notExercised: count('not exercised'),
@@ -59,12 +65,13 @@ const COLUMNS: Array<[string, (e: BatchEntry) => string]> = [
   ['Server', (e) => e.target],
   ['Version', (e) => e.version ?? '—'],
   ['Tools', (e) => num(e.tools)],
+  ['Exercised', (e) => num(e.exercised)],
   ['Consistent', (e) => num(e.consistent)],
   ['Contradict', (e) => num(e.contradicts)],
   ['Not exercised', (e) => num(e.notExercised)],
   ['Lint errors', (e) => num(e.lintErrors)],
   ['Lint warnings', (e) => num(e.lintWarnings)],
-  ['Verdict', (e) => (e.error ? `could not scan: ${e.error.split('\n')[0]}` : e.verdict)],
+  ['Verdict', (e) => (e.error ? `could not scan: ${e.error.split('\n')[0]}` : (e.label ?? e.verdict))],
 ];
 
 /**

@@ -5,8 +5,10 @@
 import { formatSarif } from '../lint/reporters/sarif.js';
 import { lintResultOf } from '../lint/result.js';
 import { RULES } from '../lint/rules/index.js';
+import { coverageLine, sarifWithVerdict } from '../observe/server-verdict.js';
 import { OBSERVE_RULES } from '../observe/verdicts.js';
 import type { ServerReport } from '../targets/lint-targets.js';
+import { wrapText } from '../util/wrap.js';
 import type { ScanReport } from './types.js';
 
 /** The formats a scan report is written in. */
@@ -39,7 +41,7 @@ function withTool(f: { tool?: string; message: string }): string {
 function headline(report: ScanReport): string {
   const pkg = report.package ? `${report.package.name}@${report.package.version}` : report.target;
   const counts = (v: string) => report.tools.filter((t) => t.verdict === v).length;
-  return `${pkg}: ${report.verdict} — ${report.tools.length} ${report.tools.length === 1 ? 'tool' : 'tools'}, ${counts('consistent')} consistent, ${counts('contradicts')} contradict, ${counts('not exercised')} not exercised (${report.seconds} s${report.protocolVersion ? `, protocol ${report.protocolVersion}` : ''})`;
+  return `${pkg}: ${report.label} — ${coverageLine(report)}: ${counts('consistent')} consistent, ${counts('contradicts')} contradict, ${counts('not exercised')} not exercised (${report.seconds} s${report.protocolVersion ? `, protocol ${report.protocolVersion}` : ''})`;
 }
 
 /** Where the server came from and what it lacked: the server.json entry, the remote URL, missing inputs. */
@@ -58,8 +60,10 @@ function pretty(report: ScanReport): string {
   lines.push('');
   for (const tool of report.tools) {
     lines.push(
-      `${tool.verdict.padEnd(13)} ${tool.name}  [${hints(tool.declared)}]${tool.effects.length ? `  effects: ${tool.effects.join(', ')}` : ''}${tool.reason ? `  (${tool.reason})` : ''}`,
+      `${tool.verdict.padEnd(13)} ${tool.name}  [${hints(tool.declared)}]${tool.effects.length ? `  effects: ${tool.effects.join(', ')}` : ''}`,
     );
+    // The reason whole, wrapped under the tool: its real cause is often at the end.
+    if (tool.reason) lines.push(wrapText(tool.reason, { first: '              ', indent: '              ' }));
   }
   for (const f of allFindings(report)) {
     lines.push('', `${f.severity}  ${f.check}/${f.ruleId}  ${withTool(f)}`);
@@ -136,7 +140,10 @@ function sarif(report: ScanReport): string {
     durationMs: report.seconds * 1000,
     result: lintResultOf(findings, [], report.tools.length),
   } as ServerReport;
-  return formatSarif([server], { version: report.candorVersion, rules: [...RULES, ...OBSERVE_RULES] });
+  return sarifWithVerdict(
+    formatSarif([server], { version: report.candorVersion, rules: [...RULES, ...OBSERVE_RULES] }),
+    report,
+  );
 }
 
 /**

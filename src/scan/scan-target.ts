@@ -10,6 +10,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CandorError } from '../errors.js';
+import type { ServiceRequest } from '../observe/services.js';
 import { parseTargets } from '../targets/parse.js';
 import type { HttpTarget } from '../targets/types.js';
 import { InstallError, installPackage } from './install.js';
@@ -40,6 +41,8 @@ export interface ScanTargetOptions {
   budgetSeconds?: number;
   /** The protocol era to speak (default: a config entry's `"protocol"`, else `auto`). */
   protocol?: 'legacy' | 'modern' | 'auto';
+  /** Doubles to start beside the server (`--service postgres=DATABASE_URL`). */
+  services?: ServiceRequest[];
   candorVersion: string;
   progress?: (line: string) => void;
 }
@@ -98,7 +101,12 @@ interface Stdio {
  */
 export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport> {
   const startedAt = Date.now();
-  const given = options.env ?? {};
+  // A variable a double is named for (`--service postgres=DATABASE_URL`) fills a server.json input of that
+  // name with the double's placeholder, which observe replaces with its URL.
+  const given = {
+    ...Object.fromEntries((options.services ?? []).flatMap((s) => (s.env ?? []).map((name) => [name, `{${s.kind}}`]))),
+    ...options.env,
+  };
   const cleanup: string[] = [];
   const base: ScanBase = {
     target: options.command?.length ? options.command.join(' ') : options.words.join(' '),
@@ -215,6 +223,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
       ...(stdio!.env && Object.keys(stdio!.env).length > 0 ? { env: stdio!.env } : {}),
       workdir,
       ...(options.skip ? { skip: options.skip } : {}),
+      ...(options.services?.length ? { services: options.services } : {}),
     }).catch((error: unknown) => {
       // A server that stops at start for want of a required input: say which one.
       if (error instanceof CandorError && error.code === 'observe_start_failed' && base.needs?.length)

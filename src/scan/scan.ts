@@ -5,6 +5,7 @@
  * sandbox what runs elsewhere, so its tools are checked by their definitions.
  */
 import { observe } from '../observe/observe.js';
+import type { ServiceRequest } from '../observe/services.js';
 import { connectTarget } from '../targets/connect.js';
 import { listAllTools } from '../targets/list.js';
 import type { HttpTarget } from '../targets/types.js';
@@ -43,6 +44,8 @@ export interface ScanOptions extends ScanBase {
   env?: Record<string, string>;
   /** The workdir observe copies into the sandbox. */
   workdir: string;
+  /** Doubles started beside the server (`--service postgres`). */
+  services?: ServiceRequest[];
   /** Tools to leave out (globs). */
   skip?: string[];
 }
@@ -87,6 +90,7 @@ export async function scanServer(options: ScanOptions): Promise<ScanReport> {
     ...(options.skip ? { skip: options.skip } : {}),
     ...(options.budgetSeconds !== undefined ? { deadline: options.startedAt + options.budgetSeconds * 1000 } : {}),
     ...(options.protocol ? { protocol: options.protocol } : {}),
+    ...(options.services?.length ? { services: options.services } : {}),
   });
   const checked = scanTools({
     listed: observed.listed ?? [],

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverVerdict } from '../observe/server-verdict.js';
 import { readServerJson } from './server-json.js';
 import { SCAN_META_KEY, serverJsonWithVerdict } from './server-json-verdict.js';
 import type { ScanReport } from './types.js';
@@ -18,7 +19,11 @@ const report: ScanReport = {
   lint: [{ ruleId: 'hint-missing', severity: 'warning', tool: 'send', message: 'm' }] as ScanReport['lint'],
   observe: { findings: [], warnings: [] },
   needs: ['API_KEY'],
-  verdict: 'consistent',
+  ...serverVerdict({
+    listed: ['read', 'send'],
+    tools: [{ name: 'read' }, { name: 'send', notExercised: 'needs API_KEY' }],
+    contradictions: false,
+  }),
   seconds: 1,
   candorVersion: '0.1.0',
   date: '2026-11-28T11:00:00.000Z',
@@ -39,7 +44,10 @@ describe('serverJsonWithVerdict', () => {
     const data = JSON.parse(copy);
     expect(data._meta['io.modelcontextprotocol.registry/publisher-provided']).toEqual({ tool: 'x' });
     expect(data._meta[SCAN_META_KEY]).toMatchObject({
-      verdict: 'consistent',
+      verdict: 'partial',
+      label: 'consistent (1 of 2 exercised)',
+      exercised: 1,
+      total: 2,
       entry: 'packages[0]',
       package: { version: '1.0.0', integrity: 'sha512-abc' },
       tools: [

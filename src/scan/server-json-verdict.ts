@@ -13,6 +13,11 @@ export const SCAN_META_KEY = 'dev.candor/scan';
 /** What goes under {@link SCAN_META_KEY}. */
 export interface ScanMeta {
   verdict: ScanReport['verdict'];
+  /** The verdict in words, with its coverage (`consistent (3 of 4 exercised)`). */
+  label: string;
+  /** Tools exercised, of `total`. */
+  exercised: number;
+  total: number;
   /** The entry that was scanned (`packages[0]`, `remotes[0]`). */
   entry?: string;
   package?: ScanReport['package'];
@@ -52,6 +57,9 @@ export function scanMeta(report: ScanReport): ScanMeta {
     list.filter((f) => f.severity === level).length;
   return {
     verdict: report.verdict,
+    label: report.label,
+    exercised: report.exercised,
+    total: report.total,
     ...(report.serverJson ? { entry: report.serverJson.entry } : {}),
     ...(report.package ? { package: report.package } : {}),
     tools: report.tools.map((t) => ({

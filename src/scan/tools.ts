@@ -7,7 +7,9 @@ import { scanAtTheDoor } from '../host/door-scan.js';
 import { pinHash } from '../host/pins/pin-hash.js';
 import { lint } from '../lint/lint.js';
 import type { ObserveReport } from '../observe/observe.js';
+import { failureSentence, type ServerVerdict, serverVerdict } from '../observe/server-verdict.js';
 import type { WireToolLike } from '../tool/annotations.js';
+import { agreeWithObserved } from './suggestions.js';
 import type { ScanReport, ScanTool } from './types.js';
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
@@ -44,10 +46,17 @@ function reasonFor(notExercised: string | undefined, needs: readonly string[]): 
  * const { tools, verdict } = scanTools({ listed: report.listed ?? [], observed: report });
  * ```
  */
-export function scanTools(input: ToolsInput): Pick<ScanReport, 'tools' | 'door' | 'lint' | 'observe' | 'verdict'> {
+export function scanTools(
+  input: ToolsInput,
+): Pick<ScanReport, 'tools' | 'door' | 'lint' | 'observe' | keyof ServerVerdict> {
   const { listed, observed } = input;
-  const door = [...scanAtTheDoor(listed).findings.values()].flat().map(({ accepted: _, ...finding }) => finding);
-  const linted = lint(listed).findings;
+  // Suggested hints follow what observe saw of the same tool (the network opens the world, a write ends read-only).
+  const seen = new Map((observed?.tools ?? []).map((t) => [t.name, t.effects]));
+  const door = agreeWithObserved(
+    [...scanAtTheDoor(listed).findings.values()].flat().map(({ accepted: _, ...finding }) => finding),
+    seen,
+  );
+  const linted = agreeWithObserved(lint(listed).findings, seen);
   const tools: ScanTool[] = listed.map((wire) => {
     const seen = observed?.tools.find((t) => t.name === wire.name);
     const annotations = (wire.annotations ?? {}) as Record<string, unknown>;
@@ -75,6 +84,12 @@ export function scanTools(input: ToolsInput): Pick<ScanReport, 'tools' | 'door' 
     };
   });
   const errors = [...linted, ...(observed?.findings ?? [])].filter((f) => f.severity === 'error');
+  const verdict = serverVerdict({
+    listed: tools.map((t) => t.name),
+    tools: tools.map((t) => ({ name: t.name, notExercised: t.reason })),
+    contradictions: errors.length > 0,
+    failure: observed?.failure ? failureSentence(observed.failure) : undefined,
+  });
   return {
     tools,
     door,
@@ -84,6 +99,6 @@ export function scanTools(input: ToolsInput): Pick<ScanReport, 'tools' | 'door' 
       warnings: observed?.warnings ?? [],
       ...(observed?.failure ? { failure: observed.failure } : {}),
     },
-    verdict: errors.length > 0 ? 'contradictions' : 'consistent',
+    ...verdict,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { Finding } from '../lint/types.js';
 import type { ObserveReport } from '../observe/observe.js';
+import type { ServerVerdict } from '../observe/server-verdict.js';
 
 /** An npm package as installed for a scan. */
 export interface InstalledPackage {
@@ -34,8 +35,12 @@ export interface ScanTool {
   pin: string;
 }
 
-/** The whole report of one scanned server. */
-export interface ScanReport {
+/**
+ * The whole report of one scanned server. Its verdict states its coverage: `exercised`
+ * of `total` tools, and `reasons` for the rest; `label` is what to print (`consistent`
+ * only when every tool ran).
+ */
+export interface ScanReport extends ServerVerdict {
   target: string;
   package?: Omit<InstalledPackage, 'command' | 'args' | 'prefix'>;
   /** The MCP Registry server.json the target came from, and which of its entries was scanned. */
@@ -52,8 +57,6 @@ export interface ScanReport {
   /** Every lint finding (the door's rules included). */
   lint: Finding[];
   observe: Pick<ObserveReport, 'findings' | 'warnings' | 'failure'>;
-  /** `consistent` (exit 0) or `contradictions` (exit 1). */
-  verdict: 'consistent' | 'contradictions';
   /** The --budget in seconds, when one was set. */
   budgetSeconds?: number;
   /** Seconds the scan took, install included. */

@@ -37,7 +37,7 @@ afterAll(async () => {
   await served?.stop();
 });
 
-type Entry = { target: string; slug: string; verdict: string; tools?: number; error?: string };
+type Entry = { target: string; slug: string; verdict: string; tools?: number; exercised?: number; error?: string };
 const index = async (out: string): Promise<Entry[]> => JSON.parse(await readFile(path.join(out, 'index.json'), 'utf8'));
 
 describe('candor scan --list', () => {
@@ -45,13 +45,14 @@ describe('candor scan --list', () => {
     const out = path.join(dir, 'out');
     await writeFile(path.join(dir, 'first.txt'), `# the first half\n${served.url}\n`);
     const first = await runCli(['scan', '--list', path.join(dir, 'first.txt'), '--out', out, '--skip', 'hang']);
-    expect(first.code).toBe(0);
+    // A remote server is only listed (observe cannot sandbox it): nothing ran, so it is not verified (exit 3).
+    expect(first.code).toBe(3);
     const [remote] = await index(out);
-    expect(remote).toMatchObject({ target: served.url, verdict: 'consistent' });
+    expect(remote).toMatchObject({ target: served.url, verdict: 'not verified', exercised: 0 });
     const reportFile = path.join(out, `${remote!.slug}.json`);
     const firstReport = JSON.parse(await readFile(reportFile, 'utf8'));
     expect(firstReport.remote.url).toBe(served.url);
-    expect(await readFile(path.join(out, `${remote!.slug}.html`), 'utf8')).toContain('data-verdict="consistent"');
+    expect(await readFile(path.join(out, `${remote!.slug}.html`), 'utf8')).toContain('data-verdict="not verified"');
 
     // The whole list, as a JSON array, two at a time: the finished server is not scanned again.
     await writeFile(
@@ -77,10 +78,10 @@ describe('candor scan --list', () => {
     expect(resumed.code).toBe(2);
     expect(JSON.parse(await readFile(reportFile, 'utf8')).date).toBe(firstReport.date);
     const entries = await index(out);
-    expect(entries.map((e) => e.verdict)).toEqual(['consistent', 'contradictions', 'could not scan', 'consistent']);
+    expect(entries.map((e) => e.verdict)).toEqual(['not verified', 'contradictions', 'could not scan', 'not verified']);
     // a server.json target also gets a copy of its file carrying the verdict
     const copy = JSON.parse(await readFile(path.join(out, `${entries[3]!.slug}.server.json`), 'utf8'));
-    expect(copy._meta['dev.candor/scan']).toMatchObject({ verdict: 'consistent', entry: 'remotes[0]' });
+    expect(copy._meta['dev.candor/scan']).toMatchObject({ verdict: 'not verified', entry: 'remotes[0]' });
     expect(entries[1]!.target).toBe(path.join(dir, 'mcp.json#fixture'));
     expect(entries[2]!.error).toContain('http://127.0.0.1:1/mcp');
     const markdown = await readFile(path.join(out, 'index.md'), 'utf8');
@@ -92,7 +93,7 @@ describe('candor scan --list', () => {
     expect(resumed.stdout).toContain('| Server | Version | Tools |');
 
     const forced = await runCli(['scan', '--list', path.join(dir, 'first.txt'), '--out', out, '--force']);
-    expect(forced.code).toBe(0);
+    expect(forced.code).toBe(3);
     expect(forced.stderr).not.toContain('skipped');
     expect(JSON.parse(await readFile(reportFile, 'utf8')).date).not.toBe(firstReport.date);
   }, 180_000);

@@ -32,6 +32,7 @@ describe('candor scan of a server.json', () => {
   it('installs its npm package and says the tools that failed need the required variable that was not given', async () => {
     const run = await runCli(['scan', serverJson, '--format', 'json'], { timeoutMs: 170_000 });
     expect(run.code).toBe(0);
+    // Some tools ran, the writers did not: consistent where exercised, and the report says how many.
     expect(run.stderr).toContain('packages[0] needs MEMORY_FILE_PATH');
     const report = JSON.parse(run.stdout);
     expect(report.serverJson).toMatchObject({
@@ -40,6 +41,10 @@ describe('candor scan of a server.json', () => {
     });
     expect(report.package).toMatchObject({ name: '@modelcontextprotocol/server-memory', version: '2026.8.31' });
     expect(report.needs).toEqual(['MEMORY_FILE_PATH']);
+    const ran = report.tools.filter((t: Tool) => t.verdict !== 'not exercised').length;
+    expect(ran).toBeGreaterThan(0);
+    expect(report).toMatchObject({ verdict: 'partial', exercised: ran, total: report.tools.length });
+    expect(report.label).toBe(`consistent (${report.exercised} of ${report.total} exercised)`);
     for (const name of WRITERS) {
       const tool = report.tools.find((t: Tool) => t.name === name);
       expect(tool.verdict).toBe('not exercised');
@@ -124,7 +129,7 @@ describe('candor scan of a server.json', () => {
       '--format',
       'json',
     ]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     const report = JSON.parse(run.stdout);
     expect(report.serverJson.entry).toBe('remotes[0]');
     expect(report.remote.url).toBe(served.url);
@@ -146,11 +151,17 @@ describe('candor scan --format server-json', () => {
     };
     await writeFile(file, `${JSON.stringify(original, null, 2)}\n`);
     const run = await runCli(['scan', file, '--allow-private-network', '--format', 'server-json']);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     const copy = JSON.parse(run.stdout);
     const { 'dev.candor/scan': verdict, ...publisher } = copy._meta;
     expect({ ...copy, _meta: publisher }).toEqual(original);
-    expect(verdict).toMatchObject({ verdict: 'consistent', entry: 'remotes[0]', candorVersion: expect.any(String) });
+    // Only listed, never run: not verified, and the copy says so.
+    expect(verdict).toMatchObject({
+      verdict: 'not verified',
+      exercised: 0,
+      entry: 'remotes[0]',
+      candorVersion: expect.any(String),
+    });
     expect(Date.parse(verdict.date)).not.toBeNaN();
     const read = verdict.tools.find((t: { name: string }) => t.name === 'read_file');
     expect(read).toMatchObject({ hints: { readOnlyHint: true }, verdict: 'not exercised' });
@@ -167,7 +178,7 @@ describe('candor scan --format server-json', () => {
 describe('candor scan of a URL', () => {
   it('lists the tools over Streamable HTTP, lints and pins them, and says observe cannot sandbox a remote server', async () => {
     const run = await runCli(['scan', served.url, '--format', 'json']);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     const report = JSON.parse(run.stdout);
     expect(report.remote).toEqual({ url: served.url, transport: 'streamable-http' });
     const names = report.tools.map((t: Tool) => t.name);

@@ -27,7 +27,14 @@ describe('candor scan', () => {
     const report = JSON.parse(run.stdout);
     expect(report.package).toMatchObject({ name: '@modelcontextprotocol/server-memory', version: '2026.8.31' });
     expect(report.package.integrity).toMatch(/^sha512-/);
-    expect(report.verdict).toBe('consistent');
+    // Without MEMORY_FILE_PATH the writers fail (EROFS beside their own code): consistent only where exercised.
+    expect(report).toMatchObject({
+      verdict: 'partial',
+      label: 'consistent (3 of 9 exercised)',
+      exercised: 3,
+      total: 9,
+    });
+    expect(report.reasons.find((r: { tool: string }) => r.tool === 'create_entities').reason).toContain('EROFS');
     const read = report.tools.find((t: { name: string }) => t.name === 'read_graph');
     expect(read).toMatchObject({ verdict: 'consistent', declared: { readOnlyHint: true } });
     expect(read.pin).toMatch(/^sha256:/);

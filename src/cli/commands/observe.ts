@@ -2,9 +2,11 @@
  * `candor observe [target | -- cmd …] [--calls N] [--tools GLOB…] [--skip GLOB…]
  * [--args FILE] [--workdir DIR] [--exclude GLOB…] [--env K=V…] [--env-file F…]
  * [--format pretty|json|sarif] [--timeout MS] [--protocol VERSION]`: run a stdio server
- * in a throwaway sandbox and check what its tools do. Exit 0 clean, 1 a tool
- * contradicts its hints, 2 could not observe (usage, start failure, platform, a
- * server that hung or died before every tool was seen).
+ * in a throwaway sandbox and check what its tools do. Exit 0 consistent (every tool, or
+ * the N of M exercised, as the verdict says), 1 a tool contradicts its hints, 2 could not
+ * observe (usage, start failure, platform, a server that hung or died before every tool
+ * was seen), 3 not verified (no tool was exercised). `--format json` writes a report
+ * with the failure even when it could not observe.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,14 +17,17 @@ import { formatSarif } from '../../lint/reporters/sarif.js';
 import { findToolDefinitions } from '../../lint/reporters/tool-definitions.js';
 import { lintResultOf } from '../../lint/result.js';
 import { type ObserveReport, observe } from '../../observe/observe.js';
+import { coverageLine, failedVerdict, sarifWithVerdict, VERDICT_EXIT } from '../../observe/server-verdict.js';
 import { OBSERVE_RULES } from '../../observe/verdicts.js';
 import { commandEnv } from '../../targets/command-env.js';
 import { parseTargets } from '../../targets/parse.js';
+import { wrapText } from '../../util/wrap.js';
 import { CliError, EXIT } from '../cli-error.js';
 import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
 import { addProtocolOption, protocolOf } from '../protocol-flag.js';
+import { addServiceOption, servicesOf } from '../service-flag.js';
 import { renderTable } from '../table.js';
 
 function positiveInt(value: string): number {
@@ -55,7 +60,16 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
         : paint.green('consistent');
     return [tool.name, `${ok}/${tool.calls.length}`, effects.length > 0 ? effects.join(', ') : '—', verdict];
   });
-  const lines = [renderTable({ headers: ['TOOL', 'CALLS OK', 'EFFECTS SEEN', 'VERDICT'], rows })];
+  const headline = `${report.label} — ${coverageLine(report)}`;
+  const lines = [
+    report.verdict === 'consistent'
+      ? paint.green(headline)
+      : report.verdict === 'partial'
+        ? paint.yellow(headline)
+        : paint.red(headline),
+    '',
+    renderTable({ headers: ['TOOL', 'CALLS OK', 'EFFECTS SEEN', 'VERDICT'], rows }),
+  ];
   if (report.protocolVersion) lines.push(paint.dim(`protocol ${report.protocolVersion}`));
   for (const finding of report.findings) {
     lines.push(
@@ -77,10 +91,11 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
     );
   }
   for (const warning of report.warnings) lines.push('', `warning: ${warning}`);
-  const skipped = report.tools.filter((t) => t.notExercised);
-  if (skipped.length > 0) {
+  if (report.reasons.length > 0) {
     lines.push('', 'Not exercised (no verdict, not "honest"):');
-    for (const tool of skipped) lines.push(`  ${tool.name}: ${tool.notExercised}`);
+    // Wrapped, never cut: the real cause is often at the end of a long error.
+    for (const { tool, reason } of report.reasons)
+      lines.push(wrapText(reason, { first: `  ${tool}: `, indent: '      ', width: wrapWidth() }));
   }
   const startup = [...report.startup.diff.created, ...report.startup.diff.modified, ...report.startup.diff.deleted];
   if (startup.length > 0)
@@ -89,6 +104,11 @@ export function formatObservePretty(report: ObserveReport, colour = false): stri
       `Start-up (not held against any tool): ${startup.length} file change${startup.length === 1 ? '' : 's'}, e.g. ${startup[0]}`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** The terminal's width for wrapped reasons (100 when not a terminal). */
+function wrapWidth(): number {
+  return process.stdout.isTTY && process.stdout.columns ? Math.max(40, process.stdout.columns - 1) : 100;
 }
 
 /**
@@ -143,17 +163,27 @@ export function registerObserve(program: Command): Command {
         'Tools only an app calls (_meta.ui.visibility without "model") are skipped unless --tools names them.',
         "Paths in findings are relative to the workdir; ~ and $TMPDIR are the sandbox's own.",
         '',
-        'Exit 0 when every observed tool is consistent, 1 when a tool contradicts its hints,',
-        '2 when it could not observe (bad usage, the server failed to start or died, no sandbox).',
+        'Every report states "exercised N of M tools": a tool is exercised when a call did its',
+        'work (an isError answer, or a JSON body with success: false or an error field, is not).',
+        'Verdicts and exit codes:',
+        '  0  consistent                      every tool exercised, none contradicts its hints',
+        '  0  consistent (N of M exercised)   the exercised tools are consistent; the rest are',
+        '                                     listed with why they were not exercised',
+        '  1  contradictions                  a tool contradicts its hints',
+        '  2  failed                          could not observe: bad usage, no sandbox, the server',
+        '                                     failed to start, or a call hung or the server died',
+        '  3  not verified                    no tool was exercised: nothing was checked',
+        '--format json always writes a report, with the failure, also on exit 2.',
         '',
         'Examples:',
         '  npm install -g @modelcontextprotocol/server-memory   # the sandbox has no network: install first',
         '  candor observe -- mcp-server-memory',
         '  candor observe --env MEMORY_FILE_PATH={workdir}/memory.jsonl -- mcp-server-memory',
         '  candor observe .cursor/mcp.json#notes --tools "get_*" --format sarif > observe.sarif',
+        '  candor observe --service postgres=DATABASE_URL -- node db-server.js   # a seeded PostgreSQL beside it',
       ].join('\n'),
     );
-  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(addServiceOption(command)), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, command: Command) => {
       const { before, command: cmd } = splitAtDashDash(command, operands);
       const targets = await parseTargets({
@@ -190,6 +220,7 @@ export function registerObserve(program: Command): Command {
         throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
       });
       const env = { ...(target.env ?? {}), ...extra };
+      const services = servicesOf(opts);
       const report = await observe({
         command: target.command,
         args: target.args,
@@ -202,9 +233,14 @@ export function registerObserve(program: Command): Command {
         ...(given ? { arguments: given } : {}),
         timeoutMs: opts.timeout as number,
         protocol: protocolOf(opts) ?? target.protocol ?? 'auto',
+        ...(services.length > 0 ? { services } : {}),
       }).catch((error: unknown) => {
-        // Could not observe at all: exit 2, with the server's own words when it said any.
+        // Could not observe at all: exit 2, with the server's own words when it said any (and a report in JSON).
         if (error instanceof CandorError && (error.code.startsWith('observe_') || error.code === 'target_protocol')) {
+          if (opts.format === 'json') {
+            const failed = { ...failedVerdict(error.message), tools: [], findings: [], warnings: [] };
+            process.stdout.write(`${JSON.stringify(failed, null, 2)}\n`);
+          }
           throw new CliError(error.message, { exitCode: EXIT.usage, cause: error });
         }
         throw error;
@@ -217,35 +253,37 @@ export function registerObserve(program: Command): Command {
           message: `${finding.message} Evidence: ${evidence.join('; ')}`,
         }));
         process.stdout.write(
-          formatSarif(
-            [
+          sarifWithVerdict(
+            formatSarif(
+              [
+                {
+                  label: target.label,
+                  target,
+                  status: 'ok',
+                  durationMs: 0,
+                  result: lintResultOf(findings, [], report.tools.length),
+                },
+              ],
               {
-                label: target.label,
-                target,
-                status: 'ok',
-                durationMs: 0,
-                result: lintResultOf(findings, [], report.tools.length),
-              },
-            ],
-            {
-              version: packageInfo().version,
-              rules: OBSERVE_RULES,
-              definitions: await findToolDefinitions(
-                report.findings.flatMap((f) => (f.tool === undefined ? [] : [f.tool])),
-                path.resolve(
-                  typeof opts.source === 'string'
-                    ? opts.source
-                    : typeof opts.workdir === 'string'
-                      ? opts.workdir
-                      : (target.cwd ?? '.'),
+                version: packageInfo().version,
+                rules: OBSERVE_RULES,
+                definitions: await findToolDefinitions(
+                  report.findings.flatMap((f) => (f.tool === undefined ? [] : [f.tool])),
+                  path.resolve(
+                    typeof opts.source === 'string'
+                      ? opts.source
+                      : typeof opts.workdir === 'string'
+                        ? opts.workdir
+                        : (target.cwd ?? '.'),
+                  ),
                 ),
-              ),
-            },
+              },
+            ),
+            report,
           ),
         );
       } else process.stdout.write(formatObservePretty(report, process.stdout.isTTY === true && !process.env.NO_COLOR));
-      if (report.findings.some((f) => f.severity !== 'info')) process.exitCode = EXIT.failure;
-      else if (report.failure) process.exitCode = EXIT.usage;
+      process.exitCode = VERDICT_EXIT[report.verdict];
       for (const warning of report.warnings)
         if (format !== 'pretty') process.stderr.write(`candor: warning: ${warning}\n`);
     },

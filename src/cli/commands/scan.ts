@@ -1,13 +1,15 @@
 /**
  * `candor scan <package | server.json | URL | file.json#name | -- command …>`:
  * from a package name to a verdict in one command.
- * Exit 0 consistent, 1 contradictions, 2 could not scan.
+ * Exit 0 consistent (all tools, or N of M exercised), 1 contradictions, 2 could not
+ * scan (or a call hung), 3 not verified (no tool was exercised).
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isCandorError } from '../../errors.js';
+import { failedVerdict, VERDICT_EXIT } from '../../observe/server-verdict.js';
 import { readTargetList, runBatch } from '../../scan/batch.js';
 import { formatIndex } from '../../scan/batch-index.js';
 import { registryEntries } from '../../scan/registry-export.js';
@@ -20,6 +22,7 @@ import { addEnvOptions } from '../env-options.js';
 import { splitAtDashDash } from '../operands.js';
 import { packageInfo } from '../package-root.js';
 import { addProtocolOption, protocolOf } from '../protocol-flag.js';
+import { addServiceOption, servicesOf } from '../service-flag.js';
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -46,9 +49,20 @@ const HELP = [
   'A local server starts once in the sandbox (no network): the scan at the door, lint,',
   'observe and the pin hashes all read that start.',
   '',
-  'Exit 0 consistent, 1 contradictions (an error-level lint or observe finding),',
-  "2 could not scan (npm's message for a package it cannot install, the server's stderr",
-  'when it does not start, the file, JSON path and reason for an invalid server.json).',
+  'Every report states "exercised N of M tools": a tool is exercised when a call did its',
+  'work (an isError answer, or a JSON body with success: false or an error field, is not).',
+  'Verdicts and exit codes:',
+  '  0  consistent                      every tool exercised, no error-level finding',
+  '  0  consistent (N of M exercised)   the exercised tools are consistent; the report lists',
+  '                                     why each other tool was not exercised',
+  '  1  contradictions                  an error-level lint or observe finding',
+  "  2  failed                          could not scan (npm's message for a package it cannot",
+  "                                     install, the server's stderr when it does not start, the",
+  '                                     reason for an invalid server.json), or a call hung',
+  '  3  not verified                    no tool was exercised (a remote server: only its',
+  '                                     definitions were checked), so nothing was verified',
+  '--format json always writes a report, with the failure, also on exit 2.',
+  'With --list, the exit code is the worst of the servers: 2, then 1, then 3, then 0.',
   '',
   'Examples:',
   '  candor scan @modelcontextprotocol/server-memory',
@@ -108,7 +122,7 @@ export function registerScan(program: Command): Command {
       180,
     )
     .addHelpText('after', HELP);
-  return addEnvOptions(addProtocolOption(command), { sandboxed: true }).action(
+  return addEnvOptions(addProtocolOption(addServiceOption(command)), { sandboxed: true }).action(
     async (operands: string[], opts: Record<string, unknown>, cmd: Command) => {
       const progress = (line: string) => process.stderr.write(`candor scan: ${line}\n`);
       const { before, command: argv } = splitAtDashDash(cmd, operands);
@@ -130,6 +144,7 @@ export function registerScan(program: Command): Command {
         timeoutMs: opts.timeout as number,
         budgetSeconds: opts.budget as number,
         ...(protocolOf(opts) ? { protocol: protocolOf(opts) } : {}),
+        services: servicesOf(opts),
         candorVersion: packageInfo().version,
       };
       if (typeof opts.list === 'string') {
@@ -153,11 +168,14 @@ export function registerScan(program: Command): Command {
         });
         process.stdout.write(formatIndex(entries, 'markdown'));
         const verdicts = new Set(entries.map((e) => e.verdict));
-        process.exitCode = verdicts.has('could not scan')
-          ? EXIT.usage
-          : verdicts.has('contradictions')
-            ? EXIT.failure
-            : 0;
+        process.exitCode =
+          verdicts.has('could not scan') || verdicts.has('failed')
+            ? EXIT.usage
+            : verdicts.has('contradictions')
+              ? EXIT.failure
+              : verdicts.has('not verified')
+                ? VERDICT_EXIT['not verified']
+                : 0;
         return;
       }
       if (argv.length === 0 && before.length === 1 && (await isRegistryExport(before[0]!)))
@@ -181,6 +199,11 @@ export function registerScan(program: Command): Command {
       }).catch((error: unknown) => {
         if (!isCandorError(error)) throw error;
         const message = error.code === 'install_failed' ? error.message : `could not scan ${label}: ${error.message}`;
+        // A failed scan still writes its report in JSON: the verdict, nothing exercised, and why.
+        if (opts.format === 'json') {
+          const failed = { target: label, ...failedVerdict(message), tools: [], candorVersion: packageInfo().version };
+          process.stdout.write(`${JSON.stringify({ ...failed, date: new Date().toISOString() }, null, 2)}\n`);
+        }
         throw new CliError(message, { exitCode: EXIT.usage, cause: error });
       });
       process.stdout.write(
@@ -188,7 +211,7 @@ export function registerScan(program: Command): Command {
           ? serverJsonWithVerdict(await readFile(report.serverJson.file, 'utf8'), report)
           : formatScan(report, opts.format as ScanFormat),
       );
-      process.exitCode = report.verdict === 'contradictions' ? EXIT.failure : report.observe.failure ? EXIT.usage : 0;
+      process.exitCode = VERDICT_EXIT[report.verdict];
     },
   );
 }

@@ -53,6 +53,23 @@ export interface StartedDouble {
   hosts: string[];
   /** Loopback `host:port` destinations the sandboxed server must be able to reach. */
   destinations: string[];
+  /**
+   * Loopback `host:port` addresses inside the sandbox → the Unix socket outside that the double
+   * listens on. The sandbox's own network namespace listens there and pipes each connection to
+   * the socket, so a database answers at its usual port inside (`127.0.0.1:5432`) while it holds
+   * no TCP port on the machine.
+   */
+  sockets?: Record<string, string>;
+  /** Paths the sandboxed server may write (a SQLite double's folder). */
+  write?: string[];
+  /**
+   * Named endpoints reached inside the sandbox at another port than the double's own:
+   * the API's names on 443 inside, carried to the double's loopback listener outside
+   * (`{ host: 'api.example.com', port: 443, target: { host: '127.0.0.1', port: 40123 } }`).
+   * The sandbox's network bridge takes them as destinations with a target. Absent for
+   * doubles reached at the same `host:port` inside and out.
+   */
+  routes?: Array<{ host: string; port: number; target: { host: string; port: number } }>;
   /** Arguments for the server's command where a double is named by argument (`{url}` placeholders filled). */
   values: Record<string, string>;
   /** Seeded names the argument generator may use (table names, keys, ids, page paths). */
