@@ -173,7 +173,7 @@ export function registerObserve(program: Command): Command {
         '  2  failed                          could not observe: bad usage, no sandbox, the server',
         '                                     failed to start, or a call hung or the server died',
         '  3  not verified                    no tool was exercised: nothing was checked',
-        '--format json always writes a report, with the failure, also on exit 2.',
+        '--format json writes its report also when observing failed (exit 2): a hang, or a server that did not start.',
         '',
         'Examples:',
         '  npm install -g @modelcontextprotocol/server-memory   # the sandbox has no network: install first',

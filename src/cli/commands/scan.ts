@@ -61,7 +61,7 @@ const HELP = [
   '                                     reason for an invalid server.json), or a call hung',
   '  3  not verified                    no tool was exercised (a remote server: only its',
   '                                     definitions were checked), so nothing was verified',
-  '--format json always writes a report, with the failure, also on exit 2.',
+  '--format json writes its report also when the scan failed (exit 2): a hang, a failed install or start.',
   'With --list, the exit code is the worst of the servers: 2, then 1, then 3, then 0.',
   '',
   'Examples:',
