@@ -51,39 +51,35 @@ export async function startMysqlDouble(options: DoubleOptions): Promise<StartedD
   if (!existsSync(DAEMON))
     throw doubleFailed('mysql', 'MariaDB is not installed (Debian: apt-get install mariadb-server).');
   const user = asRoot() ? ['--user=root'] : [];
-  const initialised = await template('mariadb', async (folder) => {
+  // The template holds the seeded database too: a start is a copy and the server's own start-up.
+  const initialised = await template('mariadb-seeded', async (folder) => {
     await run('mariadb-install-db', [
       ...['--no-defaults', `--datadir=${path.join(folder, 'data')}`, ...user],
       ...['--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...SIZES],
     ]).catch((error: { output?: string }) => {
       throw doubleFailed('mysql', 'mariadb-install-db failed', error.output);
     });
+    const server = await serve(folder, user, options.signal);
+    try {
+      await server.client(`CREATE DATABASE ${DATABASE};`, 'mysql');
+      await server.client(SEED_SQL);
+    } catch (error) {
+      throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+    } finally {
+      await server.daemon.stop();
+    }
   });
   await mkdir(options.dir, { recursive: true });
-  const data = path.join(options.dir, 'data');
-  const socket = path.join(options.dir, 'mysql.sock');
-  await copyTemplate(path.join(initialised, 'data'), data);
-  const daemon = await startDaemon({
-    kind: 'mysql',
-    command: DAEMON,
-    args: [
-      ...['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, `--pid-file=${path.join(options.dir, 'pid')}`],
-      ...['--skip-networking', '--skip-grant-tables', '--skip-log-bin', `--tmpdir=${options.dir}`, ...user, ...SIZES],
-    ],
-    ready: /ready for connections/,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const client = (sql: string, database = DATABASE) =>
-    run('mariadb', ['--no-defaults', '-S', socket, '-u', USER, '-B', '-N', database], {
-      input: sql,
-      timeoutMs: 30_000,
-    });
-  try {
-    await client(`CREATE DATABASE ${DATABASE};`, 'mysql');
-    await client(options.seedFile ? `source ${options.seedFile}\n` : SEED_SQL);
-  } catch (error) {
-    await daemon.stop();
-    throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+  await copyTemplate(path.join(initialised, 'data'), path.join(options.dir, 'data'));
+  const { daemon, client, socket } = await serve(options.dir, user, options.signal);
+  if (options.seedFile) {
+    try {
+      await client(`DROP DATABASE ${DATABASE};\nCREATE DATABASE ${DATABASE};`, 'mysql');
+      await client(`source ${options.seedFile}\n`);
+    } catch (error) {
+      await daemon.stop();
+      throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+    }
   }
   const url = `mysql://${USER}:${USER}@127.0.0.1:${PORT}/${DATABASE}`;
   return {
@@ -106,6 +102,28 @@ export async function startMysqlDouble(options: DoubleOptions): Promise<StartedD
     witness: stateWitness('mysql', () => readMysql(client)),
     stop: stopOnce(daemon, options.dir),
   };
+}
+
+/** Run MariaDB on `home/data`, listening only on `home/mysql.sock`; and a client for it. */
+async function serve(home: string, user: string[], signal?: AbortSignal) {
+  const socket = path.join(home, 'mysql.sock');
+  const daemon = await startDaemon({
+    kind: 'mysql',
+    command: DAEMON,
+    args: [
+      ...['--no-defaults', `--datadir=${path.join(home, 'data')}`, `--socket=${socket}`],
+      ...[`--pid-file=${path.join(home, 'pid')}`, `--tmpdir=${home}`],
+      ...['--skip-networking', '--skip-grant-tables', '--skip-log-bin', ...user, ...SIZES],
+    ],
+    ready: /ready for connections/,
+    ...(signal ? { signal } : {}),
+  });
+  const client = (sql: string, database = DATABASE) =>
+    run('mariadb', ['--no-defaults', '-S', socket, '-u', USER, '-B', '-N', database], {
+      input: sql,
+      timeoutMs: 30_000,
+    });
+  return { daemon, client, socket };
 }
 
 /** One reading: the objects, then a query over every base table's rows built from their columns. */
