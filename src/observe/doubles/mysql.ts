@@ -34,6 +34,9 @@ SELECT 'I', TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, GROUP_CONCAT(COLUMN_NAME ORDER
   WHERE TABLE_SCHEMA NOT IN ${SYSTEM} GROUP BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME;
 SELECT 'D', SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME NOT IN ${SYSTEM};`;
 
+/** A reading never waits long behind a lock the server holds (a table being altered): it gives up. */
+const NO_WAIT = 'SET SESSION lock_wait_timeout = 2; SET SESSION innodb_lock_wait_timeout = 2;\n';
+
 const ident = (name: string) => `\`${name.replace(/`/g, '``')}\``;
 const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
@@ -132,7 +135,7 @@ async function readMysql(client: (sql: string, database?: string) => Promise<str
   const columns = new Map<string, Array<{ name: string; type: string; key: boolean }>>();
   const kinds = new Map<string, string>();
   const indexes: string[][] = [];
-  for (const line of (await client(OBJECTS_SQL, 'information_schema')).split('\n')) {
+  for (const line of (await client(`${NO_WAIT}${OBJECTS_SQL}`, 'information_schema')).split('\n')) {
     const [tag, ...f] = line.split('\t');
     if (tag === 'T') kinds.set(`${f[0]}.${f[1]}`, f[2] === 'BASE TABLE' ? 'table' : 'view');
     else if (tag === 'C') {
@@ -160,7 +163,7 @@ async function readMysql(client: (sql: string, database?: string) => Promise<str
   for (const [schema, table, name, cols] of indexes) state.objects.set(`index ${schema}.${table}.${name}`, cols ?? '');
   const counts = new Map<string, number>();
   if (queries.length > 0) {
-    for (const line of (await client(`${queries.join(' UNION ALL ')};`, 'information_schema')).split('\n')) {
+    for (const line of (await client(`${NO_WAIT}${queries.join(' UNION ALL ')};`, 'information_schema')).split('\n')) {
       const [tag, table, id, hash] = line.split('\t');
       if (tag !== 'R' || table === undefined || id === undefined || hash === undefined) continue;
       addRow(state, table, id, hash);
