@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { asRoot, copyTemplate, doubleFailed, run, startDaemon, template } from './daemon.js';
-import { SEED_SQL, sqlSeeds } from './seed.js';
+import { SEED_SQL, SEED_TAG, sqlSeeds } from './seed.js';
 import { stateWitness, stopOnce } from './state-witness.js';
 import { addRow, CONTENT_KEY, type DbState, emptyState } from './table-diff.js';
 import type { DoubleOptions, StartedDouble } from './types.js';
@@ -55,7 +55,7 @@ export async function startMysqlDouble(options: DoubleOptions): Promise<StartedD
     throw doubleFailed('mysql', 'MariaDB is not installed (Debian: apt-get install mariadb-server).');
   const user = asRoot() ? ['--user=root'] : [];
   // The template holds the seeded database too: a start is a copy and the server's own start-up.
-  const initialised = await template('mariadb-seeded', async (folder) => {
+  const initialised = await template(`mariadb-${SEED_TAG}`, async (folder) => {
     await run('mariadb-install-db', [
       ...['--no-defaults', `--datadir=${path.join(folder, 'data')}`, ...user],
       ...['--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...SIZES],

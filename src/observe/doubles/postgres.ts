@@ -12,7 +12,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asRoot, copyTemplate, doubleFailed, handOver, run, startDaemon, template, unprivileged } from './daemon.js';
-import { SEED_SQL, sqlSeeds } from './seed.js';
+import { SEED_SQL, SEED_TAG, sqlSeeds } from './seed.js';
 import { stateWitness, stopOnce } from './state-witness.js';
 import { addRow, type DbState, emptyState } from './table-diff.js';
 import type { DoubleOptions, StartedDouble } from './types.js';
@@ -80,7 +80,7 @@ WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND n.nspname NOT IN ('pg
 export async function startPostgresDouble(options: DoubleOptions): Promise<StartedDouble> {
   const { bin, version } = programs();
   // The template holds the seeded database too: a start is a copy and the server's own start-up.
-  const initialised = await template(`postgres-${version}-seeded`, async (folder) => {
+  const initialised = await template(`postgres-${version}-${SEED_TAG}`, async (folder) => {
     await handOver(folder);
     const [command, args] = unprivileged(path.join(bin, 'initdb'), [
       ...['-D', path.join(folder, 'data'), '-A', 'trust', '-U', USER, '-E', 'UTF8', '--locale=C'],
