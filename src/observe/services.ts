@@ -6,7 +6,7 @@
  * call, and stop them all afterwards. The one place observe learns about
  * doubles; the sandbox only sees listeners, mounts and paths.
  */
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CandorError } from '../errors.js';
@@ -116,8 +116,6 @@ export async function startServices(
 ): Promise<RunningServices> {
   const started: StartedDouble[] = [];
   const base = requests.length > 0 ? await mkdtemp(path.join(tmpdir(), 'candor-double-')) : undefined;
-  // Passable, not listable: a database run as `nobody` (candor as root) must reach its folder below.
-  if (base) await chmod(base, 0o711);
   const stop = async () => {
     await Promise.all(started.map((double) => double.stop().catch(() => {})));
     if (base) await rm(base, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { asRoot, copyTemplate, doubleFailed, run, startDaemon, template } from './daemon.js';
-import { SEED_SQL, sqlSeeds } from './seed.js';
+import { SEED_SQL, SEED_TAG, sqlSeeds } from './seed.js';
 import { stateWitness, stopOnce } from './state-witness.js';
 import { addRow, CONTENT_KEY, type DbState, emptyState } from './table-diff.js';
 import type { DoubleOptions, StartedDouble } from './types.js';
@@ -34,6 +34,9 @@ SELECT 'I', TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, GROUP_CONCAT(COLUMN_NAME ORDER
   WHERE TABLE_SCHEMA NOT IN ${SYSTEM} GROUP BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME;
 SELECT 'D', SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME NOT IN ${SYSTEM};`;
 
+/** A reading never waits long behind a lock the server holds (a table being altered): it gives up. */
+const NO_WAIT = 'SET SESSION lock_wait_timeout = 2; SET SESSION innodb_lock_wait_timeout = 2;\n';
+
 const ident = (name: string) => `\`${name.replace(/`/g, '``')}\``;
 const literal = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
@@ -51,39 +54,35 @@ export async function startMysqlDouble(options: DoubleOptions): Promise<StartedD
   if (!existsSync(DAEMON))
     throw doubleFailed('mysql', 'MariaDB is not installed (Debian: apt-get install mariadb-server).');
   const user = asRoot() ? ['--user=root'] : [];
-  const initialised = await template('mariadb', async (folder) => {
+  // The template holds the seeded database too: a start is a copy and the server's own start-up.
+  const initialised = await template(`mariadb-${SEED_TAG}`, async (folder) => {
     await run('mariadb-install-db', [
       ...['--no-defaults', `--datadir=${path.join(folder, 'data')}`, ...user],
       ...['--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...SIZES],
     ]).catch((error: { output?: string }) => {
       throw doubleFailed('mysql', 'mariadb-install-db failed', error.output);
     });
+    const server = await serve(folder, user, options.signal);
+    try {
+      await server.client(`CREATE DATABASE ${DATABASE};`, 'mysql');
+      await server.client(SEED_SQL);
+    } catch (error) {
+      throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+    } finally {
+      await server.daemon.stop();
+    }
   });
   await mkdir(options.dir, { recursive: true });
-  const data = path.join(options.dir, 'data');
-  const socket = path.join(options.dir, 'mysql.sock');
-  await copyTemplate(path.join(initialised, 'data'), data);
-  const daemon = await startDaemon({
-    kind: 'mysql',
-    command: DAEMON,
-    args: [
-      ...['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, `--pid-file=${path.join(options.dir, 'pid')}`],
-      ...['--skip-networking', '--skip-grant-tables', '--skip-log-bin', `--tmpdir=${options.dir}`, ...user, ...SIZES],
-    ],
-    ready: /ready for connections/,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const client = (sql: string, database = DATABASE) =>
-    run('mariadb', ['--no-defaults', '-S', socket, '-u', USER, '-B', '-N', database], {
-      input: sql,
-      timeoutMs: 30_000,
-    });
-  try {
-    await client(`CREATE DATABASE ${DATABASE};`, 'mysql');
-    await client(options.seedFile ? `source ${options.seedFile}\n` : SEED_SQL);
-  } catch (error) {
-    await daemon.stop();
-    throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+  await copyTemplate(path.join(initialised, 'data'), path.join(options.dir, 'data'));
+  const { daemon, client, socket } = await serve(options.dir, user, options.signal);
+  if (options.seedFile) {
+    try {
+      await client(`DROP DATABASE ${DATABASE};\nCREATE DATABASE ${DATABASE};`, 'mysql');
+      await client(`source ${options.seedFile}\n`);
+    } catch (error) {
+      await daemon.stop();
+      throw doubleFailed('mysql', 'seeding failed', (error as { output?: string }).output);
+    }
   }
   const url = `mysql://${USER}:${USER}@127.0.0.1:${PORT}/${DATABASE}`;
   return {
@@ -108,13 +107,35 @@ export async function startMysqlDouble(options: DoubleOptions): Promise<StartedD
   };
 }
 
+/** Run MariaDB on `home/data`, listening only on `home/mysql.sock`; and a client for it. */
+async function serve(home: string, user: string[], signal?: AbortSignal) {
+  const socket = path.join(home, 'mysql.sock');
+  const daemon = await startDaemon({
+    kind: 'mysql',
+    command: DAEMON,
+    args: [
+      ...['--no-defaults', `--datadir=${path.join(home, 'data')}`, `--socket=${socket}`],
+      ...[`--pid-file=${path.join(home, 'pid')}`, `--tmpdir=${home}`],
+      ...['--skip-networking', '--skip-grant-tables', '--skip-log-bin', ...user, ...SIZES],
+    ],
+    ready: /ready for connections/,
+    ...(signal ? { signal } : {}),
+  });
+  const client = (sql: string, database = DATABASE) =>
+    run('mariadb', ['--no-defaults', '-S', socket, '-u', USER, '-B', '-N', database], {
+      input: sql,
+      timeoutMs: 30_000,
+    });
+  return { daemon, client, socket };
+}
+
 /** One reading: the objects, then a query over every base table's rows built from their columns. */
 async function readMysql(client: (sql: string, database?: string) => Promise<string>): Promise<DbState> {
   const state = emptyState();
   const columns = new Map<string, Array<{ name: string; type: string; key: boolean }>>();
   const kinds = new Map<string, string>();
   const indexes: string[][] = [];
-  for (const line of (await client(OBJECTS_SQL, 'information_schema')).split('\n')) {
+  for (const line of (await client(`${NO_WAIT}${OBJECTS_SQL}`, 'information_schema')).split('\n')) {
     const [tag, ...f] = line.split('\t');
     if (tag === 'T') kinds.set(`${f[0]}.${f[1]}`, f[2] === 'BASE TABLE' ? 'table' : 'view');
     else if (tag === 'C') {
@@ -142,7 +163,7 @@ async function readMysql(client: (sql: string, database?: string) => Promise<str
   for (const [schema, table, name, cols] of indexes) state.objects.set(`index ${schema}.${table}.${name}`, cols ?? '');
   const counts = new Map<string, number>();
   if (queries.length > 0) {
-    for (const line of (await client(`${queries.join(' UNION ALL ')};`, 'information_schema')).split('\n')) {
+    for (const line of (await client(`${NO_WAIT}${queries.join(' UNION ALL ')};`, 'information_schema')).split('\n')) {
       const [tag, table, id, hash] = line.split('\t');
       if (tag !== 'R' || table === undefined || id === undefined || hash === undefined) continue;
       addRow(state, table, id, hash);

@@ -8,10 +8,11 @@
  * rows (primary key → a hash of the row) and every object's definition.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { copyTemplate, doubleFailed, handOver, run, startDaemon, template, unprivileged } from './daemon.js';
-import { SEED_SQL, sqlSeeds } from './seed.js';
+import { asRoot, copyTemplate, doubleFailed, handOver, run, startDaemon, template, unprivileged } from './daemon.js';
+import { SEED_SQL, SEED_TAG, sqlSeeds } from './seed.js';
 import { stateWitness, stopOnce } from './state-witness.js';
 import { addRow, type DbState, emptyState } from './table-diff.js';
 import type { DoubleOptions, StartedDouble } from './types.js';
@@ -78,7 +79,8 @@ WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND n.nspname NOT IN ('pg
  */
 export async function startPostgresDouble(options: DoubleOptions): Promise<StartedDouble> {
   const { bin, version } = programs();
-  const initialised = await template(`postgres-${version}`, async (folder) => {
+  // The template holds the seeded database too: a start is a copy and the server's own start-up.
+  const initialised = await template(`postgres-${version}-${SEED_TAG}`, async (folder) => {
     await handOver(folder);
     const [command, args] = unprivileged(path.join(bin, 'initdb'), [
       ...['-D', path.join(folder, 'data'), '-A', 'trust', '-U', USER, '-E', 'UTF8', '--locale=C'],
@@ -87,43 +89,31 @@ export async function startPostgresDouble(options: DoubleOptions): Promise<Start
     await run(command, args).catch((error: { output?: string }) => {
       throw doubleFailed('postgres', 'initdb failed', error.output);
     });
+    const server = await serve(bin, folder, options.signal);
+    try {
+      await server.psql('postgres', `CREATE DATABASE ${DATABASE};`);
+      await server.psql(DATABASE, SEED_SQL);
+    } catch (error) {
+      throw doubleFailed('postgres', 'seeding failed', (error as { output?: string }).output);
+    } finally {
+      await server.daemon.stop();
+    }
   });
-  // The database runs as nobody when candor is root: it must be able to reach its folders.
   await mkdir(options.dir, { recursive: true });
-  await chmod(options.dir, 0o711);
-  const data = path.join(options.dir, 'data');
-  const socketDir = path.join(options.dir, 'run');
-  await copyTemplate(path.join(initialised, 'data'), data);
-  await mkdir(socketDir);
-  await handOver(socketDir);
-  const [command, args] = unprivileged(path.join(bin, 'postgres'), [
-    ...['-D', data, '-p', String(PORT), '-k', socketDir],
-    // Only the socket; a throwaway database needs no durability.
-    ...['-c', 'listen_addresses=', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'],
-    ...['-c', 'max_connections=30', '-c', 'shared_buffers=16MB'],
-  ]);
-  const daemon = await startDaemon({
-    kind: 'postgres',
-    command,
-    args,
-    ready: /database system is ready to accept connections/,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const psql = (database: string, sql: string, extra: string[] = []) =>
-    run(
-      'psql',
-      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(PORT), '-U', USER, ...extra, '-d', database],
-      {
-        input: sql,
-        timeoutMs: 30_000,
-      },
-    );
-  try {
-    await psql('postgres', `CREATE DATABASE ${DATABASE};`);
-    await psql(DATABASE, options.seedFile ? `\\i ${JSON.stringify(options.seedFile).slice(1, -1)}\n` : SEED_SQL);
-  } catch (error) {
-    await daemon.stop();
-    throw doubleFailed('postgres', 'seeding failed', (error as { output?: string }).output);
+  // As root the database runs as nobody, who must reach its folder: one of its own under TMPDIR
+  // (passable, not listable), since the folder given may sit in folders only root can enter.
+  const home = asRoot() ? await mkdtemp(path.join(tmpdir(), 'candor-double-pg-')) : options.dir;
+  await chmod(home, 0o711);
+  await copyTemplate(path.join(initialised, 'data'), path.join(home, 'data'));
+  const { daemon, psql, socketDir } = await serve(bin, home, options.signal);
+  if (options.seedFile) {
+    try {
+      await psql('postgres', `DROP DATABASE ${DATABASE};\nCREATE DATABASE ${DATABASE};`);
+      await psql(DATABASE, `\\i ${JSON.stringify(options.seedFile).slice(1, -1)}\n`);
+    } catch (error) {
+      await daemon.stop();
+      throw doubleFailed('postgres', 'seeding failed', (error as { output?: string }).output);
+    }
   }
   const url = `postgresql://${USER}:${USER}@127.0.0.1:${PORT}/${DATABASE}`;
   return {
@@ -145,8 +135,44 @@ export async function startPostgresDouble(options: DoubleOptions): Promise<Start
     values: { url, host: '127.0.0.1', port: String(PORT), user: USER, password: USER, database: DATABASE },
     seeds: sqlSeeds('public', DATABASE),
     witness: stateWitness('postgres', () => readPostgres(psql)),
-    stop: stopOnce(daemon, options.dir),
+    stop: stopOnce(
+      {
+        stop: async () => {
+          await daemon.stop();
+          await rm(home, { recursive: true, force: true });
+        },
+      },
+      options.dir,
+    ),
   };
+}
+
+/** Run PostgreSQL on `home/data`, listening only on a socket in `home/run`; and a psql for it. */
+async function serve(bin: string, home: string, signal?: AbortSignal) {
+  const data = path.join(home, 'data');
+  const socketDir = path.join(home, 'run');
+  await mkdir(socketDir);
+  await handOver(socketDir);
+  const [command, args] = unprivileged(path.join(bin, 'postgres'), [
+    ...['-D', data, '-p', String(PORT), '-k', socketDir],
+    // Only the socket; a throwaway database needs no durability.
+    ...['-c', 'listen_addresses=', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'],
+    ...['-c', 'max_connections=30', '-c', 'shared_buffers=16MB'],
+  ]);
+  const daemon = await startDaemon({
+    kind: 'postgres',
+    command,
+    args,
+    ready: /database system is ready to accept connections/,
+    ...(signal ? { signal } : {}),
+  });
+  const psql = (database: string, sql: string, extra: string[] = []) =>
+    run(
+      'psql',
+      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', socketDir, '-p', String(PORT), '-U', USER, ...extra, '-d', database],
+      { input: sql, timeoutMs: 30_000 },
+    );
+  return { daemon, psql, socketDir };
 }
 
 /** One reading, through one psql: the objects, then every table's rows (NUL-separated fields). */

@@ -5,6 +5,7 @@
  * use (`seeds`): a tool that needs a table name, an id or a key gets one that
  * exists, so a read finds rows and a delete has something to delete.
  */
+import { createHash } from 'node:crypto';
 
 const CUSTOMERS = [
   [1, 'Ada Lovelace', 'ada@example.com'],
@@ -47,6 +48,9 @@ INSERT INTO orders (id, customer_id, product_id, quantity, status) VALUES
 INSERT INTO notes (id, title, body) VALUES
   ${rows(NOTES)};
 `;
+
+/** Names the seed in a template's name: a changed seed makes new templates, never reuses old ones. */
+export const SEED_TAG = createHash('sha256').update(SEED_SQL).digest('hex').slice(0, 10);
 
 /** The seed as Redis commands: one hash per customer and product, a list, a counter, a set. */
 export const SEED_REDIS: ReadonlyArray<readonly string[]> = [
