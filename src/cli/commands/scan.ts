@@ -72,7 +72,7 @@ const HELP = [
   '  candor scan .cursor/mcp.json#notes --format sarif > scan.sarif',
   '  candor scan -- node ./dist/server.js',
   '  candor scan --list servers.txt --jobs 2 --out scan-out',
-  '  candor scan -- node ./dist/server.js --badge candor.svg',
+  '  candor scan --badge candor.svg -- node ./dist/server.js',
 ].join('\n');
 
 /**
