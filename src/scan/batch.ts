@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CandorError, isCandorError } from '../errors.js';
+import { badgeSvg } from './badge.js';
 import { type BatchEntry, entryFor, formatIndex } from './batch-index.js';
 import { registryEntries, unpackRegistryExport } from './registry-export.js';
 import { formatScan } from './report.js';
@@ -151,6 +152,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchEntry[]> {
         result = await options.scan(target, progress);
         await writeAtomically(path.join(options.out, `${slug}.md`), formatScan(result, 'markdown'));
         await writeAtomically(path.join(options.out, `${slug}.html`), formatScan(result, 'html'));
+        await writeAtomically(path.join(options.out, `${slug}.svg`), badgeSvg(result));
         if (result.serverJson) {
           const text = await readFile(result.serverJson.file, 'utf8');
           await writeAtomically(path.join(options.out, `${slug}.server.json`), serverJsonWithVerdict(text, result));
@@ -158,6 +160,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchEntry[]> {
       } catch (error) {
         // One server's failure, even an unexpected one, must not lose the rest of the batch.
         result = { error: isCandorError(error) ? error.message : `unexpected error: ${(error as Error).message}` };
+        await writeAtomically(path.join(options.out, `${slug}.svg`), badgeSvg('could not scan'));
         progress(`could not scan: ${result.error.split('\n')[0]}`);
       }
       // The JSON report last: it is the mark of a finished server.

@@ -4,12 +4,13 @@
  * Exit 0 consistent (all tools, or N of M exercised), 1 contradictions, 2 could not
  * scan (or a call hung), 3 not verified (no tool was exercised).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isCandorError } from '../../errors.js';
 import { failedVerdict, VERDICT_EXIT } from '../../observe/server-verdict.js';
+import { badgeSvg } from '../../scan/badge.js';
 import { readTargetList, runBatch } from '../../scan/batch.js';
 import { formatIndex } from '../../scan/batch-index.js';
 import { registryEntries } from '../../scan/registry-export.js';
@@ -38,6 +39,17 @@ async function isRegistryExport(word: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Write a badge where the person asked, saying so on stderr. */
+async function writeBadge(file: string, verdict: Parameters<typeof badgeSvg>[0]): Promise<void> {
+  await writeFile(file, badgeSvg(verdict)).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`--badge ${file}: cannot write the badge (${error.code ?? error.message}).`, {
+      exitCode: EXIT.usage,
+      cause: error,
+    });
+  });
+  process.stderr.write(`candor scan: wrote the badge to ${file}\n`);
 }
 
 const HELP = [
@@ -72,6 +84,7 @@ const HELP = [
   '  candor scan .cursor/mcp.json#notes --format sarif > scan.sarif',
   '  candor scan -- node ./dist/server.js',
   '  candor scan --list servers.txt --jobs 2 --out scan-out',
+  '  candor scan --badge candor.svg -- node ./dist/server.js',
   '  candor scan --list allow-list.json --out scan-out   # an MCP Registry export',
   '',
   "A list is one target per line, a JSON array of targets, or an MCP Registry export (the API's",
@@ -115,6 +128,10 @@ export function registerScan(program: Command): Command {
     .option('--out <dir>', 'with --list: write one report per server (JSON, Markdown, HTML) and an index here')
     .option('--jobs <n>', 'with --list: servers scanned at the same time', positiveInt, 1)
     .option('--force', 'with --list: scan servers again that are finished in --out')
+    .option(
+      '--badge <file>',
+      'write an SVG badge of the verdict and its coverage ("candor | consistent 12/12") for a README; with --list, every server gets <out>/<name>.svg',
+    )
     .option(
       '--budget <seconds>',
       'seconds per server, install included; then the rest is "out of time"',
@@ -196,7 +213,7 @@ export function registerScan(program: Command): Command {
         words: before,
         command: argv,
         progress,
-      }).catch((error: unknown) => {
+      }).catch(async (error: unknown) => {
         if (!isCandorError(error)) throw error;
         const message = error.code === 'install_failed' ? error.message : `could not scan ${label}: ${error.message}`;
         // A failed scan still writes its report in JSON: the verdict, nothing exercised, and why.
@@ -204,8 +221,10 @@ export function registerScan(program: Command): Command {
           const failed = { target: label, ...failedVerdict(message), tools: [], candorVersion: packageInfo().version };
           process.stdout.write(`${JSON.stringify({ ...failed, date: new Date().toISOString() }, null, 2)}\n`);
         }
+        if (typeof opts.badge === 'string') await writeBadge(opts.badge, 'could not scan');
         throw new CliError(message, { exitCode: EXIT.usage, cause: error });
       });
+      if (typeof opts.badge === 'string') await writeBadge(opts.badge, report);
       process.stdout.write(
         opts.format === 'server-json' && report.serverJson
           ? serverJsonWithVerdict(await readFile(report.serverJson.file, 'utf8'), report)
