@@ -4,8 +4,8 @@
  * else is answered with the names taken and the nearest one.
  */
 import { CLIENT_ALIASES, type ClientName, clientName, clientNamesText } from '../gateway/client-names.js';
-import { CliError, EXIT } from './cli-error.js';
 import { closestNames } from '../util/edit-distance.js';
+import { CliError, EXIT } from './cli-error.js';
 
 /**
  * The client `name` stands for, or a usage error listing the names taken with a did-you-mean.

@@ -11,11 +11,11 @@ import { CandorError } from '../errors.js';
 import { admissionLines } from '../setup/admit.js';
 import { addServer, configStatus, type ManagedConfig, removeServer, serverNames, setupsIn } from '../setup/manage.js';
 import type { ServerEntry } from '../setup/types.js';
+import { closestNames } from '../util/edit-distance.js';
 import { isRecord } from '../util/is-record.js';
 import { CliError, EXIT } from './cli-error.js';
 import { clientArg } from './client-arg.js';
 import { askYesNo, canAsk } from './confirm.js';
-import { closestNames } from '../util/edit-distance.js';
 import { splitAtDashDash } from './operands.js';
 import { placeHere, stateDir } from './setup-place.js';
 
