@@ -61,13 +61,14 @@ describe('candor scan --list <registry export>', () => {
       verdict: string;
       error?: string;
     }>;
-    expect(entries.map((e) => e.verdict)).toEqual(['consistent', 'could not scan']);
+    // A remote server's tools are linted, never run in the sandbox: not verified, and said so.
+    expect(entries.map((e) => e.verdict)).toEqual(['not verified', 'could not scan']);
     expect(path.basename(entries[0]!.target)).toBe('0000-dev.candor.test-workspace@1.0.0.server.json');
     expect(entries[1]!.error).toMatch(/version/);
     // the written server.json is the entry's server object, and the batch's copy carries the verdict
     expect(JSON.parse(await readFile(entries[0]!.target, 'utf8'))).toEqual(server('dev.candor.test/workspace'));
     const copy = JSON.parse(await readFile(path.join(out, `${entries[0]!.slug}.server.json`), 'utf8'));
-    expect(copy._meta['dev.candor/scan']).toMatchObject({ verdict: 'consistent' });
+    expect(copy._meta['dev.candor/scan']).toMatchObject({ verdict: 'not verified' });
     expect((await readdir(path.join(out, 'server-json'))).sort()).toEqual([
       '0000-dev.candor.test-workspace@1.0.0.server.json',
       '0002-dev.candor.test-broken.server.json',
