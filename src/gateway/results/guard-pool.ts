@@ -7,9 +7,10 @@
  * withheld when it comes from outside, and passed on labelled `unchecked` otherwise; in
  * both cases the reason is stated. No result holds the event loop for more than the slice.
  */
+import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { CallToolResult } from '../../tool/types.js';
-import { Budget, GuardBudgetExceeded } from './budget.js';
+import { Budget, GuardBudgetExceeded, UNBOUNDED } from './budget.js';
 import type { GuardJob } from './guard-worker.js';
 import { type GuardedTool, guardResult, withheld } from './inspect.js';
 import { RESULT_LABELS_KEY } from './labels.js';
@@ -21,6 +22,8 @@ export const DEFAULT_BUDGET_MS = 1000;
 const SLICE_MS = 8;
 const MAX_INLINE_SPAN = 32 * 1024;
 const MAX_WORKERS = 2;
+// How long a result waits for a worker thread to load before it counts as over budget.
+const WORKER_LOAD_MS = 15_000;
 
 /** A guarded result, and whether the guard ran out of time on it. */
 export type BoundedResult = GuardedResult<CallToolResult> & { overBudget?: boolean };
@@ -36,9 +39,14 @@ let live = 0;
 let jobs = 0;
 
 function workerUrl(): { url: URL; execArgv?: string[] } {
-  // From the sources (tests, tsx) the worker is TypeScript and needs the same loader.
-  if (import.meta.url.endsWith('.ts'))
+  // From the sources (tests, tsx) the worker is the built one when there is a build: a worker
+  // thread started under vitest does not get tsx's loader (ERR_UNKNOWN_FILE_EXTENSION), and a
+  // worker that cannot load withholds every result that needs it.
+  if (import.meta.url.endsWith('.ts')) {
+    const built = new URL('../../../dist/src/gateway/results/guard-worker.js', import.meta.url);
+    if (existsSync(built)) return { url: built };
     return { url: new URL('./guard-worker.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+  }
   return { url: new URL('./guard-worker.js', import.meta.url) };
 }
 
@@ -80,15 +88,14 @@ async function inWorker(
   const pooled = idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
   if (pooled === undefined) return undefined;
   const id = ++jobs;
-  // The deadline counts from now: a worker still loading spends the result's budget too.
-  const deadline = performance.now() + ms;
-  // A worker still loading when the deadline comes is left to load (for the next result);
-  // this one is over its budget.
+  // A worker still loading (the first hostile result after start, on a busy machine) is waited
+  // for, up to WORKER_LOAD_MS: its loading holds no thread of the gateway, and counting it would
+  // withhold an ordinary large result only because the machine was slow to start a thread.
   let loaded: boolean;
   try {
     loaded = await Promise.race([
       pooled.ready.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), WORKER_LOAD_MS).unref()),
     ]);
   } catch {
     void pooled.worker.terminate();
@@ -98,6 +105,8 @@ async function inWorker(
     idle.push(pooled);
     return undefined;
   }
+  // The check's own time counts from here.
+  const deadline = performance.now() + ms;
   return new Promise((resolve) => {
     const timer = setTimeout(
       () => {
@@ -121,6 +130,22 @@ async function inWorker(
   });
 }
 
+let warmed: Promise<void> | undefined;
+
+/** The guard's one-time set-up, run once per process on a small result, without a budget. */
+function warmGuard(): Promise<void> {
+  warmed ??= guardResult(
+    { content: [{ type: 'text', text: 'password=example <!-- warm-up --> eyJhbGciOiJIUzI1NiJ9' }] },
+    { name: 'warm-up', openWorld: true, trusted: false },
+    { secrets: 'redact', injection: 'annotate' },
+    UNBOUNDED,
+  ).then(
+    () => undefined,
+    () => undefined,
+  );
+  return warmed;
+}
+
 /**
  * Guard a result within its budget (`settings.budgetMs`, default 1000 ms).
  *
@@ -135,6 +160,10 @@ export async function guardWithinBudget(
   settings: ResultGuardSettings = {},
 ): Promise<BoundedResult> {
   const budgetMs = settings.budgetMs ?? DEFAULT_BUDGET_MS;
+  // What the first result would pay once (rules loaded, plans built, WebAssembly compiled) is
+  // not the result's cost: paid before its clock starts, it no longer sends a small result to a
+  // worker still loading, where a busy machine could withhold it.
+  await warmGuard();
   const started = performance.now();
   try {
     return await guardResult(result, tool, settings, new Budget(Math.min(SLICE_MS, budgetMs), MAX_INLINE_SPAN));
