@@ -198,7 +198,30 @@ function observeFindings(): Finding[] {
     tools.map((t) => ({ ...t, calls: [logging] })),
     scene,
   ).findings;
-  return [...perTool, ...contradicting, ...harmless, ...both, ...logged];
+  // What the service doubles' witnesses saw (a database, an HTTPS API).
+  const withDoubles: Scene = { ...scene, doubles: ['postgres', 'https-api'] };
+  const row = (over: { inserted?: number; deleted?: number }) =>
+    call({
+      args: { id: 1 },
+      changes: [
+        { kind: 'db-write', service: 'postgres', table: 'notes', inserted: 0, updated: 0, deleted: 0, ...over },
+      ],
+    });
+  const created = call({
+    changes: [{ kind: 'db-schema', service: 'postgres', object: 'table cache', change: 'created' }],
+  });
+  const request = (method: string, read: boolean) =>
+    call({ changes: [{ kind: 'request', method, host: 'api.example.test', path: '/items/1', read }] });
+  const doubled = [
+    ...judge('read_rows', hints(true, false, true, false), [row({ inserted: 1 })], withDoubles),
+    ...judge('read_cache', hints(true, false, true, false), [created], withDoubles),
+    ...judge('save_row', hints(false, false, false, false), [row({ deleted: 1 })], withDoubles),
+    ...judge('set_row', hints(false, false, true, false), [row({ inserted: 1 }), row({ inserted: 1 })], withDoubles),
+    ...judge('write_row', hints(false, false, false, false), [call()], withDoubles),
+    ...judge('get_item', hints(true, false, true, true), [request('PATCH', false)], withDoubles),
+    ...judge('fetch_item', hints(false, false, false, false), [request('GET', true)], withDoubles),
+  ];
+  return [...perTool, ...contradicting, ...harmless, ...both, ...logged, ...doubled];
 }
 
 /** The message with each tool name, list of names and quoted value shortened to one token, so only the wording is measured. */
@@ -239,6 +262,13 @@ describe('finding messages', () => {
       'read_b',
       'read_c',
       'read_d',
+      'read_rows',
+      'read_cache',
+      'save_row',
+      'set_row',
+      'write_row',
+      'get_item',
+      'fetch_item',
     ];
     expect(new Set(findings.map((f) => f.ruleId))).toEqual(new Set(OBSERVE_RULES.map((r) => r.id)));
     for (const finding of findings) expectOneShortSentence(finding, names);
