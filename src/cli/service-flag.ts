@@ -9,7 +9,7 @@ import { CliError, EXIT } from './cli-error.js';
 /** Add the flag to a command. */
 export function addServiceOption(command: Command): Command {
   return command.option(
-    '--service <kind[=VAR|HOST]>',
+    '--service <kind=value>',
     "start a double beside the server and point it there: postgres, mysql (MariaDB), redis or sqlite (seeded; =VAR names the variable, or VAR,VAR, that gets its URL, else the usual ones: DATABASE_URL, PG*, MYSQL_*, REDIS_URL, SQLITE_DB_PATH); https-api=HOST[,HOST] (the API's host names lead to a recording TLS double the server trusts); page[=VAR] (a local site for browser servers; VAR gets its URL); {postgres}, {page}, {https-api} in --env values and arguments are their URLs (repeatable)",
     (value: string, previous: string[] = []) => [...previous, value],
     [],
