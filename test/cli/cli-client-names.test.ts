@@ -36,7 +36,7 @@ describe('client names', () => {
 
   it('setup takes the same aliases (claude is Claude Code)', async () => {
     const listed = await run(['setup', 'claude', '--scope', 'project', '--dry-run']);
-    expect(listed.stderr).toContain(`${home}/.mcp.json has no servers at mcpServers`);
+    expect(listed.stderr).toContain(`${home}/.mcp.json does not exist`);
   });
 
   it.each([
