@@ -9,13 +9,13 @@ const answer = (method: string, path: string, json?: unknown) =>
 
 describe('the HTTPS API double’s answers', () => {
   it('answers a collection with an array of objects with ids and names, an item with one object', () => {
-    const list = answer('GET', '/v1/issues');
+    const list = answer('GET', '/v1/tickets');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject([
-      { id: 1, name: 'issue 1' },
-      { id: 2, name: 'issue 2' },
+      { id: 1, name: 'ticket 1' },
+      { id: 2, name: 'ticket 2' },
     ]);
-    expect(answer('GET', '/v1/issues/42').body).toMatchObject({ id: 42, name: 'issue 42' });
+    expect(answer('GET', '/v1/tickets/42').body).toMatchObject({ id: 42, name: 'ticket 42' });
     expect(answer('GET', '/v1/status').body).not.toBeInstanceOf(Array);
   });
 
