@@ -29,55 +29,35 @@ export function terminalLine(value: string | undefined): string {
  * ```
  */
 export function renderOffers(offers: ServerOffers): string[] {
-  const sections: string[] = [];
-  if (offers.resources.length > 0) {
-    sections.push(
-      `Resources (${offers.resources.length}):`,
-      renderTable({
-        indent: '  ',
-        headers: ['URI', 'NAME', 'MIME TYPE', 'DESCRIPTION'],
-        rows: offers.resources.map((r) => [
-          terminalLine(r.uri),
-          terminalLine(r.title ?? r.name),
-          terminalLine(r.mimeType),
-          terminalLine(r.description),
-        ]),
-      }),
-      '',
-    );
-  }
-  if (offers.resourceTemplates.length > 0) {
-    sections.push(
-      `Resource templates (${offers.resourceTemplates.length}):`,
-      renderTable({
-        indent: '  ',
-        headers: ['URI TEMPLATE', 'NAME', 'MIME TYPE', 'DESCRIPTION'],
-        rows: offers.resourceTemplates.map((t) => [
-          terminalLine(t.uriTemplate),
-          terminalLine(t.title ?? t.name),
-          terminalLine(t.mimeType),
-          terminalLine(t.description),
-        ]),
-      }),
-      '',
-    );
-  }
-  if (offers.prompts.length > 0) {
-    sections.push(
-      `Prompts (${offers.prompts.length}):`,
-      renderTable({
-        indent: '  ',
-        headers: ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
-        rows: offers.prompts.map((p) => [
-          terminalLine(p.name),
-          p.arguments.length === 0
-            ? '—'
-            : terminalLine(p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')),
-          terminalLine(p.description ?? p.title),
-        ]),
-      }),
-      '',
-    );
-  }
-  return sections;
+  return [
+    ...section(
+      'Resources',
+      ['URI', 'NAME', 'MIME TYPE', 'DESCRIPTION'],
+      offers.resources.map((r) => [r.uri, r.title ?? r.name, r.mimeType, r.description].map(terminalLine)),
+    ),
+    ...section(
+      'Resource templates',
+      ['URI TEMPLATE', 'NAME', 'MIME TYPE', 'DESCRIPTION'],
+      offers.resourceTemplates.map((t) =>
+        [t.uriTemplate, t.title ?? t.name, t.mimeType, t.description].map(terminalLine),
+      ),
+    ),
+    ...section(
+      'Prompts',
+      ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
+      offers.prompts.map((p) => [
+        terminalLine(p.name),
+        p.arguments.length === 0
+          ? '—'
+          : terminalLine(p.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ')),
+        terminalLine(p.description ?? p.title),
+      ]),
+    ),
+  ];
+}
+
+/** One titled table with its count, or nothing when there are no rows. */
+function section(title: string, headers: string[], rows: string[][]): string[] {
+  if (rows.length === 0) return [];
+  return [`${title} (${rows.length}):`, renderTable({ indent: '  ', headers, rows }), ''];
 }
