@@ -182,6 +182,18 @@ describe('escapes and exhaustion fail safely', () => {
     expect(['cpu', 'memory']).toContain(error.kind);
   });
 
+  test('memory exhausted so far that not even an error can be made is reported as memory, not as a thrown null', async () => {
+    // With time to spare the flood reaches the memory limit, where QuickJS throws null.
+    const error = await failure('let p = Promise.resolve(); for (;;) p = p.then(() => 1);', {
+      cpuMs: 60_000,
+      deadlineMs: 120_000,
+      memoryBytes: 8 * 1024 * 1024,
+    });
+    expect(error.kind).toBe('memory');
+    expect(error.message).toMatch(/out of memory.*throws null itself/);
+    expect((await failure('throw null;')).kind).toBe('memory');
+  });
+
   test('re-entrancy: a tool call made while another is in flight reaches the host one by one, by name only', async () => {
     let inFlight = 0;
     let most = 0;

@@ -343,6 +343,13 @@ function scriptFailure(
   const thrown = handle.consume((h) => context.dump(h)) as unknown;
   if (stop !== undefined) return stop;
   const { name, message, stack } = describeThrown(thrown);
+  // QuickJS throws null when it runs out of memory while making the error itself; a script
+  // that throws null on purpose reads the same, which the message says.
+  if (thrown === null && kind === 'threw')
+    return new ScriptError(
+      'memory',
+      'The script ran out of memory (past its memory limit, so not even an error could be made; a script that throws null itself ends the same way).',
+    );
   if (name === 'InternalError' && /out of memory/i.test(message))
     return new ScriptError('memory', 'The script ran out of memory (past its memory limit).');
   if (/stack overflow/i.test(message))
