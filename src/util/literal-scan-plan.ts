@@ -110,6 +110,34 @@ const union = (a: Nibbles, b: Nibbles): Nibbles => ({
  * moves that lower the total are made while there are any.
  */
 export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
+  return planScans(fingerprints, 1)[0] as ScanPlan;
+}
+
+/**
+ * How often, per 100,000 positions of ordinary text, a pass with these plans is expected to
+ * flag a place it must then check (what a plan holding too many fingerprints costs).
+ */
+export function expectedAlarms(plans: readonly ScanPlan[]): number {
+  let total = 0;
+  for (const { tables } of plans)
+    for (let b = 0; b < BUCKETS; b++) {
+      const nibbles: Nibbles = { low: [0, 0, 0], high: [0, 0, 0] };
+      for (let j = 0; j < 3; j++)
+        for (let nibble = 0; nibble < 16; nibble++) {
+          if ((tables[j * 32 + nibble] as number) & (1 << b)) nibbles.low[j]! |= 1 << nibble;
+          if ((tables[j * 32 + 16 + nibble] as number) & (1 << b)) nibbles.high[j]! |= 1 << nibble;
+        }
+      total += expected(nibbles) / 1e10;
+    }
+  return total;
+}
+
+/**
+ * Tables for these fingerprints over `count` plans (each searched by its own pass over the
+ * text): the fingerprints spread over `count` times as many buckets, as `planScan` spreads them.
+ */
+export function planScans(fingerprints: readonly Fingerprint[], count: number): ScanPlan[] {
+  const BUCKETS = 8 * count;
   const own = fingerprints.map(nibblesOf);
   const members: number[][] = Array.from({ length: BUCKETS }, () => []);
   const empty = (): Nibbles => ({ low: [0, 0, 0], high: [0, 0, 0] });
@@ -143,6 +171,13 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
       }
     }
   }
+  return Array.from({ length: count }, (_, p) => tablesOf(members.slice(p * 8, p * 8 + 8), own, fingerprints));
+}
+
+/** One plan's tables for eight buckets of fingerprints (by index). */
+function tablesOf(members: number[][], own: readonly Nibbles[], fingerprints: readonly Fingerprint[]): ScanPlan {
+  const empty = (): Nibbles => ({ low: [0, 0, 0], high: [0, 0, 0] });
+  const nibbles = (bucket: number[]) => bucket.reduce((n, i) => union(n, own[i]!), empty());
   const low = members.map((m) => nibbles(m).low);
   const high = members.map((m) => nibbles(m).high);
   const tables = new Uint8Array(96);
@@ -157,7 +192,7 @@ export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
   const mark = (bitmap: Uint8Array, bit: number) => {
     bitmap[bit >> 3]! |= 1 << (bit & 7);
   };
-  for (const fingerprint of fingerprints)
+  for (const fingerprint of members.flat().map((i) => fingerprints[i] as Fingerprint))
     for (const triple of fingerprintTriples(fingerprint))
       if (fingerprint.length < 4) mark(triples, tripleBit(triple & 0xff, (triple >> 8) & 0xff, triple >> 16));
       else

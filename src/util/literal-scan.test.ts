@@ -113,6 +113,25 @@ describe('the SIMD literal pass', () => {
       }
   });
 
+  it('names stretches that hold every code unit inside the ranges, and nothing between sites', () => {
+    const ranges = [[0x200b, 0x200f] as const, [0x4e00, 0x9fff] as const];
+    const pick = random(7);
+    for (const length of [100, 40_000, 200_000]) {
+      const units = Array.from({ length }, () =>
+        pick(400) === 0 ? (pick(2) ? '\u200d' : '\u4e2d') : pick(50) === 0 ? '\u2192' : 'a',
+      );
+      const text = units.join('');
+      scanner!.scanAhead(text, [], ranges);
+      const stretches = scanner!.stretchesInRanges(text, ranges);
+      const inside = (at: number) => stretches.some(([from, to]) => at >= from && at < to);
+      const sites = units.flatMap((u, at) => (u === '\u200d' || u === '\u4e2d' ? [at] : []));
+      expect(sites.every(inside)).toBe(true);
+      // Whole groups of 256 units at most around each site: far less than the text when sites are sparse.
+      expect(stretches.reduce((n, [from, to]) => n + to - from, 0)).toBeLessThanOrEqual(sites.length * 256);
+    }
+    expect(scanner!.stretchesInRanges('plain \u2192 text', ranges)).toEqual([]);
+  });
+
   it('reports every position when every position is a candidate (more than its output area holds)', () => {
     const found = scanner!.candidates('x'.repeat(200_000), planScan([['x']]));
     expect(found.length).toBe(400_000);

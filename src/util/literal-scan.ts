@@ -25,7 +25,15 @@ export { fingerprintTriples, planScan } from './literal-scan-plan.js';
 interface Exports {
   memory: WebAssembly.Memory;
   find(start: number, end: number, out: number, tables: number, masks: number, base: number): number;
-  narrow(src: number, dst: number, count: number, ranges: number, rangeCount: number, floor: number): number;
+  narrow(
+    src: number,
+    dst: number,
+    count: number,
+    ranges: number,
+    rangeCount: number,
+    floor: number,
+    flags: number,
+  ): number;
 }
 
 /** Inclusive ranges of UTF-16 code units (from U+0100 up). */
@@ -59,7 +67,10 @@ const OUT_PAIRS = 2 * (CHUNK + LOOKAHEAD + 16);
 const OUT_SIZE = 8 * OUT_PAIRS;
 // Four bytes per 16-byte block (the pass looks at one past the chunk).
 const MASKS = OUT + SLOTS * OUT_SIZE;
-const MEMORY_END = MASKS + aligned(4 * (Math.ceil((CHUNK + LOOKAHEAD) / 16) + 2));
+// One byte per group of 256 units: whether it holds a unit in the ranges looked for.
+const GROUP = 256;
+const FLAGS = MASKS + aligned(4 * (Math.ceil((CHUNK + LOOKAHEAD) / 16) + 2));
+const MEMORY_END = FLAGS + aligned(Math.ceil((CHUNK + LOOKAHEAD) / GROUP) + 1);
 
 let instance: Exports | null | undefined;
 let relaxed = false;
@@ -112,10 +123,18 @@ interface Scan {
   text: string;
   found: Map<ScanPlan, Int32Array>;
   ranges: UnitRanges | undefined;
-  wide: number;
+  /** The stretches (of whole groups of 256 units) holding a unit in the ranges, in text order. */
+  wide: Array<[number, number]>;
+  /** At or before the first unit in the ranges (within its block of eight), or -1. */
+  first: number;
 }
 
-/** The last pass, so the searches it made ahead of time are answered without another. */
+/**
+ * The last pass made ahead of the searches of a text, and the last pass of any kind: the
+ * searches of a text's small views in between (each a pass of its own) do not make the
+ * large text's pass be made again.
+ */
+let ahead: Scan | undefined;
 let last: Scan | undefined;
 
 function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: UnitRanges | undefined): Scan {
@@ -126,9 +145,10 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   // Per plan, the candidates gathered so far and how many wait in its output area.
   const pieces: Int32Array[][] = plans.map(() => []);
   const waiting = plans.map(() => 0);
-  let wide = -1;
-  // The unit below the lowest range while they are looked for; 0xFFFF once not (or found).
-  let floor = ranges === undefined ? 0xffff : putRanges(wasm, ranges);
+  const wide: Array<[number, number]> = [];
+  let first = -1;
+  // The unit below the lowest range while they are looked for (in every chunk); 0xFFFF when not.
+  const floor = ranges === undefined ? 0xffff : putRanges(wasm, ranges);
   const memory = Buffer.from(wasm.memory.buffer);
   const entries = new Int32Array(wasm.memory.buffer);
   for (let from = 0; from < text.length; from += CHUNK) {
@@ -141,16 +161,21 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
       'utf16le',
     );
     memory.fill(0, UNITS + 2 * length, UNITS + 2 * length + PAD);
-    // The copy for the passes looks for the ranges on the way (until a unit in them is found).
-    const at = wasm.narrow(UNITS, BYTES, length, RANGES, ranges?.length ?? 0, floor);
+    // The copy for the passes looks for the ranges on the way: the first unit in them, per chunk.
+    const at = wasm.narrow(UNITS, BYTES, length, RANGES, ranges?.length ?? 0, floor, FLAGS);
     if (at !== -1) {
-      wide = from + at / 2;
-      floor = 0xffff;
+      if (first === -1) first = from + at / 2;
+      const flags = new Uint8Array(wasm.memory.buffer, FLAGS, Math.ceil(length / GROUP));
+      for (let g = 0; g < flags.length; g++) {
+        if (flags[g] === 0 || g * GROUP >= own) continue;
+        const start = from + g * GROUP;
+        const end = from + Math.min(own, (g + 1) * GROUP);
+        const last = wide.at(-1);
+        if (last !== undefined && last[1] === start) last[1] = end;
+        else wide.push([start, end]);
+      }
     }
-    if (plans.length === 0) {
-      if (floor === 0xffff) break;
-      continue;
-    }
+    if (plans.length === 0) continue;
     memory.fill(0, BYTES + length, BYTES + length + PAD);
     for (let k = 0; k < plans.length; k++) {
       const out = OUT + k * OUT_SIZE;
@@ -167,7 +192,7 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
     const parts = [...(pieces[k] as Int32Array[]), entries.slice(out, out + 2 * waiting[k]!)];
     found.set(plan, parts.length === 1 ? (parts[0] as Int32Array) : concat(parts));
   });
-  last = { text, found, ranges, wide };
+  last = { text, found, ranges, wide, first };
   return last;
 }
 
@@ -204,6 +229,12 @@ export interface LiteralScanner {
    * (inclusive pairs of code units from U+0100 up), or -1 when there is none.
    */
   firstInRanges(text: string, ranges: UnitRanges): number;
+  /**
+   * Where `text` may hold code units inside `ranges`: per stretch of the text (in order) that
+   * holds one, a position at or before its first such unit, and the stretch's end. None
+   * outside these; a caller looking for every such unit reads only these stretches.
+   */
+  stretchesInRanges(text: string, ranges: UnitRanges): ReadonlyArray<readonly [number, number]>;
   /** Whether the last pass was over `text` and looked for `ranges`: `firstInRanges` then costs nothing. */
   remembers(text: string, ranges: UnitRanges): boolean;
   /**
@@ -215,9 +246,18 @@ export interface LiteralScanner {
   scanAhead(text: string, plans: readonly ScanPlan[], ranges?: UnitRanges): void;
 }
 
-/** The last pass, if it was over `text` and looked for `ranges`. */
+/** A remembered pass over `text` that looked for `ranges`. */
 function remembered(text: string, ranges: UnitRanges): Scan | undefined {
-  return last?.text === text && last.ranges === ranges ? last : undefined;
+  for (const scan of [last, ahead]) if (scan?.text === text && scan.ranges === ranges) return scan;
+  return undefined;
+}
+
+/** A remembered pass over `text` that looked for `plan`'s fingerprints. */
+function rememberedFor(text: string, plan: ScanPlan): Int32Array | undefined {
+  return (
+    (last?.text === text ? last.found.get(plan) : undefined) ??
+    (ahead?.text === text ? ahead.found.get(plan) : undefined)
+  );
 }
 
 /** The SIMD passes, or undefined where WebAssembly SIMD is not available. */
@@ -227,17 +267,19 @@ export function literalScanner(): LiteralScanner | undefined {
   return {
     simd: relaxed ? 'relaxed' : 'plain',
     candidates(text, plan) {
-      const known = last?.text === text ? last.found.get(plan) : undefined;
-      return known ?? (scan(wasm, text, [plan], undefined).found.get(plan) as Int32Array);
+      return rememberedFor(text, plan) ?? (scan(wasm, text, [plan], undefined).found.get(plan) as Int32Array);
     },
     firstInRanges(text, ranges) {
+      return (remembered(text, ranges) ?? scan(wasm, text, [], ranges)).first;
+    },
+    stretchesInRanges(text, ranges) {
       return (remembered(text, ranges) ?? scan(wasm, text, [], ranges)).wide;
     },
     remembers(text, ranges) {
       return remembered(text, ranges) !== undefined;
     },
     scanAhead(text, plans, ranges) {
-      scan(wasm, text, plans, ranges);
+      ahead = scan(wasm, text, plans, ranges);
     },
   };
 }

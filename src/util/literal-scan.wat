@@ -160,14 +160,15 @@
   ;; Copies `count` UTF-16 code units from `src` to one byte each at `dst`, a unit above
   ;; 255 becoming 255 and one from 0x8000 up becoming 0 (the saturating narrowing of
   ;; signed 16-bit lanes), sixteen at a time; writes up to 15 bytes past `count` (and reads
-  ;; as far past the units). On the way it looks for a unit inside any of `rangeCount`
+  ;; as far past the units). On the way it looks for units inside any of `rangeCount`
   ;; ranges at `ranges` (as `findWide`), unless `floor` is 0xFFFF: a group of 256 units is
   ;; handed to `findWide` only when one of them is above `floor`, which ordinary text
-  ;; seldom has, so the copy costs what it did without the search. Returns the byte offset
-  ;; (from the first unit) of the first 8 units holding one inside the ranges, or -1.
+  ;; seldom has, so the copy costs what it did without the search. Writes at `flags` one
+  ;; byte per group of 256 units, 1 where the group holds a unit inside the ranges. Returns
+  ;; the byte offset (from the first unit) of the first 8 units holding one, or -1.
   (func (export "narrow") (param $src i32) (param $dst i32) (param $count i32) (param $ranges i32)
-    (param $rangeCount i32) (param $floor i32) (result i32)
-    (local $end i32) (local $group i32) (local $from i32) (local $at i32) (local $first i32)
+    (param $rangeCount i32) (param $floor i32) (param $flags i32) (result i32)
+    (local $end i32) (local $group i32) (local $from i32) (local $at i32) (local $first i32) (local $here i32)
     (local $x v128) (local $y v128) (local $top v128) (local $above v128)
     (local.set $end (i32.add (local.get $dst) (local.get $count)))
     (local.set $above (i16x8.splat (local.get $floor)))
@@ -192,14 +193,15 @@
             (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
             (br $next)))
         ;; A unit above the floor (the saturating subtraction leaves something): where is it?
+        (local.set $here (i32.const -1))
         (if (v128.any_true (i16x8.sub_sat_u (local.get $top) (local.get $above)))
           (then
-            (local.set $at (call $findWide (local.get $from) (local.get $src) (local.get $ranges) (local.get $rangeCount)
+            (local.set $here (call $findWide (local.get $from) (local.get $src) (local.get $ranges) (local.get $rangeCount)
               (local.get $floor)))
-            (if (i32.ge_s (local.get $at) (i32.const 0))
-              (then
-                (local.set $at (i32.sub (local.get $at) (local.get $first)))
-                (local.set $above (i16x8.splat (i32.const 0xFFFF)))))))
+            (if (i32.and (i32.ge_s (local.get $here) (i32.const 0)) (i32.lt_s (local.get $at) (i32.const 0)))
+              (then (local.set $at (i32.sub (local.get $here) (local.get $first)))))))
+        (i32.store8 (local.get $flags) (i32.ge_s (local.get $here) (i32.const 0)))
+        (local.set $flags (i32.add (local.get $flags) (i32.const 1)))
         (local.set $from (local.get $src))
         (br $groups)))
     (local.get $at)))

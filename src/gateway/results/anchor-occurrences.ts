@@ -31,6 +31,8 @@ const MAX_KEY = 6;
 interface Probe {
   anchor: Anchor;
   offset: number;
+  /** The set the anchor was given in (a shared plan serves several). */
+  set?: readonly Anchor[];
 }
 
 /** Calls `visit` with each anchor and each position where its literal is, per anchor in text order. */
@@ -45,7 +47,7 @@ export function occurrences(
     nativeOccurrences(text, anchors, caseless, visit);
     return;
   }
-  const { plan, slots, probes } = simdPlan(anchors, caseless);
+  const { plan, slots, probes, shared } = simdPlan(anchors, caseless);
   const found = scanner.candidates(text, plan);
   for (let i = 0; i < found.length; i += 2) {
     // The anchors whose fingerprints hold the three bytes the pass saw (and a few whose
@@ -55,7 +57,8 @@ export function occurrences(
     const position = found[i] as number;
     const here = probes[slot - 1] as Probe[];
     for (let p = 0; p < here.length; p++) {
-      const { anchor, offset } = here[p] as Probe;
+      const { anchor, offset, set } = here[p] as Probe;
+      if (shared && set !== anchors) continue;
       const start = position - offset;
       if (start >= 0 && holdsAt(text, anchor.literal, start, caseless)) visit(anchor, start);
     }
@@ -78,11 +81,7 @@ export function searchAhead(
   ranges?: UnitRanges,
 ): void {
   const scanner = forceNative ? undefined : literalScanner();
-  scanner?.scanAhead(
-    text,
-    sets.map(({ anchors, caseless }) => simdPlan(anchors, caseless).plan),
-    ranges,
-  );
+  scanner?.scanAhead(text, [...new Set(sets.map(({ anchors, caseless }) => simdPlan(anchors, caseless).plan))], ranges);
 }
 
 /**
@@ -94,6 +93,8 @@ interface SimdPlan {
   /** By slot: 0 where no fingerprint's three bytes fall, else 1 + an index into `probes`. */
   slots: Uint16Array;
   probes: Probe[][];
+  /** Whether the plan serves several sets of anchors (its probes name theirs). */
+  shared: boolean;
 }
 
 // Slots for the bytes a candidate starts with: few enough to stay in the core's cache
@@ -113,27 +114,49 @@ export function useNativeSearch(native: boolean): void {
 }
 
 const simdPlans = new WeakMap<readonly Anchor[], SimdPlan>();
+const sharing = new WeakMap<readonly Anchor[], ReadonlyArray<readonly Anchor[]>>();
+
+/**
+ * Lets sets of anchors searched with the same case rule share one SIMD plan: the pass
+ * costs about the same for one plan whatever it holds, so two sets that are always
+ * searched together cost one pass instead of two (each search still sees only its own).
+ *
+ * @example
+ * ```ts
+ * sharePlan([INJECTION_ANCHORS, SIGNAL_ANCHORS]);
+ * ```
+ */
+export function sharePlan(sets: ReadonlyArray<readonly Anchor[]>): void {
+  for (const set of sets) sharing.set(set, sets);
+}
 
 /** The SIMD tables for these anchors, and by slot the anchors to check at a candidate. */
 function simdPlan(anchors: readonly Anchor[], caseless: boolean): SimdPlan {
   const known = simdPlans.get(anchors);
   if (known) return known;
+  const sets = sharing.get(anchors) ?? [anchors];
   const fingerprints: Fingerprint[] = [];
   const byFingerprint = new Map<string, Probe[]>();
-  for (const anchor of anchors) {
-    // (The pass sees printable ASCII as itself; it could miss a literal holding other characters.)
-    if (/[^ -~]/.test(anchor.literal)) throw new Error(`spans: "${anchor.literal}" is not printable ASCII`);
-    const { alternatives, offset } = fingerprintsOf(anchor, caseless);
-    for (const sets of alternatives) {
-      const key = sets.join('\u0000');
-      if (!byFingerprint.has(key)) {
-        byFingerprint.set(key, []);
-        fingerprints.push(sets);
+  for (const set of sets)
+    for (const anchor of set) {
+      // (The pass sees printable ASCII as itself; it could miss a literal holding other characters.)
+      if (/[^ -~]/.test(anchor.literal)) throw new Error(`spans: "${anchor.literal}" is not printable ASCII`);
+      const { alternatives, offset } = fingerprintsOf(anchor, caseless);
+      for (const fingerprint of alternatives) {
+        const key = fingerprint.join('\u0000');
+        if (!byFingerprint.has(key)) {
+          byFingerprint.set(key, []);
+          fingerprints.push(fingerprint);
+        }
+        byFingerprint.get(key)?.push({ anchor, offset, set });
       }
-      byFingerprint.get(key)?.push({ anchor, offset });
     }
-  }
-  const made: SimdPlan = { plan: planScan(fingerprints), slots: new Uint16Array(1 << SLOT_BITS), probes: [] };
+  const made: SimdPlan = {
+    plan: planScan(fingerprints),
+    slots: new Uint16Array(1 << SLOT_BITS),
+    probes: [],
+    shared: sets.length > 1,
+  };
   for (const sets of fingerprints)
     for (const triple of fingerprintTriples(sets)) {
       const slot = slotOf(triple);
@@ -141,9 +164,10 @@ function simdPlan(anchors: readonly Anchor[], caseless: boolean): SimdPlan {
       const here = made.probes[(made.slots[slot] as number) - 1] as Probe[];
       // One check per anchor and offset in a slot, whichever of its fingerprints brought it there.
       for (const probe of byFingerprint.get(sets.join('\u0000')) ?? [])
-        if (!here.some((known) => known.anchor === probe.anchor && known.offset === probe.offset)) here.push(probe);
+        if (!here.some((k) => k.anchor === probe.anchor && k.offset === probe.offset && k.set === probe.set))
+          here.push(probe);
     }
-  simdPlans.set(anchors, made);
+  for (const set of sets) simdPlans.set(set, made);
   return made;
 }
 

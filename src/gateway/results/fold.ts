@@ -133,13 +133,15 @@ const SIMPLE_ESCAPES: Record<string, string> = { '/': '/', '"': '"', '\\': '\\',
  * ```
  */
 export function fold(text: string, options: FoldOptions, budget?: BudgetCheck): View | undefined {
-  // Chunks of the view; one entry of `map` per view character.
+  // Chunks of the view, and where each came from as triples: its source start, its length in
+  // the view, and 1 for a run copied as it is (the source goes on with it) or 0 for what one
+  // source character became. The map is made from them only when something changed.
   const out: string[] = [];
-  const map: number[] = [];
+  const segments: number[] = [];
   let changed = false;
   const push = (s: string, from: number) => {
     out.push(s);
-    for (let k = 0; k < s.length; k++) map.push(from);
+    segments.push(from, s.length, 0);
   };
   let i = 0;
   while (i < text.length) {
@@ -217,12 +219,21 @@ export function fold(text: string, options: FoldOptions, budget?: BudgetCheck): 
     let j = i + 1;
     while (j < text.length && plain(text.charCodeAt(j), options)) j++;
     out.push(text.slice(i, j));
-    for (let k = i; k < j; k++) map.push(k);
+    segments.push(i, j - i, 1);
     i = j;
   }
   if (!changed) return undefined;
-  map.push(text.length);
-  return { text: out.join(''), map: Int32Array.from(map) };
+  let length = 0;
+  for (let k = 1; k < segments.length; k += 3) length += segments[k] as number;
+  const map = new Int32Array(length + 1);
+  let at = 0;
+  for (let k = 0; k < segments.length; k += 3) {
+    const from = segments[k] as number;
+    const step = segments[k + 2] as number;
+    for (let m = 0; m < (segments[k + 1] as number); m++) map[at++] = from + m * step;
+  }
+  map[length] = text.length;
+  return { text: out.join(''), map };
 }
 
 /**

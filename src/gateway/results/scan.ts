@@ -99,7 +99,7 @@ async function scanText(
   range: (r: readonly [number, number]) => void,
   depth: number,
 ): Promise<void> {
-  searchResultAhead(text);
+  searchResultAhead(text, run);
   const searchView = async (view: View | undefined) => {
     if (view === undefined) return;
     await searchOne(view.text, run, budget, findings, (r) => range(toOriginal(view, r)));

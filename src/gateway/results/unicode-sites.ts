@@ -32,9 +32,10 @@ export const SITE_UNITS: UnitRanges = [
   [0xff01, 0xff5e],
 ];
 
-const hex4 = (code: number) => code.toString(16).padStart(4, '0');
-// The same units as one class, and the soft hyphen (below U+0100, so not in the pass's ranges).
-const SITE = new RegExp(`[\\u00ad${SITE_UNITS.map(([a, b]) => `\\u${hex4(a)}-\\u${hex4(b)}`).join('')}]`, 'g');
+// The same units as a table by code unit, and the soft hyphen (below U+0100, so not in the pass's ranges).
+const SITE = new Uint8Array(0x10000);
+SITE[0xad] = 1;
+for (const [first, last] of SITE_UNITS) SITE.fill(1, first, last + 1);
 
 // How much of the text around a site is folded and searched.
 const REACH = 256;
@@ -48,28 +49,30 @@ const REACH = 256;
  * ```
  */
 export function siteWindows(text: string, budget?: BudgetCheck): Array<[number, number]> {
-  let first: number;
-  const scanner = literalScanner();
-  if (scanner !== undefined && scanner.remembers(text, SITE_UNITS)) {
-    first = scanner.firstInRanges(text, SITE_UNITS);
-    if (first === -1) first = text.indexOf('\u00ad');
-    else first = Math.min(first, text.indexOf('\u00ad') === -1 ? first : text.indexOf('\u00ad'));
-  } else {
-    SITE.lastIndex = 0;
-    first = SITE.exec(text)?.index ?? -1;
-  }
-  if (first === -1) return [];
   const windows: Array<[number, number]> = [];
-  SITE.lastIndex = Math.max(0, first - 1);
-  for (let m = SITE.exec(text); m !== null; m = SITE.exec(text)) {
-    budget?.step();
-    const start = Math.max(0, m.index - REACH);
-    const end = Math.min(text.length, m.index + REACH);
-    const last = windows.at(-1);
-    if (last && start <= last[1]) last[1] = end;
-    else windows.push([start, end]);
-    // A window reaches past the next sites within it: go on from its end.
-    if (end > SITE.lastIndex) SITE.lastIndex = Math.max(SITE.lastIndex, end - REACH);
+  // Only the stretches the pass saw a site in (the whole text without a pass); soft hyphens,
+  // below the pass's ranges, by a plain search, merged in order.
+  const scanner = literalScanner();
+  const stretches: Array<readonly [number, number]> =
+    scanner !== undefined && scanner.remembers(text, SITE_UNITS)
+      ? [...scanner.stretchesInRanges(text, SITE_UNITS)]
+      : [[0, text.length]];
+  for (let at = text.indexOf('\u00ad'); at !== -1; at = text.indexOf('\u00ad', at + 1)) stretches.push([at, at + 1]);
+  stretches.sort((a, b) => a[0] - b[0]);
+  let next = 0; // Sites before this are inside a window already.
+  for (const [from, to] of stretches) {
+    for (let at = Math.max(from, next); at < to; at++) {
+      if (SITE[text.charCodeAt(at)] === 0) continue;
+      budget?.step();
+      const start = Math.max(0, at - REACH);
+      const end = Math.min(text.length, at + REACH);
+      const last = windows.at(-1);
+      if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+      else windows.push([start, end]);
+      // A window reaches past the next sites within it: go on from its end.
+      next = end - REACH;
+      at = Math.max(at, next - 1);
+    }
   }
   return windows;
 }
