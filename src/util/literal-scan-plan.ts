@@ -110,7 +110,7 @@ const union = (a: Nibbles, b: Nibbles): Nibbles => ({
  * moves that lower the total are made while there are any.
  */
 export function planScan(fingerprints: readonly Fingerprint[]): ScanPlan {
-  return planScans(fingerprints, 1)[0] as ScanPlan;
+  return planScans(fingerprints, 1).plans[0] as ScanPlan;
 }
 
 /**
@@ -134,44 +134,63 @@ export function expectedAlarms(plans: readonly ScanPlan[]): number {
 
 /**
  * Tables for these fingerprints over `count` plans (each searched by its own pass over the
- * text): the fingerprints spread over `count` times as many buckets, as `planScan` spreads them.
+ * text): the fingerprints spread over `count` times as many buckets, as `planScan` spreads
+ * them; `partOf` says which plan holds each fingerprint.
  */
-export function planScans(fingerprints: readonly Fingerprint[], count: number): ScanPlan[] {
+export function planScans(
+  fingerprints: readonly Fingerprint[],
+  count: number,
+): { plans: ScanPlan[]; partOf: number[] } {
   const BUCKETS = 8 * count;
   const own = fingerprints.map(nibblesOf);
   const members: number[][] = Array.from({ length: BUCKETS }, () => []);
   const empty = (): Nibbles => ({ low: [0, 0, 0], high: [0, 0, 0] });
   const nibbles = (bucket: number[]) => bucket.reduce((n, i) => union(n, own[i]!), empty());
-  const cost = (bucket: number[]) => (bucket.length === 0 ? 0 : expected(nibbles(bucket)));
+  // Each bucket's nibbles and expected alarms, kept up to date as fingerprints move.
+  const held = members.map(() => empty());
+  const costs = members.map(() => 0);
+  const growth = (b: number, index: number) => expected(union(held[b]!, own[index]!)) - costs[b]!;
+  const put = (b: number, bucket: number[]) => {
+    members[b] = bucket;
+    held[b] = nibbles(bucket);
+    costs[b] = bucket.length === 0 ? 0 : expected(held[b]!);
+  };
   const order = own.map((_, i) => i).sort((a, b) => expected(own[b]!) - expected(own[a]!));
   for (const index of order) {
     let best = 0;
     let bestGrowth = Number.POSITIVE_INFINITY;
     for (let b = 0; b < BUCKETS; b++) {
-      const growth = cost([...members[b]!, index]) - cost(members[b]!);
-      if (growth < bestGrowth) {
-        bestGrowth = growth;
+      const more = growth(b, index);
+      if (more < bestGrowth) {
+        bestGrowth = more;
         best = b;
       }
     }
-    members[best]!.push(index);
+    put(best, [...members[best]!, index]);
   }
   for (let round = 0, moved = true; moved && round < 20; round++) {
     moved = false;
     for (const index of order) {
       const from = members.findIndex((m) => m.includes(index));
       const without = members[from]!.filter((i) => i !== index);
-      const saved = cost(members[from]!) - cost(without);
+      const saved = costs[from]! - (without.length === 0 ? 0 : expected(nibbles(without)));
       for (let b = 0; b < BUCKETS; b++) {
-        if (b === from || cost([...members[b]!, index]) - cost(members[b]!) >= saved * 0.999) continue;
-        members[from] = without;
-        members[b]!.push(index);
+        if (b === from || growth(b, index) >= saved * 0.999) continue;
+        put(from, without);
+        put(b, [...members[b]!, index]);
         moved = true;
         break;
       }
     }
   }
-  return Array.from({ length: count }, (_, p) => tablesOf(members.slice(p * 8, p * 8 + 8), own, fingerprints));
+  const partOf: number[] = [];
+  members.forEach((bucket, b) => {
+    for (const i of bucket) partOf[i] = Math.floor(b / 8);
+  });
+  return {
+    plans: Array.from({ length: count }, (_, p) => tablesOf(members.slice(p * 8, p * 8 + 8), own, fingerprints)),
+    partOf,
+  };
 }
 
 /** One plan's tables for eight buckets of fingerprints (by index). */

@@ -94,6 +94,19 @@ function isTokenCode(code: number): boolean {
   );
 }
 
+// NFKC of single characters, remembered (normalize costs far more than a lookup); the
+// first few thousand distinct characters only, so a text of every character stays bounded.
+const NFKC = new Map<number, string>();
+const NFKC_KEPT = 8192;
+
+function nfkc(point: number, ch: string): string {
+  const known = NFKC.get(point);
+  if (known !== undefined) return known;
+  const normal = ch.normalize('NFKC');
+  if (NFKC.size < NFKC_KEPT) NFKC.set(point, normal);
+  return normal;
+}
+
 /** Whether a code unit is left as it is by every folding asked for. */
 function plain(code: number, options: FoldOptions): boolean {
   if (code === 92) return !options.escapes;
@@ -209,7 +222,7 @@ export function fold(text: string, options: FoldOptions, budget?: BudgetCheck): 
         continue;
       }
       const ch = text.slice(i, i + width);
-      const normal = ch.normalize('NFKC');
+      const normal = nfkc(point, ch);
       if (normal !== ch) changed = true;
       push(normal, i);
       i += width;
