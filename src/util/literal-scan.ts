@@ -196,12 +196,17 @@ function scan(wasm: Exports, text: string, plans: readonly ScanPlan[], ranges: U
   return last;
 }
 
-/** Puts the ranges in memory (first unit, width minus one) and gives the unit below the lowest. */
+/** The ranges in memory now, and the unit below the lowest of them. */
+let rangesHeld: { ranges: UnitRanges; floor: number } | undefined;
+
+/** Puts the ranges in memory (first unit, width minus one), unless they are there, and gives the unit below the lowest. */
 function putRanges(wasm: Exports, ranges: UnitRanges): number {
+  if (rangesHeld?.ranges === ranges) return rangesHeld.floor;
   new Uint16Array(wasm.memory.buffer, RANGES, 2 * ranges.length).set(
     ranges.flatMap(([first, end]) => [first, end - first]),
   );
-  return Math.min(...ranges.map(([first]) => first)) - 1;
+  rangesHeld = { ranges, floor: Math.min(...ranges.map(([first]) => first)) - 1 };
+  return rangesHeld.floor;
 }
 
 function concat(parts: readonly Int32Array[]): Int32Array {
