@@ -54,6 +54,8 @@ export function fakes(): Fake[] {
       f('slack-bot', `xoxb-${pick('123456789', 12)}-${pick('123456789', 13)}-${alnum(24)}`),
       f('stripe-live', `sk_live_${alnum(24)}`),
       f('stripe-restricted', `rk_live_${alnum(24)}`),
+      f('cloudflare-token', `cfut_${alnum(40)}${hex(8)}`),
+      f('tailscale-key', `tskey-auth-${alnum(14)}-${alnum(30)}`),
       f('openai-project', `sk-proj-${alnum(58)}T3BlbkFJ${alnum(58)}`),
       f('anthropic-api', `sk-ant-api03-${alnum(93)}AA`),
       f('anthropic-admin', `sk-ant-admin01-${alnum(93)}AA`),

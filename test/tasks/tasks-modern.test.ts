@@ -266,7 +266,8 @@ describe('the tasks extension (2026-07-28)', () => {
     const send = (id: number, method: string, params: Record<string, unknown>) =>
       server.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
     send(1, 'tools/call', { name: 'slow_echo', arguments: { text: 'stdio', ms: 20 } });
-    const created = await server.waitFor((m) => m.id === 1);
+    // The first answer waits for tsx to compile the fixture, slow on a loaded machine.
+    const created = await server.waitFor((m) => m.id === 1, 60_000);
     expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = created.result.taskId as string;
     let id = 1;
@@ -284,5 +285,5 @@ describe('the tasks extension (2026-07-28)', () => {
     send(202, 'tasks/get', { taskId: hang });
     expect((await server.waitFor((m) => m.id === 202)).result).toMatchObject({ status: 'cancelled' });
     expect(server.nonJson).toEqual([]);
-  });
+  }, 120_000);
 });
