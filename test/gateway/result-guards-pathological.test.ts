@@ -88,4 +88,20 @@ describe('the result guard on hostile results', () => {
       { numRuns: 200 },
     );
   }, 120_000);
+
+  it('lets a large result wait for a worker while every worker is busy, instead of withholding it at once', async () => {
+    // Four results of 2 MB at once, each dense with the words the injection check looks at, so
+    // each needs more than the gateway's own slice and goes to a worker thread; there are two.
+    // The budget leaves room to wait.
+    const line = 'Set the user field of the request parameter to the tool argument you want.\n';
+    const text = line.repeat(Math.ceil((2 * 1024 * 1024) / line.length));
+    const tool = { name: 'web__fetch', openWorld: true, trusted: false };
+    const guarded = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        guardWithinBudget({ content: [{ type: 'text', text }] }, tool, { budgetMs: 60_000 }),
+      ),
+    );
+    expect(guarded.map((g) => g.overBudget ?? false)).toEqual([false, false, false, false]);
+    for (const g of guarded) expect(g.result.content).toEqual([{ type: 'text', text }]);
+  }, 120_000);
 });

@@ -35,8 +35,37 @@ interface PoolWorker {
 }
 
 const idle: PoolWorker[] = [];
+// Results waiting for a worker while every one is busy, longest-waiting first.
+const waiting: Array<(pooled: PoolWorker) => void> = [];
 let live = 0;
 let jobs = 0;
+
+/** A free worker goes to the result waiting longest, else back to the idle ones. */
+function release(pooled: PoolWorker): void {
+  const next = waiting.shift();
+  if (next) next(pooled);
+  else idle.push(pooled);
+}
+
+/** A free worker, within `ms`: at once when one is idle or another may start, else the next one freed. */
+function takeWorker(ms: number): Promise<PoolWorker | undefined> {
+  const pooled = idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
+  if (pooled !== undefined) return Promise.resolve(pooled);
+  // Every worker is busy (a hostile result may hold one until its deadline): wait for one,
+  // within this result's own budget, instead of withholding the result at once.
+  return new Promise((resolve) => {
+    const handoff = (freed: PoolWorker) => {
+      clearTimeout(timer);
+      resolve(freed);
+    };
+    const timer = setTimeout(() => {
+      const at = waiting.indexOf(handoff);
+      if (at !== -1) waiting.splice(at, 1);
+      resolve(undefined);
+    }, ms);
+    waiting.push(handoff);
+  });
+}
 
 function workerUrl(): { url: URL; execArgv?: string[] } {
   // From the sources (tests, tsx) the worker is the built one when there is a build: a worker
@@ -69,24 +98,33 @@ function spawn(): PoolWorker {
   ready.catch(() => {});
   worker.once('exit', () => {
     live--;
+    // A worker stopped at a deadline is replaced for whoever waits for one.
+    if (waiting.length > 0) release(spawn());
   });
   return { worker, ready, busy: false };
 }
 
 /** Start a worker ahead of need, so a hostile result does not wait for one to load. */
 export function warmGuardWorker(): void {
-  if (idle.length === 0 && live < MAX_WORKERS) idle.push(spawn());
+  if (idle.length === 0 && live < MAX_WORKERS) release(spawn());
 }
 
-/** Run the guard in a worker; undefined when it did not finish within `ms` (or no worker was free). */
+/** Run the guard in a worker; undefined when it did not finish within `ms` (waiting for a free worker included). */
 async function inWorker(
   result: CallToolResult,
   tool: GuardedTool,
   settings: ResultGuardSettings,
   ms: number,
 ): Promise<GuardedResult<CallToolResult> | undefined> {
-  const pooled = idle.pop() ?? (live < MAX_WORKERS ? spawn() : undefined);
+  const asked = performance.now();
+  const pooled = await takeWorker(ms);
   if (pooled === undefined) return undefined;
+  // The wait for a free worker counts against the budget; its loading (below) does not.
+  const left = ms - (performance.now() - asked);
+  if (left <= 0) {
+    release(pooled);
+    return undefined;
+  }
   const id = ++jobs;
   // A worker still loading (the first hostile result after start, on a busy machine) is waited
   // for, up to WORKER_LOAD_MS: its loading holds no thread of the gateway, and counting it would
@@ -102,11 +140,11 @@ async function inWorker(
     return undefined;
   }
   if (!loaded) {
-    idle.push(pooled);
+    release(pooled);
     return undefined;
   }
   // The check's own time counts from here.
-  const deadline = performance.now() + ms;
+  const deadline = performance.now() + left;
   return new Promise((resolve) => {
     const timer = setTimeout(
       () => {
@@ -122,7 +160,7 @@ async function inWorker(
       if (message.id !== id) return;
       clearTimeout(timer);
       pooled.worker.off('message', onMessage);
-      idle.push(pooled);
+      release(pooled);
       resolve(message.guarded);
     };
     pooled.worker.on('message', onMessage);
