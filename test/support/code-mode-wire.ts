@@ -100,9 +100,15 @@ export function codeModeWire(name: string) {
     return { url: `${listener.url}/code`, full: listener.url, log, audit, gateway };
   };
 
-  /** A client of `kind` answering every question with `answer` (none: it cannot be asked). */
-  const connect = async (kind: WireClient['kind'], url: string, answer?: Answer): Promise<WireClient> => {
+  /**
+   * A client of `kind` answering every question with `answers` (none: it cannot be asked);
+   * a list answers the questions in order, its last answer any after.
+   */
+  const connect = async (kind: WireClient['kind'], url: string, answers?: Answer | Answer[]): Promise<WireClient> => {
     const asked: string[] = [];
+    const answer = answers;
+    const nextAnswer = () =>
+      Array.isArray(answers) ? answers[Math.min(asked.length - 1, answers.length - 1)] : answers;
     let changed: Array<() => void> = [];
     const onChanged = () => {
       const waiting = changed;
@@ -117,8 +123,10 @@ export function codeModeWire(name: string) {
       );
       if (answer)
         client.setRequestHandler(ElicitRequestSchema, async (request) => {
-          asked.push(`${request.params.message}\n${JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema)}`);
-          return answer as never;
+          asked.push(
+            `${request.params.message}\n${JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema)}`,
+          );
+          return nextAnswer() as never;
         });
       client.setNotificationHandler(ToolListChangedNotificationSchema, onChanged);
       await client.connect(new TransportV1(new URL(url)));
@@ -146,7 +154,7 @@ export function codeModeWire(name: string) {
       client.setRequestHandler('elicitation/create', async (request) => {
         const params = request.params as { message: string; requestedSchema: unknown };
         asked.push(`${params.message}\n${JSON.stringify(params.requestedSchema)}`);
-        return answer as never;
+        return nextAnswer() as never;
       });
     await client.connect(new TransportV2(new URL(url)));
     open.push({ close: () => client.close() });
