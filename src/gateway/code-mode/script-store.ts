@@ -117,6 +117,21 @@ export class ScriptStore {
     return saving;
   }
 
+  /** Remove a script (a person's choice: the model has no tool for it); false when there is none. */
+  remove(name: string): Promise<boolean> {
+    const removing = this.#saving.then(async () => {
+      const current = this.file === undefined ? this.#scripts : await this.#readForSave();
+      if (!current.has(name)) return false;
+      const next = new Map(current);
+      next.delete(name);
+      if (this.file !== undefined) await writeScripts(this.file, next);
+      this.#replace(next);
+      return true;
+    });
+    this.#saving = removing.catch(() => {});
+    return removing;
+  }
+
   /** Read the file again (it changed); a broken file keeps the scripts in force and is reported. */
   async reload(): Promise<void> {
     if (this.file === undefined) return;
