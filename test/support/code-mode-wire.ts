@@ -116,6 +116,23 @@ export function codeModeWire(name: string) {
       for (const resolve of waiting) resolve();
     };
     const nextListChanged = () => new Promise<void>((resolve) => changed.push(resolve));
+    // What the tests use of either SDK's client: the two have the same two methods.
+    const wireClient = (
+      kind: WireClient['kind'],
+      client: {
+        callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+        listTools(): Promise<{ tools: unknown[] }>;
+      },
+    ): WireClient => ({
+      kind,
+      asked,
+      nextListChanged,
+      callTool: async (tool, args = {}) => {
+        const raw = await client.callTool({ name: tool, arguments: args });
+        return { isError: (raw as { isError?: boolean }).isError, text: resultText(raw), raw };
+      },
+      listTools: async () => (await client.listTools()).tools as never,
+    });
     if (kind === 'v1') {
       const client = new ClientV1(
         { name: 'code-v1', version: '1.0.0' },
@@ -131,16 +148,7 @@ export function codeModeWire(name: string) {
       client.setNotificationHandler(ToolListChangedNotificationSchema, onChanged);
       await client.connect(new TransportV1(new URL(url)));
       open.push({ close: () => client.close() });
-      return {
-        kind,
-        asked,
-        nextListChanged,
-        callTool: async (tool, args = {}) => {
-          const raw = await client.callTool({ name: tool, arguments: args });
-          return { isError: raw.isError as boolean | undefined, text: resultText(raw), raw };
-        },
-        listTools: async () => (await client.listTools()).tools as never,
-      };
+      return wireClient(kind, client);
     }
     const client = new ClientV2(
       { name: 'code-v2', version: '1.0.0' },
@@ -165,16 +173,7 @@ export function codeModeWire(name: string) {
       const subscription = await client.listen({ toolsListChanged: true });
       open.push({ close: () => subscription.close() });
     }
-    return {
-      kind,
-      asked,
-      nextListChanged,
-      callTool: async (tool, args = {}) => {
-        const raw = await client.callTool({ name: tool, arguments: args });
-        return { isError: raw.isError as boolean | undefined, text: resultText(raw), raw };
-      },
-      listTools: async () => (await client.listTools()).tools as never,
-    };
+    return wireClient(kind, client);
   };
 
   const close = async () => {
