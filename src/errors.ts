@@ -75,6 +75,8 @@ export type CandorErrorCode =
   | 'invalid_target'
   /** A code-mode script did not run to its end (`ScriptError.kind` says why). */
   | 'script_failed'
+  /** A stored script that cannot be saved (its name is taken, or its name, description or code is not valid). */
+  | 'invalid_script'
   /** An optional peer dependency the feature needs is not installed. */
   | 'missing_peer_dependency'
   /** Two servers offer a tool under one name. */

@@ -17,6 +17,7 @@ const OTHER_COMMANDS: ReadonlyArray<readonly [string, () => Promise<(program: Co
   ['observe', async () => (await import('./commands/observe.js')).registerObserve],
   ['pin', async () => (await import('./commands/pin.js')).registerPin],
   ['scan', async () => (await import('./commands/scan.js')).registerScan],
+  ['scripts', async () => (await import('./commands/scripts.js')).registerScripts],
   ['setup', async () => (await import('./commands/setup.js')).registerSetup],
   ['verify', async () => (await import('./commands/verify.js')).registerVerify],
   ['ui', async () => (await import('./commands/ui.js')).registerUi],
@@ -42,7 +43,7 @@ function commandWord(argv: readonly string[]): string | undefined {
 export async function buildProgram(argv: readonly string[] = process.argv): Promise<Command> {
   const program = new Command('candor')
     .description(
-      'MCP tools whose annotations tell the truth: serve tools, check any MCP server (inspect, call, lint, observe, scan, pin, verify), sign in to remote ones (auth), put a gateway in front of them (gateway, setup, audit) and look at them in a web console (ui).',
+      'MCP tools whose annotations tell the truth: serve tools, check any MCP server (inspect, call, lint, observe, scan, pin, verify), sign in to remote ones (auth), put a gateway in front of them (gateway, setup, audit, scripts) and look at them in a web console (ui).',
     )
     .version(packageInfo().version, '-v, --version')
     .option('--debug', 'print stack traces on errors')

@@ -161,9 +161,25 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
     key: 'toolList',
     type: '"all" | "search" | "code"',
     summary:
-      '`all` lists every tool; `search` starts each session with the `alwaysList` tools and `find_tools`, and lists what it finds; `code` lists `search_tools`, `tool_api` and `run_script`, and the model calls tools from a sandboxed script.',
+      '`all` lists every tool; `search` starts each session with the `alwaysList` tools and `find_tools`, and lists what it finds; `code` lists `search_tools`, `tool_api`, `run_script`, `save_script` and the stored scripts, and the model calls tools from a sandboxed script.',
     example: 'search',
     invalid: 'some',
+  },
+  {
+    key: 'codeMode',
+    type: 'object of script limits: memoryBytes, stackBytes, cpuMs, deadlineMs, outputBytes, maxCalls',
+    summary:
+      'The limits a code-mode script runs under (each whole number in its range: memoryBytes 1 MiB–1 GiB, stackBytes 32–256 KiB, cpuMs 10–600000, deadlineMs 100–3600000, outputBytes 1 KiB–16 MiB, maxCalls 1–10000); a profile may set its own. See [code mode](../gateway/code-mode.md).',
+    example: { cpuMs: 1000, maxCalls: 50 },
+    invalid: { cpuMs: 0 },
+  },
+  {
+    key: 'scripts',
+    type: 'path',
+    summary:
+      'The file of stored scripts that code-mode endpoints list as tools (default `candor.scripts.json` next to this file).',
+    example: 'candor.scripts.json',
+    invalid: 7,
   },
   {
     key: 'alwaysList',
@@ -182,7 +198,7 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'profiles',
-    type: 'object of { servers, tools, readOnly, toolList, taint } by name',
+    type: 'object of { servers, tools, readOnly, toolList, taint, codeMode } by name',
     summary: 'Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio.',
     example: { reader: { servers: ['memory'], readOnly: true } },
     invalid: { reader: { servers: ['nowhere'] } },

@@ -13,6 +13,7 @@ import { loginOperand, sendsOwnAuthorization } from '../targets/connect.js';
 import type { HttpTarget, StdioTarget } from '../targets/types.js';
 import { editDistance } from '../util/edit-distance.js';
 import { isRecord } from '../util/is-record.js';
+import { codeModeLimitsOf } from './code-mode/code-mode-settings.js';
 import { fail, gatewaySection, readConfigJson } from './config-json.js';
 import { ConfigProblems, unknownKey } from './config-problems.js';
 import { commandToolsOf, globsOf, lockOf, pathOf, positive, rateLimitsOf, reconnectOf } from './config-values.js';
@@ -50,6 +51,8 @@ export const KEYS = new Set([
   'reconnect',
   'sandbox',
   'toolList',
+  'codeMode',
+  'scripts',
   'alwaysList',
   'prefix',
   'profiles',
@@ -140,6 +143,9 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         );
       return root.toolList;
     });
+  if (root.codeMode !== undefined)
+    set('codeMode', () => codeModeLimitsOf(file, at('codeMode'), root.codeMode, problems));
+  if (root.scripts !== undefined) set('scripts', () => pathOf(file, at('scripts'), root.scripts, resolve));
   if (root.prefix !== undefined)
     set('prefix', () => {
       if (root.prefix !== 'always' && root.prefix !== 'never' && root.prefix !== 'on-clash')
@@ -317,7 +323,7 @@ function profilesOf(
   return out;
 }
 
-const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint'];
+const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint', 'codeMode'];
 
 function profileOf(
   file: string,
@@ -359,6 +365,7 @@ function profileOf(
     profile.toolList = raw.toolList;
   }
   if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
+  if (raw.codeMode !== undefined) profile.codeMode = codeModeLimitsOf(file, `${at}.codeMode`, raw.codeMode, problems);
   return profile;
 }
 

@@ -20,6 +20,7 @@ import type { ToolDefinition } from '../tool/types.js';
 import type { ServerLogger } from '../util/logger.js';
 import type { AuditEntry } from './audit-log.js';
 import { CODE_TOOL_NAMES, CodeMode } from './code-mode/code-tools.js';
+import type { ScriptStore } from './code-mode/script-store.js';
 import type { CallTracer } from './code-mode/script-tracing.js';
 import { filteredScope, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
@@ -114,6 +115,10 @@ export function serveEndpoints(
     quotaCounts: QuotaCounts;
     /** Spans for the calls of code-mode scripts, once OpenTelemetry is loaded. */
     scriptTracer?: () => CallTracer | undefined;
+    /** Code mode's stored scripts. */
+    scripts?: ScriptStore | undefined;
+    /** A tool's pin (the host catalog's hash), for the stored scripts that call it. */
+    pinOf?: (tool: ToolDefinition) => string;
   },
 ): Endpoints {
   const { registry, resources, prompts, logger, version, searches, prefix, rules, record, quotaCounts } = context;
@@ -145,9 +150,19 @@ export function serveEndpoints(
           limits: options.codeMode,
           record,
           ...(context.scriptTracer ? { tracer: context.scriptTracer } : {}),
+          store: context.scripts,
+          version,
+          ...(context.pinOf ? { pinOf: context.pinOf } : {}),
         })
       : undefined;
   if (coding) registry.add(...coding.definitions);
+  // A stored script saved or edited changes the lists of code-mode endpoints (not the registry's).
+  context.scripts?.onChange(() => {
+    for (const endpoint of [server!, ...profiles.values()]) {
+      endpoint.dispatcher.broadcast({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      endpoint.dispatcher.notifyToolsChanged('modern');
+    }
+  });
   // The gateway's own tools are listed only where their mode is on.
   const own = (t: ToolDefinition) => t.name === FIND_TOOLS || CODE_TOOL_NAMES.has(t.name);
   const endpoint = (label: string | undefined, toolScope: ToolScope | undefined, searching: boolean) => {
@@ -186,7 +201,9 @@ export function serveEndpoints(
   for (const [name, profile] of Object.entries(options.profiles ?? {})) {
     const profileSearch = searches.profiles.get(name);
     const keep = profileFilter(profile);
-    const inner = profile.toolList === 'code' ? coding : profileSearch;
+    // A profile's own script limits, over the gateway's.
+    const inner =
+      profile.toolList === 'code' ? coding?.scopeFor({ ...options.codeMode, ...profile.codeMode }) : profileSearch;
     const scope = filteredScope({
       keep: profileSearch ? (t) => !CODE_TOOL_NAMES.has(t.name) && keep(t) : (t) => !own(t) && keep(t),
       version,

@@ -22,17 +22,18 @@ import { stderrLogger } from '../util/logger.js';
 import { confirmDownstream } from './ask.js';
 import { type AuditEntry, auditSink } from './audit-log.js';
 import { CatalogSync } from './catalog-sync.js';
+import { checkCodeModeLimits, openScripts } from './code-mode/code-mode-settings.js';
 import { CODE_TOOL_NAMES } from './code-mode/code-tools.js';
 import { scriptCallTracer } from './code-mode/script-tracing.js';
 import { Door } from './door.js';
 import { type Endpoints, serveEndpoints, toolSearches } from './endpoints.js';
 import { ExtrasMirror } from './extras-mirror.js';
-import { watchLockfile, watchRules } from './file-watchers.js';
+import { watchLockfile, watchRules, watchScripts } from './file-watchers.js';
 import { callHooks } from './hooks/call-hooks.js';
 import { gatewayMetrics } from './metrics.js';
 import type { PerUserSignIns } from './per-user.js';
 import { perUserServersOf, perUserSignIns } from './per-user-config.js';
-import { proxyTool } from './proxy-tool.js';
+import { GATEWAY_META_KEY, proxyTool } from './proxy-tool.js';
 import { QuotaCounts } from './quotas/quota-counts.js';
 import { resultGuardStep } from './results/guard-step.js';
 import { messageGuard } from './results/message-guard.js';
@@ -100,6 +101,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
   // Read before anything starts: a counts file that is not one stops the gateway here, naming it.
   const quotaCounts = QuotaCounts.open({ file: options.quotaCounts, logger });
+  // Code mode's limits and stored scripts: a limit out of range or a broken scripts file stops it here.
+  checkCodeModeLimits(options);
+  const scripts = codeModeOn(options) ? await openScripts(options) : undefined;
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);
@@ -318,7 +322,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     record,
     quotaCounts,
     scriptTracer: () => scriptTracer,
+    scripts,
+    pinOf: (tool) => {
+      const meta = tool.meta?.[GATEWAY_META_KEY] as { server?: string; tool?: string } | undefined;
+      const found = meta?.server === undefined ? undefined : host.tool(`${meta.server}${SEPARATOR}${meta.tool}`);
+      return found?.hash ?? 'unpinned';
+    },
   });
+  if (scripts?.file !== undefined) stopWatching.push(watchScripts(scripts, logger));
   const { server, profiles: profileServers } = endpoints;
   const perUserSide =
     tokenKey === undefined

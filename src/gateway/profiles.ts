@@ -8,6 +8,7 @@
  */
 import picomatch from 'picomatch';
 import type { ToolScope } from '../engine/engine.js';
+import type { ScriptLimits } from '../host/code-mode/types.js';
 import type { TaintMode } from '../host/types.js';
 import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
@@ -27,6 +28,8 @@ export interface ProfileConfig {
   toolList?: 'all' | 'search' | 'code';
   /** Taint on this endpoint (default: the gateway's `taint`); see docs/gateway/taint.md. */
   taint?: TaintMode;
+  /** Code mode: this endpoint's script limits, over the gateway's `codeMode`. */
+  codeMode?: ScriptLimits;
 }
 
 /** Profile names are URL path segments and CLI words. */

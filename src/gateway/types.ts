@@ -137,8 +137,14 @@ export interface GatewayOptions {
    * sandboxed script (docs/gateway/code-mode.md).
    */
   toolList?: 'all' | 'search' | 'code';
-  /** Code mode: the limits a script runs under (memory, CPU, deadline, output, calls). */
+  /** Code mode: the limits a script runs under (memory, CPU, deadline, output, calls); a profile may set its own. */
   codeMode?: ScriptLimits;
+  /**
+   * Code mode: the file of stored scripts (docs/gateway/code-mode.md). Default
+   * `candor.scripts.json` next to `configFile`; without either, scripts saved are kept
+   * in memory until the gateway stops.
+   */
+  scripts?: string;
   /** Search mode: globs of namespaced tool names every session lists from the start. */
   alwaysList?: string[];
   /**

@@ -188,6 +188,7 @@ export class CallRunner {
       canRemember: judgement.canRemember,
       parallel: this.plan(prepared).parallel,
     };
+    if (judgement.taint) decision.taint = judgement.taint;
     if (prepared.tool) {
       decision.pinHash = prepared.tool.hash;
       decision.tool = prepared.tool.name;

@@ -262,6 +262,8 @@ export interface CallDecision {
   tool?: string;
   /** Whether the host would run the call beside other calls (a vouched read-only call). */
   parallel: boolean;
+  /** Set when the session's untrusted content is why it asks or denies: the earlier results behind it. */
+  taint?: TaintSource[];
 }
 
 /** How a call ended. */

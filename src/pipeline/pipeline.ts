@@ -60,7 +60,9 @@ export interface PipelineOptions {
  */
 export function createToolPipeline(options: PipelineOptions & { tools: ToolSource }): ToolRunner {
   const { tools, middleware = [], timeoutMs = 30_000, logger = stderrLogger() } = options;
-  const isCallable = (name: string) => tools.callable(name) !== undefined;
+  // Disabled means registered here and switched off. A tool the registry does not hold was offered
+  // by the request's tool scope (e.g. a gateway's per-endpoint tools), which decides what is callable.
+  const isCallable = (name: string) => tools.callable(name) !== undefined || tools.get(name) === undefined;
   const deadlines = new Deadlines();
   const builtins = {
     availability: availability({ isCallable }),

@@ -6,97 +6,25 @@
  * in the question; denial stops the script cleanly and the upstream never runs the call;
  * plan mode refuses the call; one audit record per run holds its calls.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, test } from 'vitest';
-import { type AuditEntry, createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { allowScript as allow, codeModeWire, denyScript as deny, ranCalls } from '../support/code-mode-wire.js';
 
-const fixture = join(import.meta.dirname, '../fixtures/gateway/upstream.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'candor-code-mode-'));
-const open: Array<{ close(): Promise<unknown> }> = [];
-const silent = { error() {}, warn() {}, info() {}, debug() {} };
+const wire = codeModeWire('code-mode');
+const { startGateway } = wire;
+afterAll(() => wire.close());
 
-afterAll(async () => {
-  for (const item of open.reverse()) await item.close().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let logs = 0;
-function ranCalls(log: string): string[] {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { tool: string }).tool);
+/** An SDK v2 client, in the 2026-07-28 era when `modern`. */
+async function clientV2(url: string, options: { answer?: typeof allow; modern?: boolean } = {}) {
+  const client = await wire.connect(options.modern ? 'v2-2026' : 'v2', url, options.answer);
+  return { client, asked: client.asked };
 }
 
-async function startGateway(options: Partial<GatewayOptions> = {}) {
-  const log = join(dir, `upstream-${++logs}.log`);
-  const audit: AuditEntry[] = [];
-  const gateway = await createGateway({
-    servers: {
-      notes: {
-        command: process.execPath,
-        args: [fixture],
-        env: { GATEWAY_FIXTURE_LOG: log },
-        stderr: 'ignore',
-        trust: 'trusted',
-      },
-    },
-    profiles: { code: { toolList: 'code' } },
-    audit: (entry) => audit.push(entry),
-    logger: silent,
-    ...options,
-  });
-  const listener = await gateway.listen({ port: 0, handleSignals: false });
-  open.push({ close: () => gateway.close() }, { close: () => listener.close() });
-  return { url: `${listener.url}/code`, log, audit };
+async function clientV1(url: string, answer: typeof allow) {
+  const client = await wire.connect('v1', url, answer);
+  return { client, asked: client.asked };
 }
 
-type Answer = { action: 'accept'; content: { decision: string } } | { action: 'decline' };
-
-async function clientV2(url: string, options: { answer?: Answer; modern?: boolean } = {}) {
-  const asked: string[] = [];
-  const client = new ClientV2(
-    { name: 'code-v2', version: '1.0.0' },
-    {
-      capabilities: options.answer ? { elicitation: { form: {} } } : {},
-      ...(options.modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-    },
-  );
-  if (options.answer) {
-    const answer = options.answer;
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const params = request.params as { message: string; requestedSchema: unknown };
-      asked.push(`${params.message}\n${JSON.stringify(params.requestedSchema)}`);
-      return answer as never;
-    });
-  }
-  await client.connect(new TransportV2(new URL(url)));
-  open.push({ close: () => client.close() });
-  return { client, asked };
-}
-
-async function clientV1(url: string, answer: Answer) {
-  const asked: string[] = [];
-  const client = new ClientV1({ name: 'code-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    asked.push(request.params.message);
-    return answer as never;
-  });
-  await client.connect(new TransportV1(new URL(url)));
-  open.push({ close: () => client.close() });
-  return { client, asked };
-}
-
-const text = (result: unknown) =>
-  ((result as { content: Array<{ type: string; text?: string }> }).content ?? []).map((b) => b.text ?? '').join('\n');
+const text = (result: { text: string }) => result.text;
 
 const READ_ONLY = `
 const first = await tools.notes__read_notes({});
@@ -109,31 +37,28 @@ await tools.notes__delete_notes({});
 await tools.notes__delete_notes({});
 return 'deleted twice';`;
 
-const allow: Answer = { action: 'accept', content: { decision: 'allow-script' } };
-const deny: Answer = { action: 'accept', content: { decision: 'deny' } };
-
 describe('the code-mode profile', () => {
-  test('lists only search_tools, tool_api and run_script; the full gateway still lists every tool', async () => {
+  test('lists only search_tools, tool_api, run_script and save_script; the full gateway still lists every tool', async () => {
     const { url } = await startGateway();
     const { client } = await clientV2(url);
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['run_script', 'search_tools', 'tool_api']);
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['run_script', 'save_script', 'search_tools', 'tool_api']);
     const full = await clientV2(url.replace(/\/code$/, ''));
-    const names = (await full.client.listTools()).tools.map((t) => t.name);
+    const names = (await full.client.listTools()).map((t) => t.name);
     expect(names).toContain('notes__delete_notes');
     expect(names).not.toContain('run_script');
-    const direct = await client.callTool({ name: 'notes__read_notes', arguments: {} }).catch((e: Error) => e);
-    expect(String((direct as Error).message ?? text(direct))).toContain('tool_api');
+    expect(names).not.toContain('save_script');
+    const direct = await client.callTool('notes__read_notes', {}).catch((e: Error) => e);
+    expect(direct).toBeInstanceOf(Error);
+    expect((direct as Error).message).toContain('tool_api');
   });
 
   test('search_tools finds tools and tool_api declares them with their effects', async () => {
     const { url } = await startGateway();
     const { client } = await clientV2(url);
-    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'delete notes' } });
+    const found = await client.callTool('search_tools', { query: 'delete notes' });
     expect(text(found)).toContain('notes__delete_notes');
-    const api = text(
-      await client.callTool({ name: 'tool_api', arguments: { tools: ['notes__delete_notes', 'nope'] } }),
-    );
+    const api = text(await client.callTool('tool_api', { tools: ['notes__delete_notes', 'nope'] }));
     expect(api).toContain('declare const tools');
     expect(api).toContain('notes__delete_notes(args:');
     expect(api).toContain('Effects: writes (destructive, idempotent), closed world.');
@@ -146,7 +71,7 @@ describe('scripts over the wire', () => {
     test(`SDK v2 (${era} era): a read-only script runs without a question`, async () => {
       const { url, log, audit } = await startGateway();
       const { client, asked } = await clientV2(url, { answer: allow, modern: era === '2026' });
-      const result = await client.callTool({ name: 'run_script', arguments: { code: READ_ONLY } });
+      const result = await client.callTool('run_script', { code: READ_ONLY });
       expect(result.isError).toBeFalsy();
       expect(JSON.parse(text(result))).toEqual({ first: '[]', same: true });
       expect(asked).toEqual([]);
@@ -164,7 +89,7 @@ describe('scripts over the wire', () => {
     test(`SDK v2 (${era} era): a destructive call asks once, with the plan, and allowing runs the rest`, async () => {
       const { url, log, audit } = await startGateway();
       const { client, asked } = await clientV2(url, { answer: allow, modern: era === '2026' });
-      const result = await client.callTool({ name: 'run_script', arguments: { code: DESTRUCTIVE } });
+      const result = await client.callTool('run_script', { code: DESTRUCTIVE });
       expect(text(result)).toBe('"deleted twice"');
       expect(asked).toHaveLength(1);
       expect(asked[0]).toContain('a script wants to run notes__delete_notes');
@@ -189,9 +114,8 @@ describe('scripts over the wire', () => {
     test(`SDK v2 (${era} era): denying stops the script with a clean error and the call never runs`, async () => {
       const { url, log, audit } = await startGateway();
       const { client, asked } = await clientV2(url, { answer: deny, modern: era === '2026' });
-      const result = await client.callTool({
-        name: 'run_script',
-        arguments: { code: `try { await tools.notes__delete_notes({}); } catch (e) { return 'caught'; }` },
+      const result = await client.callTool('run_script', {
+        code: `try { await tools.notes__delete_notes({}); } catch (e) { return 'caught'; }`,
       });
       expect(result.isError).toBe(true);
       expect(text(result)).toBe(
@@ -206,12 +130,12 @@ describe('scripts over the wire', () => {
   test('SDK v1: a destructive call asks once through elicitation/create; denying stops the script', async () => {
     const { url, log } = await startGateway();
     const allowed = await clientV1(url, allow);
-    const ok = await allowed.client.callTool({ name: 'run_script', arguments: { code: DESTRUCTIVE } });
+    const ok = await allowed.client.callTool('run_script', { code: DESTRUCTIVE });
     expect(text(ok)).toBe('"deleted twice"');
     expect(allowed.asked).toHaveLength(1);
     expect(allowed.asked[0]).toContain('Calls ahead named in the script:');
     const denied = await clientV1(url, deny);
-    const refused = await denied.client.callTool({ name: 'run_script', arguments: { code: DESTRUCTIVE } });
+    const refused = await denied.client.callTool('run_script', { code: DESTRUCTIVE });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toContain('denied this script');
     expect(ranCalls(log)).toEqual(['read_notes', 'delete_notes', 'delete_notes', 'read_notes']);
@@ -220,7 +144,7 @@ describe('scripts over the wire', () => {
   test('SDK v1: a read-only script runs without a question', async () => {
     const { url } = await startGateway();
     const { client, asked } = await clientV1(url, allow);
-    const result = await client.callTool({ name: 'run_script', arguments: { code: READ_ONLY } });
+    const result = await client.callTool('run_script', { code: READ_ONLY });
     expect(JSON.parse(text(result))).toEqual({ first: '[]', same: true });
     expect(asked).toEqual([]);
   });
@@ -228,11 +152,8 @@ describe('scripts over the wire', () => {
   test('plan mode: a destructive tool is not in the API of the script, so its call fails without a question', async () => {
     const { url, log } = await startGateway({ policy: 'plan' });
     const { client, asked } = await clientV2(url, { answer: allow });
-    const result = await client.callTool({
-      name: 'run_script',
-      arguments: {
-        code: 'const offered = typeof tools.notes__delete_notes; await tools.notes__read_notes({}); try { await tools.notes__delete_notes({}); return "ran"; } catch (e) { return offered + ": " + e.message; }',
-      },
+    const result = await client.callTool('run_script', {
+      code: 'const offered = typeof tools.notes__delete_notes; await tools.notes__read_notes({}); try { await tools.notes__delete_notes({}); return "ran"; } catch (e) { return offered + ": " + e.message; }',
     });
     expect(text(result)).toBe('"undefined: not a function"');
     expect(asked).toEqual([]);
@@ -242,12 +163,11 @@ describe('scripts over the wire', () => {
   test('a script that throws reports its line; a tool outside the profile is unknown to the script', async () => {
     const { url } = await startGateway({ profiles: { code: { toolList: 'code', readOnly: true } } });
     const { client } = await clientV2(url);
-    const thrown = await client.callTool({ name: 'run_script', arguments: { code: 'const a = 1;\n\nnull.x;' } });
+    const thrown = await client.callTool('run_script', { code: 'const a = 1;\n\nnull.x;' });
     expect(thrown.isError).toBe(true);
     expect(text(thrown)).toContain('(script line 3)');
-    const outside = await client.callTool({
-      name: 'run_script',
-      arguments: { code: 'return typeof tools.notes__delete_notes + "," + typeof tools.notes__read_notes;' },
+    const outside = await client.callTool('run_script', {
+      code: 'return typeof tools.notes__delete_notes + "," + typeof tools.notes__read_notes;',
     });
     expect(text(outside)).toBe('"undefined,function"');
   });
@@ -257,15 +177,12 @@ describe('scripts over the wire', () => {
       quotas: [{ tools: ['notes__read_notes'], per: 'all', max: 2, windowMs: 3_600_000 }],
     });
     const { client } = await clientV2(url);
-    const result = await client.callTool({
-      name: 'run_script',
-      arguments: {
-        code: `const out = [];
+    const result = await client.callTool('run_script', {
+      code: `const out = [];
           for (let i = 0; i < 3; i++) {
             try { await tools.notes__read_notes({}); out.push('ok'); } catch (e) { out.push(e.message); }
           }
           return out;`,
-      },
     });
     const out = JSON.parse(text(result)) as string[];
     expect(out.slice(0, 2)).toEqual(['ok', 'ok']);

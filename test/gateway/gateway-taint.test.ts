@@ -7,7 +7,7 @@
  * taint off; an untainted conversation, and another session beside a tainted one, run
  * as before.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -17,6 +17,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createGateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { ensureBuilt } from '../support/cli-harness.js';
+import { ranCalls as ran } from '../support/code-mode-wire.js';
 
 const fixture = join(import.meta.dirname, '../fixtures/gateway/taint-upstream.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'candor-taint-'));
@@ -30,14 +31,6 @@ afterAll(async () => {
 });
 
 let logs = 0;
-function ran(log: string): string[] {
-  if (!existsSync(log)) return [];
-  return readFileSync(log, 'utf8')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { tool: string }).tool);
-}
 
 /** A gateway in front of one trusted upstream (`web`); yolo with taint on unless told otherwise. */
 async function startGateway(options: Partial<GatewayOptions> = {}): Promise<{ url: string; log: string }> {

@@ -3,7 +3,8 @@
  * what reaches it: reads a script makes run without a question; the first call
  * the host's policy asks about asks once with the plan, allowing runs the rest,
  * denying stops the script and the server never sees the call; the host's own
- * onConfirm is never used for a script's calls.
+ * onConfirm is never used for a script's calls; untrusted content that arrives after
+ * the allow makes the next call the taint rule asks about ask again.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -94,5 +95,35 @@ describe('runHostScript', () => {
     );
     expect((error as ScriptError).kind).toBe('stopped');
     expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('limits out of range are refused before the script runs', async () => {
+    const error = await runHostScript(notes.host, { code: 'return 1;', limits: { cpuMs: 0 } }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('limits.cpuMs must be a whole number from 10 to 600000 (ms); got 0.');
+  });
+
+  // Last: it taints the host's own session.
+  it('untrusted content that arrives after the person allowed the script is asked about again', async () => {
+    notes.clear();
+    const questions: ScriptQuestion[] = [];
+    const answers = [true, false];
+    const error = await runHostScript(notes.host, {
+      code: `await tools.notes__delete_note({ name: 'a' });
+        const read = await tools.stranger__read_note({ name: 'x' });
+        await tools.notes__delete_note({ name: 'b' });
+        return read;`,
+      ask: (question) => {
+        questions.push(question);
+        return answers[questions.length - 1] ?? false;
+      },
+    }).catch((e: unknown) => e);
+    expect(questions).toHaveLength(2);
+    expect(questions[1]!.text).toContain(
+      'the script you allowed has since read untrusted content (the result of stranger__read_note (server stranger: untrusted))',
+    );
+    expect((error as ScriptError).message).toBe(
+      'The person denied this script at notes__delete_note; it stopped there.',
+    );
+    expect(started(notes.log(), 'delete_note').map((e) => e.args.name)).toEqual(['a']);
   });
 });

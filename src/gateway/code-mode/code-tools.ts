@@ -1,34 +1,40 @@
 /**
- * Code mode: an endpoint that lists three tools instead of its tool list.
+ * Code mode: an endpoint that lists a few tools instead of its tool list.
  * `search_tools` finds tools (the gateway's search), `tool_api` gives the typed
- * API of the chosen ones, and `run_script` runs a script that calls them
- * (script-run.ts). The tools a script may call are exactly those the endpoint
- * would list (its profile, the person's rules); the ordinary tools are neither
- * listed nor callable directly there.
+ * API of the chosen ones, `run_script` runs a script that calls them
+ * (script-run.ts), and `save_script` stores a script under a name, after which
+ * it is listed as a tool of its own (stored-tools.ts). The tools a script may call
+ * are exactly those the endpoint would list (its profile, the person's rules); the
+ * ordinary tools are neither listed nor callable directly there.
  */
 import { z } from 'zod';
 import type { ToolScope } from '../../engine/engine.js';
-import { CandorError } from '../../errors.js';
+import { CandorError, isCandorError } from '../../errors.js';
 import { ScriptError } from '../../host/code-mode/script-error.js';
 import { apiDeclarations } from '../../host/code-mode/typed-api.js';
 import type { ScriptLimits } from '../../host/code-mode/types.js';
+import { pinHash } from '../../host/pins/pin-hash.js';
 import type { Middleware, ToolSource } from '../../pipeline/types.js';
-import { ToolRegistry } from '../../registry/registry.js';
+import type { ToolRegistry } from '../../registry/registry.js';
 import { defineTool } from '../../tool/define.js';
-import type { ToolContext, ToolDefinition } from '../../tool/types.js';
+import type { CallToolResult, ToolContext, ToolDefinition } from '../../tool/types.js';
 import type { AuditEntry } from '../audit-log.js';
 import { GATEWAY_META_KEY } from '../proxy-tool.js';
 import { findToolsInput, firstLine, foundTool, hintSummary, searchCatalog } from '../tool-search.js';
+import { CodeModeView } from './code-mode-view.js';
 import { runGatewayScript } from './script-run.js';
+import { MAX_SCRIPT_CHARS, type ScriptStore } from './script-store.js';
 import type { CallTracer } from './script-tracing.js';
+import { storedTool } from './stored-tools.js';
 
 /** The names of code mode's tools. */
 export const SEARCH_TOOLS = 'search_tools';
 export const TOOL_API = 'tool_api';
 export const RUN_SCRIPT = 'run_script';
-export const CODE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, TOOL_API, RUN_SCRIPT]);
+export const SAVE_SCRIPT = 'save_script';
+export const CODE_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, TOOL_API, RUN_SCRIPT, SAVE_SCRIPT]);
 
-const MAX_SCRIPT = 100_000;
+const MAX_SCRIPT = MAX_SCRIPT_CHARS;
 
 // The same arguments as find_tools: it is the same search.
 const searchInput = findToolsInput;
@@ -44,6 +50,13 @@ const runInput = z.object({
       'JavaScript: the body of an async function. Call tools as `await tools.<name>({...})`; `return` the result.',
     ),
 });
+const saveInput = z.object({
+  name: z
+    .string()
+    .describe('The name it is listed under: letters, digits, "_" and "-", starting with a letter (not taken).'),
+  description: z.string().describe('What it does and returns, for whoever calls it.'),
+  code: runInput.shape.code,
+});
 
 /** What code mode needs from the gateway. */
 export interface CodeModeOptions {
@@ -53,43 +66,79 @@ export interface CodeModeOptions {
   limits?: ScriptLimits | undefined;
   record?: ((entry: AuditEntry) => void) | undefined;
   tracer?: () => CallTracer | undefined;
+  /** The stored scripts; without it nothing can be saved or listed. */
+  store?: ScriptStore | undefined;
+  /** Changes whenever the gateway's tools may have changed (the registry's version, with the rules'). */
+  version?: () => number | string;
+  /** A tool's pin (the host catalog's hash); default the hash of its listed definition. */
+  pinOf?: (tool: ToolDefinition) => string;
 }
 
 /**
- * Code mode for one endpoint.
+ * Code mode for the gateway's endpoints.
  *
  * @example
  * ```ts
- * const code = new CodeMode({ registry, middleware: compose(shared) });
+ * const code = new CodeMode({ registry, middleware: compose(shared), store });
  * for (const def of code.definitions) registry.add(def);
- * createServer({ registry, toolScope: filteredScope({ keep, version, tools: registry, search: code }) });
+ * createServer({ registry, toolScope: filteredScope({ keep, version, tools: registry, search: code.scopeFor(limits) }) });
  * ```
  */
 export class CodeMode {
   readonly #options: CodeModeOptions;
-  readonly #views = new WeakMap<ToolSource, CodeModeView>();
-  /** The three tools as registered (their handlers are bound per view). */
+  /** Code mode's own tools as registered (their handlers are bound per view). */
   readonly definitions: readonly ToolDefinition[];
+  /** The `toolScope` hook with the gateway's limits. */
+  readonly scope: ToolScope;
 
   constructor(options: CodeModeOptions) {
     this.#options = options;
     this.definitions = codeToolDefinitions();
+    this.scope = this.scopeFor(options.limits).scope;
   }
 
-  /** The `toolScope` hook: the request's tools (profile, rules) become the script's tools. */
-  readonly scope: ToolScope = (request) => {
-    const base = request.info?.tools ?? this.#options.registry;
-    let view = this.#views.get(base);
-    if (view === undefined) {
-      view = new CodeModeView(this.#bind(base), base);
-      this.#views.set(base, view);
-    }
-    return view;
-  };
+  /** The `toolScope` hook of an endpoint whose scripts run under `limits`: the request's tools (profile, rules) become the script's tools. */
+  scopeFor(limits: ScriptLimits | undefined): { scope: ToolScope } {
+    const views = new WeakMap<ToolSource, CodeModeView>();
+    return {
+      scope: (request) => {
+        const base = request.info?.tools ?? this.#options.registry;
+        let view = views.get(base);
+        if (view === undefined) {
+          view = this.#view(base, limits);
+          views.set(base, view);
+        }
+        return view;
+      },
+    };
+  }
 
-  #bind(base: ToolSource): Map<string, ToolDefinition> {
-    const { registry } = this.#options;
+  #view(base: ToolSource, limits: ScriptLimits | undefined): CodeModeView {
+    const { registry, store } = this.#options;
     const names = () => base.manifest().tools.flatMap((t) => (CODE_TOOL_NAMES.has(t.name) ? [] : [t.name]));
+    const runScript = async (code: string, offered: readonly string[], ctx: ToolContext): Promise<CallToolResult> => {
+      try {
+        const out = await runGatewayScript({
+          code,
+          ctx,
+          tools: base,
+          names: offered,
+          middleware: this.#options.middleware,
+          limits,
+          record: this.#options.record,
+          tracer: this.#options.tracer?.(),
+        });
+        const parts = [out.json === undefined ? 'The script returned nothing.' : out.json];
+        if (out.logs.length > 0) parts.push(`Console:\n${out.logs.join('\n')}`);
+        return {
+          content: [{ type: 'text', text: parts.join('\n\n') }],
+          ...(out.json === undefined ? {} : { structuredContent: { result: JSON.parse(out.json) as unknown } }),
+        };
+      } catch (error) {
+        if (!(error instanceof ScriptError)) throw error;
+        return { isError: true, content: [{ type: 'text', text: `The script failed: ${error.message}` }] };
+      }
+    };
     const handlers: Record<string, (args: never, ctx: ToolContext) => unknown> = {
       [SEARCH_TOOLS]: (args: z.infer<typeof searchInput>) => {
         const tools = searchCatalog(registry, base, args).map((tool) => foundTool(tool, serverOf(tool)));
@@ -118,33 +167,50 @@ export class CodeMode {
         const note = missing.length > 0 ? `\n// Not found here: ${missing.join(', ')} (use ${SEARCH_TOOLS}).\n` : '';
         return { content: [{ type: 'text', text: `${declarations}${note}` }] };
       },
-      [RUN_SCRIPT]: async (args: z.infer<typeof runInput>, ctx: ToolContext) => {
+      [RUN_SCRIPT]: (args: z.infer<typeof runInput>, ctx: ToolContext) => runScript(args.code, names(), ctx),
+      [SAVE_SCRIPT]: async (args: z.infer<typeof saveInput>) => {
+        if (store === undefined) throw new CandorError('code mode has no script store', { code: 'internal' });
         try {
-          const out = await runGatewayScript({
-            code: args.code,
-            ctx,
-            tools: base,
-            names: names(),
-            middleware: this.#options.middleware,
-            limits: this.#options.limits,
-            record: this.#options.record,
-            tracer: this.#options.tracer?.(),
-          });
-          const parts = [out.json === undefined ? 'The script returned nothing.' : out.json];
-          if (out.logs.length > 0) parts.push(`Console:\n${out.logs.join('\n')}`);
+          const saved = await store.save(args, 'model');
+          const listed = view.get(saved.name);
+          const hints = listed ? hintSummary({ ...listed.hints }) : 'not listed here';
           return {
-            content: [{ type: 'text', text: parts.join('\n\n') }],
-            ...(out.json === undefined ? {} : { structuredContent: { result: JSON.parse(out.json) as unknown } }),
+            content: [
+              {
+                type: 'text',
+                text: `Saved. It is listed as the tool ${saved.name} [${hints}]${store.file === undefined ? ' until the gateway stops' : ''}.`,
+              },
+            ],
           };
         } catch (error) {
-          if (!(error instanceof ScriptError)) throw error;
-          return { isError: true, content: [{ type: 'text', text: `The script failed: ${error.message}` }] };
+          if (!isCandorError(error)) throw error;
+          return { isError: true, content: [{ type: 'text', text: error.message }] };
         }
       },
     };
-    return new Map(
+    const own = new Map(
       this.definitions.map((def) => [def.name, { ...def, handler: handlers[def.name] } as ToolDefinition]),
     );
+    const version = this.#options.version ?? (() => registry.version);
+    const pinOf =
+      this.#options.pinOf ??
+      ((tool: ToolDefinition) => pinHash({ ...tool.wire, annotations: { ...tool.wire.annotations } }));
+    const view: CodeModeView = new CodeModeView({
+      own,
+      base,
+      version: () => `${version()}/${store?.generation ?? 0}`,
+      stored: () => {
+        if (store === undefined) return [];
+        const offered = names();
+        return store.list().map((script) => storedTool(script, { base, names: offered, pinOf, run: runScript }));
+      },
+      message: (name) => {
+        if (base.get(name) !== undefined)
+          return `${name} is called from a script here (code mode): get its API with ${TOOL_API}, then call it in ${RUN_SCRIPT}.`;
+        return `Unknown tool: ${name}. This gateway is in code mode: find tools with ${SEARCH_TOOLS}.`;
+      },
+    });
+    return view;
   }
 }
 
@@ -182,7 +248,7 @@ function codeToolDefinitions(): ToolDefinition[] {
         'Run JavaScript (the body of an async function) in a sandbox that can reach only the tools of this gateway, as `await tools.<name>(args)`.',
         'A tool with an output schema resolves to its structured result, any other to its text; a failed call rejects.',
         'Filter and join results in the script and `return` only what matters (JSON); `console.log` is returned too.',
-        'There is no network, file system, timers or require. Limits: CPU time, memory, a deadline, 64 KiB of output, 100 calls.',
+        'There is no network, file system, timers or require. Limits: CPU time, memory, a deadline, output size and the number of calls.',
         'Read-only calls run at once; the first call the gateway would ask a person about pauses the script and asks once, showing its plan.',
       ].join(' '),
       input: runInput,
@@ -190,26 +256,18 @@ function codeToolDefinitions(): ToolDefinition[] {
       world: 'open',
       handler: unbound,
     }),
+    defineTool({
+      name: SAVE_SCRIPT,
+      title: 'Save a script',
+      description: [
+        `Store a script under a name not taken, with a description; it is then listed here as a tool of its own, run as ${RUN_SCRIPT} runs it.`,
+        'Its hints are derived from the tools it calls (read-only only if every call is); a script that reaches tools by computed names is listed as destructive and open world.',
+        'Saving runs nothing and replaces nothing.',
+      ].join(' '),
+      input: saveInput,
+      effect: 'additive',
+      world: 'closed',
+      handler: unbound,
+    }),
   ] as unknown as ToolDefinition[];
-}
-
-/**
- * One endpoint's tools in code mode: a registry of the three tools bound to the tools the
- * request may reach (the three never change, so their list never does), and a message
- * that points at them for any other name.
- */
-class CodeModeView extends ToolRegistry {
-  readonly #base: ToolSource;
-
-  constructor(tools: Map<string, ToolDefinition>, base: ToolSource) {
-    // Their availability is the gateway's registry's (TOOL_<NAME>_DISABLED is read there).
-    super({ env: {}, tools: [...tools.values()] });
-    this.#base = base;
-  }
-
-  unknownToolMessage(name: string): string {
-    if (this.#base.get(name) !== undefined)
-      return `${name} is called from a script here (code mode): get its API with ${TOOL_API}, then call it in ${RUN_SCRIPT}.`;
-    return `Unknown tool: ${name}. This gateway is in code mode: find tools with ${SEARCH_TOOLS}.`;
-  }
 }

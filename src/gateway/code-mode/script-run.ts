@@ -5,20 +5,24 @@
  * result guards), wrapped in the gateway's shared middleware (server rate
  * limits, quotas), on a context of its own that says it comes from this script.
  * When the policy would ask a person about a call, the script asks once, showing
- * its plan; the answer holds for the rest of the run. One audit record covers
- * the run, with each call in it.
+ * its plan; the answer holds for the rest of the run, except for a call the taint
+ * rule asks about because untrusted content arrived after the answer: that is asked
+ * again, naming the content (host/code-mode/script-taint.ts). One audit record
+ * covers the run, with each call in it.
  */
 import { InputRequiredError } from '../../engine/modern/call-context.js';
 import { scriptValue, textOf } from '../../host/code-mode/host-script.js';
 import { runScript } from '../../host/code-mode/sandbox.js';
 import { HaltScript, ScriptError } from '../../host/code-mode/script-error.js';
 import { plannedCall, planText, ScriptLedger } from '../../host/code-mode/script-plan.js';
+import { TaintSinceAllow } from '../../host/code-mode/script-taint.js';
 import type { PlannedCall, ScriptLimits, ScriptOutcome } from '../../host/code-mode/types.js';
-import type { ConfirmAnswer, ConfirmRequest } from '../../host/types.js';
+import type { ConfirmAnswer, ConfirmRequest, TaintSource } from '../../host/types.js';
 import type { CallContext, Middleware, ToolSource } from '../../pipeline/types.js';
 import type { CallToolResult, ToolContext, ToolDefinition } from '../../tool/types.js';
 import { type CallScope, decisionQuestion } from '../ask.js';
 import { type AuditEntry, auditArgs } from '../audit-log.js';
+import { GATEWAY_META_KEY } from '../proxy-tool.js';
 import { SCRIPT_CALL, type ScriptCall } from '../upstream-call.js';
 import type { CallTracer } from './script-tracing.js';
 
@@ -62,12 +66,18 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
   // Set once the question went out as input_required: whatever else ended the run, that is the answer.
   let inputRequired: InputRequiredError | undefined;
 
-  const ask = async (request: ConfirmRequest, scope: CallScope, next: PlannedCall): Promise<boolean> => {
+  const since = new TaintSinceAllow();
+  const ask = async (
+    request: ConfirmRequest,
+    scope: CallScope,
+    next: PlannedCall,
+    untrusted: TaintSource[] = [],
+  ): Promise<boolean> => {
     const release = hold?.();
     const plan = ledger.plan(next, request.args);
     try {
       const answer = await scope.ctx.elicit(
-        decisionQuestion(planText(plan, request.reason), 'Run this script?', [
+        decisionQuestion(planText(plan, request.reason, untrusted), 'Run this script?', [
           { const: 'allow-script', title: 'Allow this script' },
           { const: 'deny', title: 'Deny' },
         ]),
@@ -103,16 +113,28 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
     const script: ScriptCall = {
       record: (entry) => entries.push(entry),
       confirm: async (request, scope): Promise<ConfirmAnswer> => {
-        // One question per run: calls that need an answer while it is open wait for it.
-        if (!allowed && denial === undefined) {
+        // The person's allow came before this untrusted content: it cannot cover it.
+        const untrusted = allowed ? since.arrivedSince(request.taint) : [];
+        // One question per run (calls that need an answer while it is open wait for it), and
+        // one more each time untrusted content arrived after an allow.
+        if ((!allowed || untrusted.length > 0) && denial === undefined) {
           try {
-            question ??= ask(request, scope, next);
+            if (untrusted.length > 0) question = ask(request, scope, next, untrusted);
+            else question ??= ask(request, scope, next);
             allowed = await question;
+            if (allowed) since.allowed();
           } catch {
             return 'deny';
           }
         }
-        scope.asked = { request, answer: allowed ? 'allow-once' : 'deny', detail: 'the script was asked about' };
+        scope.asked = {
+          request,
+          answer: allowed ? 'allow-once' : 'deny',
+          detail:
+            untrusted.length > 0
+              ? 'the script was asked again: untrusted content arrived after it was allowed'
+              : 'the script was asked about',
+        };
         return allowed ? 'allow-once' : 'deny';
       },
     };
@@ -123,9 +145,11 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
       result = options.tracer ? await options.tracer(tool, run) : await run();
     } catch (error) {
       if (error instanceof InputRequiredError) throw new HaltScript(error);
+      since.called(catalogName(tool));
       made.push({ ...next, outcome: 'failed' });
       throw error;
     }
+    since.called(catalogName(tool));
     if (denial !== undefined) {
       made.push({ ...next, outcome: 'denied' });
       throw new HaltScript(denial);
@@ -158,6 +182,12 @@ export async function runGatewayScript(options: ScriptRunOptions): Promise<Scrip
       options.record(runEntry(ctx, options.code, performance.now() - started, entries, asked, failure));
     }
   }
+}
+
+/** The host catalog's name of a proxied tool (taint sources name tools so, whatever the prefix setting). */
+function catalogName(tool: ToolDefinition): string {
+  const meta = tool.meta?.[GATEWAY_META_KEY] as { server?: string; tool?: string } | undefined;
+  return meta?.server !== undefined && meta.tool !== undefined ? `${meta.server}__${meta.tool}` : tool.name;
 }
 
 function runEntry(

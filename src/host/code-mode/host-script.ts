@@ -8,9 +8,11 @@
  */
 import type { CallToolResult } from '../../tool/types.js';
 import type { Host } from '../host-api.js';
+import { checkScriptLimits } from './limits.js';
 import { runScript } from './sandbox.js';
 import { HaltScript, ScriptError } from './script-error.js';
 import { plannedCall, planText, ScriptLedger } from './script-plan.js';
+import { TaintSinceAllow } from './script-taint.js';
 import type { ScriptLimits, ScriptOutcome, ScriptPlan } from './types.js';
 
 /** What `ask` is shown: the question in words, and the plan as data. */
@@ -49,12 +51,14 @@ export interface HostScriptOptions {
 export async function runHostScript(host: Host, options: HostScriptOptions): Promise<ScriptOutcome> {
   const offered = new Map(host.tools().map((tool) => [tool.name, tool]));
   const ledger = new ScriptLedger(options.code, (name) => offered.get(name)?.hints);
+  const limits = options.limits === undefined ? undefined : checkScriptLimits(options.limits, 'limits');
+  const since = new TaintSinceAllow();
   let allowed = false;
   let question: Promise<boolean> | undefined;
   return runScript({
     code: options.code,
     names: [...offered.keys()],
-    ...(options.limits ? { limits: options.limits } : {}),
+    ...(limits ? { limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     call: async (name, args, signal) => {
       const tool = offered.get(name);
@@ -67,7 +71,8 @@ export async function runHostScript(host: Host, options: HostScriptOptions): Pro
         ledger.made.push({ ...next, outcome: 'denied' });
         throw new Error(decision.reason);
       }
-      if (decision.decision === 'ask' && !allowed) {
+      const untrusted = decision.decision === 'ask' && allowed ? since.arrivedSince(decision.taint) : [];
+      if (decision.decision === 'ask' && (!allowed || untrusted.length > 0)) {
         const ask = options.ask;
         if (ask === undefined) {
           throw new HaltScript(
@@ -78,9 +83,13 @@ export async function runHostScript(host: Host, options: HostScriptOptions): Pro
           );
         }
         const plan = ledger.plan(next, args as Record<string, unknown>);
-        question ??= Promise.resolve(ask({ text: planText(plan, decision.reason), plan, reason: decision.reason }));
+        const text = planText(plan, decision.reason, untrusted);
+        // One question per run, and one more each time untrusted content arrived after an allow.
+        if (untrusted.length > 0) question = Promise.resolve(ask({ text, plan, reason: decision.reason }));
+        else question ??= Promise.resolve(ask({ text, plan, reason: decision.reason }));
         allowed = (await question) === true;
-        if (!allowed) {
+        if (allowed) since.allowed();
+        else {
           ledger.made.push({ ...next, outcome: 'denied' });
           throw new HaltScript(
             new ScriptError('stopped', `The person denied this script at ${name}; it stopped there.`),
@@ -93,6 +102,7 @@ export async function runHostScript(host: Host, options: HostScriptOptions): Pro
           ? { approval: { pinHash: decision.pinHash } }
           : {}),
       });
+      since.called(name);
       ledger.made.push({ ...next, outcome: outcome.status });
       if (outcome.status !== 'ok' || outcome.result === undefined)
         throw new Error((outcome.result && textOf(outcome.result)) || outcome.message || `${name} failed.`);

@@ -46,6 +46,6 @@ Calls made so far (1):
 Calls ahead named in the script:
   - a__post [writes (additive), open world]
 The script also reaches tools by computed names: it may call others.
-Allowing runs the rest of this script without asking again; denying stops it here.`);
+Allowing runs the rest of this script without asking again (unless untrusted content arrives after this answer); denying stops it here.`);
   });
 });

@@ -7,6 +7,8 @@
  * only makes the plan longer, and says "dynamic" when it cannot see them all.
  */
 
+import { describeSources } from '../taint.js';
+import type { TaintSource } from '../types.js';
 import { effectText } from './typed-api.js';
 import type { PlannedCall, ScriptPlan } from './types.js';
 
@@ -124,12 +126,18 @@ export class ScriptLedger {
  * ```ts
  * planText(plan, 'the tool may be destructive; destructive calls always ask.');
  * ```
+ *
+ * With `untrustedSince`, the script was allowed already and untrusted content came in
+ * after: the question says so and names it (script-taint.ts).
  */
-export function planText(plan: ScriptPlan, reason: string): string {
+export function planText(plan: ScriptPlan, reason: string, untrustedSince?: readonly TaintSource[]): string {
   const line = (c: PlannedCall) =>
     `${c.tool} [${effectText({ readOnlyHint: c.effect === 'read', destructiveHint: c.effect === 'destructive', idempotentHint: false, openWorldHint: c.openWorld })}]`;
+  const again = untrustedSince !== undefined && untrustedSince.length > 0;
   const lines = [
-    `candor: a script wants to run ${plan.next.tool}. Allow this script?`,
+    again
+      ? `candor: the script you allowed has since read untrusted content (${describeSources(untrustedSince)}) and now wants to run ${plan.next.tool}. Your allow was given before that content arrived, so you are asked again. Allow the rest of this script?`
+      : `candor: a script wants to run ${plan.next.tool}. Allow this script?`,
     `Why asked: ${reason}`,
     `Next call: ${line(plan.next)} with ${argumentSummary(plan.next.args)}`,
     `Calls made so far (${plan.made.length}):${plan.made.length === 0 ? ' none' : ''}`,
@@ -138,7 +146,11 @@ export function planText(plan: ScriptPlan, reason: string): string {
     ...plan.ahead.slice(0, 20).map((c) => `  - ${line(c)}`),
   ];
   if (plan.dynamic) lines.push('The script also reaches tools by computed names: it may call others.');
-  lines.push('Allowing runs the rest of this script without asking again; denying stops it here.');
+  lines.push(
+    again
+      ? 'Allowing runs the rest of this script, asking again only if more untrusted content arrives; denying stops it here.'
+      : 'Allowing runs the rest of this script without asking again (unless untrusted content arrives after this answer); denying stops it here.',
+  );
   return lines.join('\n');
 }
 
