@@ -270,6 +270,8 @@ const FAMILY = new Set([
   'StoreUnavailableError',
   'SignInRequiredError',
   'PerUserRefusal',
+  'DelegationRefusal',
+  'TokenExchangeError',
   'CliError',
   'InstallError',
   'ViewCallRefused',

@@ -188,6 +188,7 @@ function entryOf(file: string, where: string, name: string, entry: unknown, prob
   const record = entry as Record<string, unknown>;
   const upstream = upstreamOf(target);
   if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
+  if (target.kind === 'http' && target.auth?.mode === 'token-exchange') upstream.tokenExchange = target.auth.exchange;
   const part = (check: () => void) => problems.check(check);
   if (record.trust !== undefined)
     part(() => {

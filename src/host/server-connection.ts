@@ -61,6 +61,11 @@ export interface ServerConnectionOptions {
   /** The OAuth provider to use instead of one over `credentials` (the gateway's per-person sign-ins). */
   oauthProvider?: CandorOAuthProvider;
   /**
+   * A bearer token source instead of any OAuth sign-in (the gateway's exchanged tokens):
+   * asked before each request; `onUnauthorized` runs once on a 401 before one retry.
+   */
+  bearer?: { token(): Promise<string | undefined>; onUnauthorized?(): Promise<void> };
+  /**
    * Send tools/call to a stdio server on the lean path (default true); false sends every call
    * through the SDK client, to compare the two paths or to rule the lean one out.
    */
@@ -392,6 +397,17 @@ export class ServerConnection implements HostConnection {
       } catch {
         throw new CandorError(`Server "${this.name}": ${JSON.stringify(config.url)} is not a URL.`, {
           code: 'invalid_server_config',
+        });
+      }
+      const { bearer } = this.#options;
+      if (bearer) {
+        const authProvider = {
+          token: () => bearer.token(),
+          ...(bearer.onUnauthorized ? { onUnauthorized: () => bearer.onUnauthorized!() } : {}),
+        };
+        return new StreamableHTTPClientTransport(url, {
+          ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+          authProvider,
         });
       }
       const provider = this.#oauthProvider();
