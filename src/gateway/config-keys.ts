@@ -256,9 +256,9 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   {
     key: 'auth',
     remote: true,
-    type: '"oauth" | "oauth-per-user" | { clientId, clientSecretEnv, clientMetadataUrl, scopes, grant }',
+    type: '"oauth" | "oauth-per-user" | { clientId, clientSecretEnv, clientMetadataUrl, scopes, grant, tokenExchange }',
     summary:
-      'How candor signs in to a remote server: its own sign-in (`oauth`, the default when the server asks), one per person (`oauth-per-user`), or a registered client.',
+      "How candor signs in to a remote server: its own sign-in (`oauth`, the default when the server asks), one per person (`oauth-per-user`), a registered client, or the calling person's token exchanged for one to this server (`tokenExchange`, gateway only).",
     example: 'oauth',
     invalid: 'basic',
   },

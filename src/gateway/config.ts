@@ -254,7 +254,10 @@ export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
     const headers = target.headers ? { headers: target.headers } : {};
     // OAuth unless the entry sends its own Authorization header: a server that asks
     // for a sign-in then says how to give it one instead of failing with a bare 401.
-    if (target.auth === undefined && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
+    // A token-exchange entry's own Authorization header (if any) lists the tools, as for any entry.
+    const listsWithHeader =
+      target.auth === undefined || (target.auth.mode === 'token-exchange' && isEmpty(target.auth.client));
+    if (listsWithHeader && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
     const client = target.auth?.client ?? {};
     return {
       url: target.url,
@@ -382,4 +385,8 @@ function hooksOf(file: string, where: string, value: unknown): HookSettings {
   const settings = hookSettings(value);
   if (typeof settings === 'string') fail(file, where, settings);
   return settings;
+}
+
+function isEmpty(record: object): boolean {
+  return Object.keys(record).length === 0;
 }

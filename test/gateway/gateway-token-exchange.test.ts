@@ -14,6 +14,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AuditEntry } from '../../src/gateway/audit-log.js';
 import { createGateway, type Gateway } from '../../src/gateway/index.js';
@@ -35,8 +37,11 @@ const audit: AuditEntry[] = [];
 /** Bearer tokens that reached the upstream. */
 const bearers: string[] = [];
 const closers: Array<() => Promise<unknown>> = [];
+const spans = new InMemorySpanExporter();
 
 beforeAll(async () => {
+  // An application's OpenTelemetry SDK, registered before the gateway starts (so its calls are traced).
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
   upstream = createHttpServer();
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`;
@@ -115,6 +120,7 @@ afterAll(async () => {
   upstream?.closeAllConnections();
   await new Promise<void>((resolve) => upstream.close(() => resolve()));
   await idp?.close();
+  trace.disable();
 });
 
 /** A person's MCP client (SDK v2) to the gateway, with their own token. */
@@ -238,6 +244,22 @@ test("audit records name the person, the upstream's audience and the token's sou
   const entry = audit.findLast((e) => e.principal === 'judy' && e.server === 'billing')!;
   expect(entry.credentials).toEqual({ source: 'exchanged', audience: 'billing-api' });
   const text = JSON.stringify(audit);
+  for (const bearer of bearers) expect(text).not.toContain(bearer);
+  expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+});
+
+test("each upstream call's span names the person, the audience and the token's source, and carries no token", async () => {
+  const kim = await personClient(await idp.personToken('kim'));
+  await whoami(kim, 'billing');
+  const span = spans
+    .getFinishedSpans()
+    .findLast((s) => s.name === 'tools/call billing__whoami' && s.attributes['enduser.id'] === 'kim');
+  expect(span?.attributes).toMatchObject({
+    'enduser.id': 'kim',
+    'candor.upstream.credentials': 'exchanged',
+    'candor.upstream.audience': 'billing-api',
+  });
+  const text = JSON.stringify(spans.getFinishedSpans().map((s) => s.attributes));
   for (const bearer of bearers) expect(text).not.toContain(bearer);
   expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
 });
