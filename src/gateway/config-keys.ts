@@ -182,8 +182,9 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'profiles',
-    type: 'object of { servers, tools, readOnly, toolList, taint } by name',
-    summary: 'Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio.',
+    type: 'object of { servers, tools, readOnly, toolList, taint, groups, departments } by name',
+    summary:
+      "Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio; `groups` / `departments` admit only people whose token's claims match.",
     example: { reader: { servers: ['memory'], readOnly: true } },
     invalid: { reader: { servers: ['nowhere'] } },
   },
@@ -198,8 +199,16 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   {
     key: 'groupsClaim',
     type: 'string',
-    summary: "The token claim holding the person's groups, for `rules` (default `groups`).",
+    summary: "The token claim holding the person's groups, for `rules` and profiles' `groups` (default `groups`).",
     example: 'roles',
+    invalid: '',
+  },
+  {
+    key: 'departmentClaim',
+    type: 'string',
+    summary:
+      "The token claim holding the person's department, for `rules` and profiles' `departments` (default `department`).",
+    example: 'dept',
     invalid: '',
   },
 ];

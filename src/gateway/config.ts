@@ -55,6 +55,7 @@ export const KEYS = new Set([
   'profiles',
   'rules',
   'groupsClaim',
+  'departmentClaim',
   '$schema',
 ]);
 
@@ -152,6 +153,12 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
       if (typeof root.groupsClaim !== 'string' || root.groupsClaim === '')
         fail(file, at('groupsClaim'), 'expected the name of a token claim, e.g. "groups".');
       return root.groupsClaim;
+    });
+  if (root.departmentClaim !== undefined)
+    set('departmentClaim', () => {
+      if (typeof root.departmentClaim !== 'string' || root.departmentClaim === '')
+        fail(file, at('departmentClaim'), 'expected the name of a token claim, e.g. "department".');
+      return root.departmentClaim;
     });
   if (root.profiles !== undefined)
     set('profiles', () => profilesOf(file, at('profiles'), root.profiles, upstreams, problems));
@@ -321,7 +328,7 @@ function profilesOf(
   return out;
 }
 
-const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint'];
+const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint', 'groups', 'departments'];
 
 function profileOf(
   file: string,
@@ -363,6 +370,13 @@ function profileOf(
     profile.toolList = raw.toolList;
   }
   if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
+  for (const key of ['groups', 'departments'] as const) {
+    const list = raw[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string' && v !== ''))
+      fail(file, `${at}.${key}`, `expected a non-empty list of ${key === 'groups' ? 'group' : 'department'} names.`);
+    profile[key] = list as string[];
+  }
   return profile;
 }
 

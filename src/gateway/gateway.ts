@@ -100,7 +100,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const rules =
     options.rules === undefined
       ? undefined
-      : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
+      : await GatewayRules.load(options.rules, {
+          groupsClaim: options.groupsClaim,
+          departmentClaim: options.departmentClaim,
+        });
   // Read before anything starts: a counts file that is not one stops the gateway here, naming it.
   const quotaCounts = QuotaCounts.open({ file: options.quotaCounts, logger });
   const policyConfig = options.policy ?? 'default';

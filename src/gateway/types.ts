@@ -164,8 +164,10 @@ export interface GatewayOptions {
    * (actions `call` and `call_unconfirmed`; see src/gateway/rules.ts).
    */
   rules?: string;
-  /** The token claim holding the person's groups for the rules (default `groups`). */
+  /** The token claim holding the person's groups for the rules and profiles (default `groups`). */
   groupsClaim?: string;
+  /** The token claim holding the person's department for the rules and profiles (default `department`). */
+  departmentClaim?: string;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;
