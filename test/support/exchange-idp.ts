@@ -16,6 +16,19 @@ import Provider, { errors } from 'oidc-provider';
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
+export const ID_JAG_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
+
+/** An MCP server the IdP issues ID-JAGs for: its authorization server and resource, bound as a pair. */
+export interface IdJagTarget {
+  /** The issuer identifier of the MCP server's authorization server. */
+  audience: string;
+  /** The MCP server's resource identifier. */
+  resource: string;
+  scopes: string[];
+  /** The client's id at that authorization server, put in the ID-JAG's client_id. */
+  clientId: string;
+}
 
 /** One upstream the IdP exchanges tokens for. */
 export interface ExchangeTarget {
@@ -36,6 +49,8 @@ export interface ExchangeIdpOptions {
   exchangedTtl?: number;
   /** Confidential clients: id → secret. */
   clients: Record<string, string>;
+  /** MCP servers it issues ID-JAGs for (Enterprise-Managed Authorization). */
+  idJagTargets?: IdJagTarget[];
 }
 
 export interface ExchangeIdp {
@@ -46,6 +61,13 @@ export interface ExchangeIdp {
   exchanges: Array<{ client: string; audience?: string; resource?: string; scope?: string; actor: boolean }>;
   /** An access token for a person, to call the gateway with (signed by the provider's key). */
   personToken(sub: string, claims?: JWTPayload, ttlSec?: number): Promise<string>;
+  /** An ID token for a person signed in to `clientId` (their single sign-on). */
+  idToken(sub: string, clientId: string): Promise<string>;
+  /** Sign any ID-JAG (for the refusal cases): claims and header as given, iat and jti added. */
+  signIdJag(claims: JWTPayload, options?: { typ?: string; ttlSec?: number }): Promise<string>;
+  jwksUri: string;
+  /** The MCP servers it issues ID-JAGs for (add to it while it runs). */
+  idJagTargets: IdJagTarget[];
   close(): Promise<void>;
 }
 
@@ -67,6 +89,7 @@ export async function startExchangeIdp(options: ExchangeIdpOptions): Promise<Exc
   const publicKey = createPublicKey(privateKey);
   const ttl = options.exchangedTtl ?? 300;
   const exchanges: ExchangeIdp['exchanges'] = [];
+  const idJagTargets = options.idJagTargets ?? [];
 
   const provider = new Provider(issuer, {
     clients: Object.entries(options.clients).map(([client_id, client_secret]) => ({
@@ -117,6 +140,10 @@ export async function startExchangeIdp(options: ExchangeIdpOptions): Promise<Exc
         ...(params.scope ? { scope: params.scope } : {}),
         actor: params.actor_token !== undefined,
       });
+      if (params.requested_token_type === ID_JAG_TYPE) {
+        ctx.body = await issueIdJag(params, client);
+        return;
+      }
       if (params.subject_token_type !== ACCESS_TOKEN_TYPE)
         throw new errors.CustomOIDCProviderError('invalid_request', 'subject_token_type must be an access token');
       let subject: JWTPayload;
@@ -171,12 +198,58 @@ export async function startExchangeIdp(options: ExchangeIdpOptions): Promise<Exc
       'actor_token_type',
     ],
   );
+  const signIdJag = (claims: JWTPayload, opts: { typ?: string; ttlSec?: number } = {}) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-key', typ: opts.typ ?? 'oauth-id-jag+jwt' })
+      .setIssuer(issuer)
+      .setIssuedAt()
+      .setJti(randomUUID())
+      .setExpirationTime(`${opts.ttlSec ?? 300}s`)
+      .sign(signingKey);
+
+  /** Token exchange of an ID token for an ID-JAG: the extension's §4, with the pairing check of §7.6.1. */
+  async function issueIdJag(params: Record<string, string | undefined>, client: string) {
+    if (params.subject_token_type !== ID_TOKEN_TYPE)
+      throw new errors.CustomOIDCProviderError('invalid_request', 'an ID-JAG is issued for an ID token');
+    let person: JWTPayload;
+    try {
+      person = (await jwtVerify(params.subject_token ?? '', publicKey, { issuer, audience: client })).payload;
+    } catch {
+      throw new errors.CustomOIDCProviderError('invalid_grant', 'the ID token is not valid for this client');
+    }
+    const target = idJagTargets.find(
+      (t) => t.audience === params.audience && (params.resource === undefined || t.resource === params.resource),
+    );
+    if (target === undefined)
+      throw new errors.CustomOIDCProviderError('invalid_target', 'no such authorization server and resource pair');
+    const asked = params.scope ? params.scope.split(' ') : target.scopes;
+    const scope = asked.filter((s) => target.scopes.includes(s)).join(' ');
+    const jag = await signIdJag({
+      sub: person.sub,
+      aud: target.audience,
+      resource: target.resource,
+      client_id: target.clientId,
+      scope,
+    });
+    return { access_token: jag, issued_token_type: ID_JAG_TYPE, token_type: 'N_A', expires_in: 300, scope };
+  }
+
   http.on('request', provider.callback());
   return {
     issuer,
     tokenEndpoint: `${issuer}/token`,
     provider,
     exchanges,
+    jwksUri: `${issuer}/jwks`,
+    idJagTargets,
+    signIdJag,
+    idToken: (sub, clientId) =>
+      new SignJWT({ sub, aud: clientId })
+        .setProtectedHeader({ alg: 'RS256', kid: 'idp-key' })
+        .setIssuer(issuer)
+        .setIssuedAt()
+        .setExpirationTime('600s')
+        .sign(signingKey),
     personToken: (sub, claims = {}, ttlSec = 600) =>
       sign({ sub, aud: options.subjectAudience, scope: 'tools:read tools:write tools:destructive', ...claims }, ttlSec),
     async close() {
