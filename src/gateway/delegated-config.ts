@@ -33,13 +33,14 @@ export function delegatedServersOf(options: GatewayOptions): Map<string, Delegat
         '"tokenExchange" trades the calling person\'s token for one to this server, so the gateway must verify who calls: run it over HTTP with --auth-issuer (or "auth" in createGateway).',
       );
     }
-    const resource = exchange.resource ?? config.url;
+    // RFC 8693 §2.1: the target is named by audience, resource, or both; without either, the upstream's URL.
+    const resource = exchange.resource ?? (exchange.audience === undefined ? config.url : undefined);
     servers.set(name, {
       url: config.url,
       ...(config.headers ? { headers: config.headers } : {}),
       ...(config.era ? { era: config.era } : {}),
       source: 'exchanged',
-      audience: exchange.audience ?? resource,
+      audience: exchange.audience ?? resource!,
       obtain: exchanger(exchange, resource, fail),
       refreshBeforeMs: (exchange.refreshBeforeSec ?? 30) * 1000,
     });
@@ -50,7 +51,7 @@ export function delegatedServersOf(options: GatewayOptions): Map<string, Delegat
 /** The exchange of one upstream: the person's access token for one to `resource`. */
 function exchanger(
   settings: TokenExchangeSettings,
-  resource: string,
+  resource: string | undefined,
   fail: (why: string) => CandorError,
 ): DelegatedServer['obtain'] {
   let clientSecret: string | undefined;
@@ -76,7 +77,7 @@ function exchanger(
       subjectTokenType: TOKEN_TYPES.accessToken,
       requestedTokenType: TOKEN_TYPES.accessToken,
       ...(settings.audience !== undefined ? { audience: settings.audience } : {}),
-      resource,
+      ...(resource !== undefined ? { resource } : {}),
       ...(settings.scopes ? { scopes: settings.scopes } : {}),
       ...(actorToken !== undefined ? { actorToken, actorTokenType: TOKEN_TYPES.accessToken } : {}),
     });

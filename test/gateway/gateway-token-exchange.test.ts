@@ -94,7 +94,12 @@ beforeAll(async () => {
     servers: {
       billing: {
         ...listing,
-        tokenExchange: { ...exchange, audience: 'billing-api', scopes: ['tools:read', 'billing:read'] },
+        tokenExchange: {
+          ...exchange,
+          audience: 'billing-api',
+          resource: upstreamUrl,
+          scopes: ['tools:read', 'billing:read'],
+        },
       },
       ledger: {
         ...listing,
@@ -181,7 +186,8 @@ describe('token exchange for an upstream', () => {
     const carol = await personClient(await idp.personToken('carol'));
     const answer = JSON.parse((await whoami(carol, 'ledger')).text);
     expect(answer).toMatchObject({ sub: 'carol', scope: 'tools:read ledger:read', act: { sub: 'gateway' } });
-    expect(idp.exchanges.at(-1)).toMatchObject({ audience: 'ledger-api', actor: true });
+    // Only the audience was configured, so only the audience names the target (no resource sent).
+    expect(idp.exchanges.at(-1)).toEqual({ client: 'gateway', audience: 'ledger-api', actor: true });
   });
 
   test('a token about to expire is exchanged again before use: the upstream never gets an expired one', async () => {

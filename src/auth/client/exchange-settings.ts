@@ -17,7 +17,7 @@ export interface TokenExchangeSettings {
   clientSecretEnv?: string;
   /** RFC 8693 `audience`: the upstream as its authorization server names it. */
   audience?: string;
-  /** RFC 8693 / RFC 8707 `resource`: the upstream's resource URI. Default: the entry's `url`. */
+  /** RFC 8693 / RFC 8707 `resource`: the upstream's resource URI. Default: the entry's `url` when `audience` is not set. */
   resource?: string;
   /** Scopes asked for on the upstream. Default: none (the endpoint's own choice). */
   scopes?: string[];
