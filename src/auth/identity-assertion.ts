@@ -18,7 +18,7 @@
  * Every refusal is an {@link IdentityAssertionError} whose `error` is `invalid_grant`
  * (RFC 6749 §5.2), with a description that names the check and never the assertion.
  */
-import type { JSONWebKeySet, JWTPayload } from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { CandorError } from '../errors.js';
 import { ASYMMETRIC_ALGORITHMS } from './jwt-verifier.js';
 
@@ -101,7 +101,7 @@ export function identityAssertionVerifier(options: IdentityAssertionOptions) {
   const skew = options.clockToleranceSec ?? 30;
   const replay = options.replay ?? memoryReplayStore();
   let jose: Promise<typeof import('jose')> | undefined;
-  const keys = new Map<string, ReturnType<typeof import('jose')['createRemoteJWKSet']>>();
+  const keys = new Map<string, JWTVerifyGetKey>();
 
   return async (assertion: string, clientId: string, scope?: string): Promise<AcceptedAssertion> => {
     jose ??= import('jose');
@@ -121,8 +121,8 @@ export function identityAssertionVerifier(options: IdentityAssertionOptions) {
     if (key === undefined) {
       key =
         typeof idp.jwks === 'string' || idp.jwks instanceof URL
-          ? createRemoteJWKSet(new URL(idp.jwks))
-          : (createLocalJWKSet(idp.jwks) as typeof key);
+          ? (createRemoteJWKSet(new URL(idp.jwks)) as JWTVerifyGetKey)
+          : (createLocalJWKSet(idp.jwks) as JWTVerifyGetKey);
       keys.set(idp.issuer, key);
     }
     let payload: JWTPayload;

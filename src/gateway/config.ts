@@ -196,6 +196,12 @@ function entryOf(file: string, where: string, name: string, entry: unknown, prob
   const upstream = upstreamOf(target);
   if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
   if (target.kind === 'http' && target.auth?.mode === 'token-exchange') upstream.tokenExchange = target.auth.exchange;
+  if (target.kind === 'http' && target.auth?.mode === 'enterprise')
+    fail(
+      file,
+      `${where}.auth`,
+      '"enterprise" signs in with one person\'s ID token, so through the gateway every caller would be that person; use "tokenExchange" (each caller\'s own token) or "oauth-per-user".',
+    );
   const part = (check: () => void) => problems.check(check);
   if (record.trust !== undefined)
     part(() => {

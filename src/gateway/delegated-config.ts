@@ -22,6 +22,11 @@ import type { GatewayOptions } from './types.js';
 export function delegatedServersOf(options: GatewayOptions): Map<string, DelegatedServer> {
   const servers = new Map<string, DelegatedServer>();
   for (const [name, config] of Object.entries(options.servers)) {
+    if (config.enterprise !== undefined)
+      throw new CandorError(
+        `${name}: "enterprise" signs in with one person's ID token, so through the gateway every caller would be that person; use "tokenExchange" (each caller's own token) or "oauth-per-user".`,
+        { code: 'invalid_gateway_config' },
+      );
     const exchange = config.tokenExchange;
     if (exchange === undefined) continue;
     const fail = (why: string) => new CandorError(`${name}: ${why}`, { code: 'invalid_gateway_config' });

@@ -14,6 +14,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
+import { enterpriseAuthProvider } from '../auth/client/enterprise-settings.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
@@ -399,7 +400,8 @@ export class ServerConnection implements HostConnection {
           code: 'invalid_server_config',
         });
       }
-      const { bearer } = this.#options;
+      const bearer =
+        this.#options.bearer ?? (config.enterprise ? enterpriseAuthProvider(config.enterprise, config.url) : undefined);
       if (bearer) {
         const authProvider = {
           token: () => bearer.token(),

@@ -10,10 +10,15 @@
  * authorization server refuses an assertion for another audience, an expired one, a
  * replayed one, one issued to another client, one naming a server it does not serve,
  * and one without the ID-JAG type; the MCP server refuses an ID-JAG presented as if it
- * were an access token.
+ * were an access token. And candor as the client: the host and the CLI (`candor call` on a
+ * config entry with `"auth": { "enterprise" }`) reach the server as the person whose ID
+ * token they were given.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -22,9 +27,11 @@ import {
   redeemIdentityAssertion,
   requestIdentityAssertion,
 } from '../../src/auth/client/enterprise-grant.js';
+import { createHost } from '../../src/host/index.js';
 import { createServer } from '../../src/server/create-server.js';
 import { defineTool } from '../../src/tool/define.js';
 import { silentLogger } from '../../src/util/logger.js';
+import { ensureBuilt, runCli } from '../support/cli-harness.js';
 import { type ExchangeIdp, startExchangeIdp } from '../support/exchange-idp.js';
 import {
   type IdJagAuthorizationServer,
@@ -220,4 +227,59 @@ describe('the authorization server refuses assertions that fail the checks the e
     await expect(redeem(jag)).rejects.toThrow('invalid_grant (the assertion');
     await expect(redeem(jag)).rejects.toThrow('typ');
   });
+});
+
+describe('candor as the client: a server entry with "auth": { "enterprise" }', () => {
+  const settings = () => ({
+    idpTokenEndpoint: idp.tokenEndpoint,
+    idpClientId: idpClient.clientId,
+    idpClientSecretEnv: 'EMA_TEST_IDP_SECRET',
+    clientId: asClient.clientId,
+    clientSecretEnv: 'EMA_TEST_MCP_SECRET',
+    idTokenEnv: 'EMA_TEST_ID_TOKEN',
+  });
+
+  test('the host reaches the server as the person whose ID token it holds', async () => {
+    process.env.EMA_TEST_IDP_SECRET = idpClient.clientSecret;
+    process.env.EMA_TEST_MCP_SECRET = asClient.clientSecret;
+    process.env.EMA_TEST_ID_TOKEN = await idp.idToken('frank', idpClient.clientId);
+    const host = await createHost({ servers: { chat: { url: mcpUrl, enterprise: settings(), trust: 'trusted' } } });
+    try {
+      const outcome = await host.call('chat__whoami');
+      expect(outcome.status, outcome.message).toBe('ok');
+      expect((outcome.result!.content[0] as { text: string }).text).toBe(`frank via ${asClient.clientId}`);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('the CLI reads the entry from a config file and calls as the person', async () => {
+    ensureBuilt();
+    const dir = mkdtempSync(path.join(tmpdir(), 'candor-ema-'));
+    try {
+      const config = path.join(dir, 'mcp.json');
+      writeFileSync(
+        config,
+        JSON.stringify({ mcpServers: { chat: { url: mcpUrl, auth: { enterprise: settings() } } } }),
+      );
+      const env = {
+        EMA_TEST_IDP_SECRET: idpClient.clientSecret,
+        EMA_TEST_MCP_SECRET: asClient.clientSecret,
+        EMA_TEST_ID_TOKEN: await idp.idToken('grace', idpClient.clientId),
+        CANDOR_CREDENTIALS: path.join(dir, 'credentials.json'),
+      };
+      const run = await runCli(['call', `${config}#chat`, 'whoami'], { env, cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`grace via ${asClient.clientId}`);
+      // Without the ID token: a clear message naming the variable, no sign-in attempted.
+      const missing = await runCli(['call', `${config}#chat`, 'whoami'], {
+        env: { ...env, EMA_TEST_ID_TOKEN: '' },
+        cwd: dir,
+      });
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toContain('$EMA_TEST_ID_TOKEN');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
  * "scopes", "grant" }`, or `{ "tokenExchange": { … } }` (exchange-settings.ts).
  */
 import { CandorError } from '../../errors.js';
+import { type EnterpriseSettings, parseEnterprise } from './enterprise-settings.js';
 import { parseTokenExchange, type TokenExchangeSettings } from './exchange-settings.js';
 
 /** How candor identifies itself to an authorization server and which grant it uses. */
@@ -28,7 +29,9 @@ export type AuthSetting =
   | { mode: 'oauth'; client: OAuthClientSettings }
   | { mode: 'oauth-per-user'; client: OAuthClientSettings }
   /** The gateway exchanges each calling person's token for one to this server (RFC 8693). */
-  | { mode: 'token-exchange'; client: OAuthClientSettings; exchange: TokenExchangeSettings };
+  | { mode: 'token-exchange'; client: OAuthClientSettings; exchange: TokenExchangeSettings }
+  /** MCP Enterprise-Managed Authorization: the person's ID token → ID-JAG → access token. */
+  | { mode: 'enterprise'; client: OAuthClientSettings; enterprise: EnterpriseSettings };
 
 const KEYS = new Set([
   'clientId',
@@ -39,6 +42,7 @@ const KEYS = new Set([
   'grant',
   'perUser',
   'tokenExchange',
+  'enterprise',
 ]);
 
 /**
@@ -63,6 +67,11 @@ export function parseAuthSetting(value: unknown, where: string): AuthSetting {
   const raw = value as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
     if (!KEYS.has(key)) throw fail(`unknown key "auth".${key}; known: ${[...KEYS].join(', ')}.`);
+  }
+  if (raw.enterprise !== undefined) {
+    if (Object.keys(raw).length > 1)
+      throw fail('"auth".enterprise stands alone: its keys say how candor authenticates.');
+    return { mode: 'enterprise', client: {}, enterprise: parseEnterprise(raw.enterprise, where) };
   }
   if (raw.tokenExchange !== undefined) {
     const exchange = parseTokenExchange(raw.tokenExchange, where);
