@@ -179,11 +179,15 @@ async function measure(label: string, text: string, tools: ToolDefinition[], run
 async function bare(tools: ToolDefinition[]): Promise<void> {
   const rules = await GatewayRules.fromText(WHOLE_RULES, 'whole');
   for (let i = 0; i < 300; i++)
-    rules.permits({ id: `warm${i}`, groups: [], client: '', scopes: [] }, tools[i]!, 'call');
+    rules.permits({ id: `warm${i}`, groups: [], department: '', client: '', scopes: [] }, tools[i]!, 'call');
   const n = 3000;
   const started = performance.now();
   for (let i = 0; i < n; i++) {
-    rules.permits({ id: `p${i}`, groups: ['dev'], client: 'cli', scopes: [] }, tools[i % tools.length]!, 'call');
+    rules.permits(
+      { id: `p${i}`, groups: ['dev'], department: '', client: 'cli', scopes: [] },
+      tools[i % tools.length]!,
+      'call',
+    );
   }
   const ms = performance.now() - started;
   console.log(

@@ -272,6 +272,8 @@ const FAMILY = new Set([
   'StoreUnavailableError',
   'SignInRequiredError',
   'PerUserRefusal',
+  'DelegationRefusal',
+  'TokenExchangeError',
   'CliError',
   'InstallError',
   'ViewCallRefused',

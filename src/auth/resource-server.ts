@@ -21,6 +21,7 @@ import { bearerChallenge } from './challenge.js';
 import { customVerifier, introspectionVerifier } from './introspection-verifier.js';
 import { jwtVerifier } from './jwt-verifier.js';
 import { checkResource, metadataPaths, metadataUrl, type ProtectedResourceMetadata } from './resource-metadata.js';
+import { rememberSubjectToken } from './subject-tokens.js';
 import { cachedVerifier } from './token-cache.js';
 import { frozenPrincipals, type TokenVerifier } from './token-verifier.js';
 import { isScopeToken, ToolScopePolicy } from './tool-scopes.js';
@@ -138,6 +139,7 @@ export function createResourceServer(options: ResourceServerOptions): ResourceSe
       });
     }
     const auth = verdict.principal;
+    rememberSubjectToken(auth, credentials.token);
     return { auth, tools: views.forScopes(auth.scopes) };
   }
 

@@ -7,6 +7,21 @@ import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { canonicalJson } from '../host/pins/canonical-json.js';
 
+/** Where the token an upstream call carries comes from. */
+export type CredentialSource = 'exchanged' | 'enterprise' | 'per-person' | 'shared' | 'none';
+
+/** How one upstream call was credentialed (never the token itself). */
+export interface UpstreamCredential {
+  /**
+   * `exchanged` (RFC 8693, for the person), `enterprise` (an ID-JAG redeemed for the person),
+   * `per-person` (the person's own sign-in to the upstream), `shared` (one sign-in or header for
+   * everyone), `none` (no credential: stdio, or an open server).
+   */
+  source: CredentialSource;
+  /** The upstream as its tokens name it (audience or resource URI), when it takes tokens. */
+  audience?: string;
+}
+
 /** One audited call. */
 export interface AuditEntry {
   time: string;
@@ -14,6 +29,8 @@ export interface AuditEntry {
   session?: string;
   /** Who called (the token's subject, else its client id), when the gateway requires tokens. */
   principal?: string;
+  /** How the call reached the upstream: the token's source and the upstream's audience. */
+  credentials?: UpstreamCredential;
   tool: string;
   server?: string;
   /** allow / ask / deny as the policy said it, or `error` when the call could not be attempted. */

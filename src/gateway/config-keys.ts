@@ -198,8 +198,9 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   },
   {
     key: 'profiles',
-    type: 'object of { servers, tools, readOnly, toolList, taint, codeMode } by name',
-    summary: 'Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio.',
+    type: 'object of { servers, tools, readOnly, toolList, taint, codeMode, groups, departments } by name',
+    summary:
+      "Named slices of the gateway, served at `/mcp/<name>` over HTTP and with `--profile <name>` over stdio; `groups` / `departments` admit only people whose token's claims match.",
     example: { reader: { servers: ['memory'], readOnly: true } },
     invalid: { reader: { servers: ['nowhere'] } },
   },
@@ -214,8 +215,16 @@ export const GATEWAY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   {
     key: 'groupsClaim',
     type: 'string',
-    summary: "The token claim holding the person's groups, for `rules` (default `groups`).",
+    summary: "The token claim holding the person's groups, for `rules` and profiles' `groups` (default `groups`).",
     example: 'roles',
+    invalid: '',
+  },
+  {
+    key: 'departmentClaim',
+    type: 'string',
+    summary:
+      "The token claim holding the person's department, for `rules` and profiles' `departments` (default `department`).",
+    example: 'dept',
     invalid: '',
   },
 ];
@@ -272,9 +281,9 @@ export const ENTRY_KEY_DOCS: readonly ConfigKeyDoc[] = [
   {
     key: 'auth',
     remote: true,
-    type: '"oauth" | "oauth-per-user" | { clientId, clientSecretEnv, clientMetadataUrl, scopes, grant }',
+    type: '"oauth" | "oauth-per-user" | { clientId, clientSecretEnv, clientMetadataUrl, scopes, grant, tokenExchange }',
     summary:
-      'How candor signs in to a remote server: its own sign-in (`oauth`, the default when the server asks), one per person (`oauth-per-user`), or a registered client.',
+      "How candor signs in to a remote server: its own sign-in (`oauth`, the default when the server asks), one per person (`oauth-per-user`), a registered client, or the calling person's token exchanged for one to this server (`tokenExchange`, gateway only).",
     example: 'oauth',
     invalid: 'basic',
   },

@@ -4,7 +4,7 @@ import { parseGatewayConfig } from './config.js';
 
 const FILE = '/work/candor.gateway.json';
 const EXPECTED =
-  'results, hooks, servers, mcpServers, policy, overrides, lock, approvalsFile, commandTools, rateLimits, quotas, quotaCounts, taint, audit, timeoutMs, confirmTimeoutMs, reconnect, sandbox, toolList, codeMode, scripts, alwaysList, prefix, profiles, rules, groupsClaim';
+  'results, hooks, servers, mcpServers, policy, overrides, lock, approvalsFile, commandTools, rateLimits, quotas, quotaCounts, taint, audit, timeoutMs, confirmTimeoutMs, reconnect, sandbox, toolList, codeMode, scripts, alwaysList, prefix, profiles, rules, groupsClaim, departmentClaim';
 
 function refusal(config: unknown): string {
   try {
@@ -33,12 +33,12 @@ describe('every mistake of a gateway config in one run', () => {
     expect(lines[0]).toBe(`${FILE}: 8 problems:`);
     expect(lines.slice(1).sort()).toEqual(
       [
-        '  polcy: unknown key; did you mean "policy"? Expected one of results, hooks, servers, mcpServers, policy, overrides, lock, approvalsFile, commandTools, rateLimits, quotas, quotaCounts, taint, audit, timeoutMs, confirmTimeoutMs, reconnect, sandbox, toolList, codeMode, scripts, alwaysList, prefix, profiles, rules, groupsClaim.',
+        '  polcy: unknown key; did you mean "policy"? Expected one of results, hooks, servers, mcpServers, policy, overrides, lock, approvalsFile, commandTools, rateLimits, quotas, quotaCounts, taint, audit, timeoutMs, confirmTimeoutMs, reconnect, sandbox, toolList, codeMode, scripts, alwaysList, prefix, profiles, rules, groupsClaim, departmentClaim.',
         '  servers.memory: neither "command" (stdio) nor "url" (HTTP) is set. Did you mean "command" (not "comand")?',
         '  servers.files.trust: must be "trusted" or "untrusted".',
         '  servers.files.timeoutMs: must be a positive number.',
         '  timeoutMs: must be a positive number.',
-        '  profiles.reader.readonly: unknown key; did you mean "readOnly"? Expected one of servers, tools, readOnly, toolList, taint, codeMode.',
+        '  profiles.reader.readonly: unknown key; did you mean "readOnly"? Expected one of servers, tools, readOnly, toolList, taint, codeMode, groups, departments.',
         '  reconnect.initialDelayMs: must be a positive number.',
         '  reconnect.maxDelayMs: must be a positive number.',
       ].sort(),

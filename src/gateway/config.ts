@@ -58,6 +58,7 @@ export const KEYS = new Set([
   'profiles',
   'rules',
   'groupsClaim',
+  'departmentClaim',
   '$schema',
 ]);
 
@@ -159,6 +160,12 @@ export function parseGatewayConfig(parsed: unknown, file: string): GatewayOption
         fail(file, at('groupsClaim'), 'expected the name of a token claim, e.g. "groups".');
       return root.groupsClaim;
     });
+  if (root.departmentClaim !== undefined)
+    set('departmentClaim', () => {
+      if (typeof root.departmentClaim !== 'string' || root.departmentClaim === '')
+        fail(file, at('departmentClaim'), 'expected the name of a token claim, e.g. "department".');
+      return root.departmentClaim;
+    });
   if (root.profiles !== undefined)
     set('profiles', () => profilesOf(file, at('profiles'), root.profiles, upstreams, problems));
   if (root.alwaysList !== undefined) set('alwaysList', () => globsOf(file, at('alwaysList'), root.alwaysList));
@@ -194,6 +201,13 @@ function entryOf(file: string, where: string, name: string, entry: unknown, prob
   const record = entry as Record<string, unknown>;
   const upstream = upstreamOf(target);
   if (target.kind === 'http' && target.auth?.mode === 'oauth-per-user') upstream.perUser = true;
+  if (target.kind === 'http' && target.auth?.mode === 'token-exchange') upstream.tokenExchange = target.auth.exchange;
+  if (target.kind === 'http' && target.auth?.mode === 'enterprise')
+    fail(
+      file,
+      `${where}.auth`,
+      '"enterprise" signs in with one person\'s ID token, so through the gateway every caller would be that person; use "tokenExchange" (each caller\'s own token) or "oauth-per-user".',
+    );
   const part = (check: () => void) => problems.check(check);
   if (record.trust !== undefined)
     part(() => {
@@ -259,7 +273,10 @@ export function upstreamOf(target: StdioTarget | HttpTarget): UpstreamConfig {
     const headers = target.headers ? { headers: target.headers } : {};
     // OAuth unless the entry sends its own Authorization header: a server that asks
     // for a sign-in then says how to give it one instead of failing with a bare 401.
-    if (target.auth === undefined && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
+    // A token-exchange entry's own Authorization header (if any) lists the tools, as for any entry.
+    const listsWithHeader =
+      target.auth === undefined || (target.auth.mode === 'token-exchange' && isEmpty(target.auth.client));
+    if (listsWithHeader && sendsOwnAuthorization(target)) return { url: target.url, ...headers };
     const client = target.auth?.client ?? {};
     return {
       url: target.url,
@@ -323,7 +340,7 @@ function profilesOf(
   return out;
 }
 
-const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint', 'codeMode'];
+const PROFILE_KEYS = ['servers', 'tools', 'readOnly', 'toolList', 'taint', 'codeMode', 'groups', 'departments'];
 
 function profileOf(
   file: string,
@@ -366,6 +383,13 @@ function profileOf(
   }
   if (raw.taint !== undefined) profile.taint = parseTaint(file, `${at}.taint`, raw.taint);
   if (raw.codeMode !== undefined) profile.codeMode = codeModeLimitsOf(file, `${at}.codeMode`, raw.codeMode, problems);
+  for (const key of ['groups', 'departments'] as const) {
+    const list = raw[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((v) => typeof v === 'string' && v !== ''))
+      fail(file, `${at}.${key}`, `expected a non-empty list of ${key === 'groups' ? 'group' : 'department'} names.`);
+    profile[key] = list as string[];
+  }
   return profile;
 }
 
@@ -388,4 +412,8 @@ function hooksOf(file: string, where: string, value: unknown): HookSettings {
   const settings = hookSettings(value);
   if (typeof settings === 'string') fail(file, where, settings);
   return settings;
+}
+
+function isEmpty(record: object): boolean {
+  return Object.keys(record).length === 0;
 }

@@ -22,7 +22,7 @@ import type { AuditEntry } from './audit-log.js';
 import { CODE_TOOL_NAMES, CodeMode } from './code-mode/code-tools.js';
 import type { ScriptStore } from './code-mode/script-store.js';
 import type { CallTracer } from './code-mode/script-tracing.js';
-import { filteredScope, profileFilter } from './profiles.js';
+import { filteredScope, profileAdmits, profileFilter } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { quotaAuditEntry } from './quotas/quota-audit.js';
 import type { QuotaCounts } from './quotas/quota-counts.js';
@@ -204,10 +204,22 @@ export function serveEndpoints(
     // A profile's own script limits, over the gateway's.
     const inner =
       profile.toolList === 'code' ? coding?.scopeFor({ ...options.codeMode, ...profile.codeMode }) : profileSearch;
+    const admits = profileAdmits(profile, options);
     const scope = filteredScope({
       keep: profileSearch ? (t) => !CODE_TOOL_NAMES.has(t.name) && keep(t) : (t) => !own(t) && keep(t),
       version,
       tools: registry,
+      ...(admits
+        ? {
+            admits,
+            refusal: `The profile ${name} is for ${[
+              profile.groups ? `the groups ${profile.groups.join(', ')}` : '',
+              profile.departments ? `the departments ${profile.departments.join(', ')}` : '',
+            ]
+              .filter((s) => s !== '')
+              .join(' in ')} only (from your token's claims).`,
+          }
+        : {}),
       ...(inner ? { search: inner } : {}),
     });
     profiles.set(name, endpoint(name, withRules(scope), profileSearch !== undefined));

@@ -25,6 +25,9 @@ import { CatalogSync } from './catalog-sync.js';
 import { checkCodeModeLimits, openScripts } from './code-mode/code-mode-settings.js';
 import { CODE_TOOL_NAMES } from './code-mode/code-tools.js';
 import { scriptCallTracer } from './code-mode/script-tracing.js';
+import { credentialOf } from './credential-sources.js';
+import { delegatedServersOf } from './delegated-config.js';
+import { DelegatedUpstreams } from './delegated-upstreams.js';
 import { Door } from './door.js';
 import { type Endpoints, serveEndpoints, toolSearches } from './endpoints.js';
 import { ExtrasMirror } from './extras-mirror.js';
@@ -98,7 +101,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const rules =
     options.rules === undefined
       ? undefined
-      : await GatewayRules.load(options.rules, options.groupsClaim ? { groupsClaim: options.groupsClaim } : {});
+      : await GatewayRules.load(options.rules, {
+          groupsClaim: options.groupsClaim,
+          departmentClaim: options.departmentClaim,
+        });
   // Read before anything starts: a counts file that is not one stops the gateway here, naming it.
   const quotaCounts = QuotaCounts.open({ file: options.quotaCounts, logger });
   // Code mode's limits and stored scripts: a limit out of range or a broken scripts file stops it here.
@@ -133,6 +139,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   // "oauth-per-user" upstreams: checked before anything starts.
   const perUserServers = perUserServersOf(options);
+  // Upstreams called with a token made for the person (token exchange): checked now too.
+  const delegatedServers = delegatedServersOf(options);
+  const delegated =
+    delegatedServers.size > 0
+      ? new DelegatedUpstreams({
+          servers: delegatedServers,
+          logger,
+          capabilities: FORWARDED_CAPABILITIES,
+          onClient: (name, client) => forwardUpstreamRequests(name, client, inFlight, guardMessages),
+        })
+      : undefined;
   const tokenKey = perUserServers.size > 0 ? tokenKeyFrom(options.tokenKey) : undefined;
   const sandboxed = await sandboxUpstreams(options, logger);
   const servers = Object.fromEntries(
@@ -199,6 +216,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     rules,
     record,
     perUser: () => perUser,
+    delegated,
+    credentialOf: (name) => credentialOf(options.servers[name]),
     remote: (server) => options.servers[server]?.command === undefined,
     taint: new TaintSessions(),
     guard: resultGuardStep({ gateway: options.results, server: (name) => options.servers[name]?.results }),
@@ -233,6 +252,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ...s,
       ...door.status(s.name),
       ...(perUser?.has(s.name) ? { perUser: { connectedPeople: perUser.connectedPeople(s.name) } } : {}),
+      ...(delegated?.has(s.name) ? { perUser: { connectedPeople: delegated.connectedPeople(s.name) } } : {}),
     }));
 
   const prefix = options.prefix ?? 'always';
@@ -275,7 +295,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     upstream,
     logger,
     reconnect: options.reconnect,
-    perUser: new Set(perUserServers.keys()),
+    perUser: new Set([...perUserServers.keys(), ...delegatedServers.keys()]),
     onUp: async (name, wasDown) => {
       // Its tools join the list now (an upstream that was down at start, or signed in since);
       // at start the first sync below lists them.
@@ -389,6 +409,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await host.approvalsSaved();
       quotaCounts.flush();
       await perUser?.close();
+      await delegated?.close();
       await host.close();
       await sandboxed.dispose();
     },

@@ -12,7 +12,8 @@ import type { ScriptLimits } from '../host/code-mode/types.js';
 import type { TaintMode } from '../host/types.js';
 import type { ToolSource } from '../pipeline/types.js';
 import { pageOfNamed } from '../registry/cursor.js';
-import type { ToolDefinition, WireTool } from '../tool/types.js';
+import type { AuthInfo, ToolDefinition, WireTool } from '../tool/types.js';
+import { departmentOf, groupsOf, type IdentityClaimNames } from './identity-claims.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { FIND_TOOLS } from './tool-search.js';
 
@@ -30,6 +31,33 @@ export interface ProfileConfig {
   taint?: TaintMode;
   /** Code mode: this endpoint's script limits, over the gateway's `codeMode`. */
   codeMode?: ScriptLimits;
+  /**
+   * Only people whose verified token names one of these groups (the `groupsClaim`) see and
+   * call this profile's tools; anyone else gets an empty list.
+   */
+  groups?: string[];
+  /** Only people whose token's department (the `departmentClaim`) is one of these. */
+  departments?: string[];
+}
+
+/**
+ * Whether a person's verified token admits them to a profile (its `groups` and
+ * `departments`, when set: one of each must match).
+ *
+ * @example
+ * ```ts
+ * profileAdmits({ groups: ['finance'] }, {})(ctx.auth); // true for a token with groups: ['finance']
+ * ```
+ */
+export function profileAdmits(
+  profile: ProfileConfig,
+  claims: IdentityClaimNames,
+): ((auth: AuthInfo | undefined) => boolean) | undefined {
+  const { groups, departments } = profile;
+  if (groups === undefined && departments === undefined) return undefined;
+  return (auth) =>
+    (groups === undefined || groupsOf(auth, claims.groupsClaim).some((g) => groups.includes(g))) &&
+    (departments === undefined || departments.includes(departmentOf(auth, claims.departmentClaim)));
 }
 
 /** Profile names are URL path segments and CLI words. */
@@ -75,9 +103,23 @@ export function filteredScope(options: {
   search?: { scope: ToolScope } | undefined;
   /** The tools when no authorizer narrowed them. */
   tools: ToolSource;
+  /** Who may use these tools at all (a profile's `groups` / `departments`); others see none. */
+  admits?: ((auth: AuthInfo | undefined) => boolean) | undefined;
+  /** Why a person not admitted cannot call a tool here. */
+  refusal?: string;
 }): ToolScope {
   const views = new WeakMap<ToolSource, FilteredTools>();
+  let closed: FilteredTools | undefined;
   return (request) => {
+    if (options.admits && !options.admits(request.info?.auth)) {
+      closed ??= new FilteredTools(
+        options.tools,
+        () => false,
+        options.version,
+        () => options.refusal,
+      );
+      return closed;
+    }
     const source = request.info?.tools ?? options.tools;
     let view = views.get(source);
     if (view === undefined) {

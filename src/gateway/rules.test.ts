@@ -30,6 +30,8 @@ forbid (principal, action, resource)
 when { resource.server == "payments" && !principal.scopes.contains("pay") };
 permit (principal, action == Action::"call_unconfirmed", resource)
 when { principal.client == "ci" && resource.idempotent && resource != Tool::"db__delete_row" };
+permit (principal, action == Action::"call", resource)
+when { resource.server == "cloud" && principal.department == "R&D" };
 `;
 
 function tool(
@@ -75,7 +77,12 @@ function reference(text: string, principal: RulesPrincipal, def: ToolDefinition,
     entities: [
       {
         uid: { type: 'User', id: principal.id },
-        attrs: { groups: principal.groups, client: principal.client, scopes: principal.scopes },
+        attrs: {
+          groups: principal.groups,
+          department: principal.department,
+          client: principal.client,
+          scopes: principal.scopes,
+        },
         parents: [],
       },
       {
@@ -116,6 +123,7 @@ function people(next: (n: number) => number, count: number): RulesPrincipal[] {
   return Array.from({ length: count }, () => ({
     id: ['alice', 'bob', 'local', 'carol'][next(4)]!,
     groups: GROUPS.filter(() => next(3) === 0),
+    department: ['Finance', 'R&D', ''][next(3)]!,
     client: ['ci', 'cli', ''][next(3)]!,
     scopes: ['pay', 'tools:destructive', 'tools:read'].filter(() => next(2) === 0),
   }));
@@ -167,7 +175,7 @@ describe('GatewayRules decisions', () => {
     expect(rules.reads.principal.id).toBe(false);
     expect([...rules.reads.principal.attrs]).toEqual(['groups']);
     const list = tools(random(7), 300);
-    const dana = { id: 'dana', groups: ['dev'], client: 'cli', scopes: [] };
+    const dana = { id: 'dana', groups: ['dev'], department: '', client: 'cli', scopes: [] };
     for (const def of list) rules.permits(dana, def, 'call');
     expect(rules.evaluations).toBeLessThanOrEqual(8);
     // Another person of the same groups: no evaluation at all.
@@ -190,7 +198,7 @@ describe('GatewayRules decisions', () => {
     expect([...named.reads.principal.ids]).toEqual(['alice']);
     // Two people not named by the rules, with the same claims: one evaluation serves both.
     const list = tools(random(3), 50);
-    const bob = { id: 'bob', groups: ['dev'], client: 'cli', scopes: [] };
+    const bob = { id: 'bob', groups: ['dev'], department: '', client: 'cli', scopes: [] };
     for (const def of list) named.permits(bob, def, 'call');
     const before = named.evaluations;
     for (const def of list) named.permits({ ...bob, id: 'carol' }, def, 'call');
@@ -204,7 +212,7 @@ describe('GatewayRules decisions', () => {
 
   test('a tool whose hints change is judged again (the list after tightening)', async () => {
     const rules = await GatewayRules.load(path.join(docs, 'team.cedar'));
-    const nobody = { id: 'nobody', groups: [], client: '', scopes: [] };
+    const nobody = { id: 'nobody', groups: [], department: '', client: '', scopes: [] };
     expect(rules.permits(nobody, tool('notes', 'write_note', 'read'), 'call')).toBe(true);
     // The same name, now known to write: not read-only to Cedar any more.
     expect(rules.permits(nobody, tool('notes', 'write_note', 'additive'), 'call')).toBe(false);
@@ -213,10 +221,16 @@ describe('GatewayRules decisions', () => {
   test('a person whose claims change is judged on the new claims', async () => {
     const rules = await GatewayRules.load(path.join(docs, 'team.cedar'));
     const drop = tool('db', 'drop_table', 'destructive');
-    expect(rules.permits({ id: 'ada', groups: ['dev'], client: '', scopes: [] }, drop, 'call')).toBe(false);
-    expect(rules.permits({ id: 'ada', groups: ['dev', 'admin'], client: '', scopes: [] }, drop, 'call')).toBe(true);
+    expect(rules.permits({ id: 'ada', groups: ['dev'], department: '', client: '', scopes: [] }, drop, 'call')).toBe(
+      false,
+    );
+    expect(
+      rules.permits({ id: 'ada', groups: ['dev', 'admin'], department: '', client: '', scopes: [] }, drop, 'call'),
+    ).toBe(true);
     // A group named "dev,admin" is not the groups dev and admin.
-    expect(rules.permits({ id: 'ada', groups: ['dev,admin'], client: '', scopes: [] }, drop, 'call')).toBe(false);
+    expect(
+      rules.permits({ id: 'ada', groups: ['dev,admin'], department: '', client: '', scopes: [] }, drop, 'call'),
+    ).toBe(false);
   });
 
   test('reload: changed rules hold at once; a broken file throws and the rules in force stay', async () => {
@@ -224,7 +238,7 @@ describe('GatewayRules decisions', () => {
     writeFileSync(file, 'permit (principal, action == Action::"call", resource) when { resource.readOnly };\n');
     const rules = await GatewayRules.load(file);
     const write = tool('notes', 'write_note', 'additive');
-    const local = { id: 'local', groups: [], client: '', scopes: [] };
+    const local = { id: 'local', groups: [], department: '', client: '', scopes: [] };
     expect(rules.permits(local, write, 'call')).toBe(false);
     writeFileSync(file, 'permit (principal, action == Action::"call", resource);\n');
     await rules.reload();

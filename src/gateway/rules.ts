@@ -19,6 +19,7 @@ import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo, ToolDefinition } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
 import { avoidWasmInliningFault } from '../util/wasm-inlining.js';
+import { departmentOf, groupsOf, type IdentityClaimNames } from './identity-claims.js';
 import { FilteredTools } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { type EntityReads, type RulesReads, readsOf } from './rules-reads.js';
@@ -35,36 +36,38 @@ const CACHE_LIMIT = 100_000;
 export interface RulesPrincipal {
   id: string;
   groups: string[];
+  /** The IdP's department claim (`''` when the token has none). */
+  department: string;
   client: string;
   scopes: string[];
 }
 
 /**
- * The principal of a request: the token's subject, groups (from `groupsClaim`), client and scopes.
+ * The principal of a request: the token's subject, groups (from `groupsClaim`), department
+ * (from `departmentClaim`), client and scopes.
  *
  * @example
  * ```ts
- * principalOf(ctx.auth, 'groups'); // { id: 'alice', groups: ['dev'], client: 'cli', scopes: ['tools:read'] }
+ * principalOf(ctx.auth, 'groups'); // { id: 'alice', groups: ['dev'], department: 'R&D', client: 'cli', scopes: ['tools:read'] }
  * ```
  */
-export function principalOf(auth: AuthInfo | undefined, groupsClaim = 'groups'): RulesPrincipal {
+export function principalOf(
+  auth: AuthInfo | undefined,
+  groupsClaim = 'groups',
+  departmentClaim = 'department',
+): RulesPrincipal {
   if (auth === undefined) return LOCAL;
-  const claim = auth.claims?.[groupsClaim];
-  const groups = Array.isArray(claim)
-    ? claim.filter((g): g is string => typeof g === 'string')
-    : typeof claim === 'string'
-      ? claim.split(/\s+/).filter((g) => g.length > 0)
-      : [];
   return {
     id: auth.subject ?? auth.clientId ?? 'unknown',
-    groups,
+    groups: groupsOf(auth, groupsClaim),
+    department: departmentOf(auth, departmentClaim),
     client: auth.clientId ?? '',
     scopes: [...(auth.scopes ?? [])],
   };
 }
 
 /** Without `--auth-*`: one person, the same object every time (its class is computed once). */
-const LOCAL: RulesPrincipal = Object.freeze({ id: 'local', groups: [], client: '', scopes: [] });
+const LOCAL: RulesPrincipal = Object.freeze({ id: 'local', groups: [], department: '', client: '', scopes: [] });
 
 type Action = 'call' | 'call_unconfirmed';
 
@@ -83,17 +86,17 @@ interface RulesState {
 /** Loaded, validated rules. */
 export class GatewayRules {
   readonly #cedar: Cedar;
-  readonly #groupsClaim: string;
+  readonly #claims: IdentityClaimNames;
   readonly #file: string;
   #state: RulesState;
   #generation = 0;
   #evaluations = 0;
   readonly #principals = new WeakMap<AuthInfo, RulesPrincipal>();
 
-  private constructor(cedar: Cedar, state: RulesState, groupsClaim: string, file: string) {
+  private constructor(cedar: Cedar, state: RulesState, claims: IdentityClaimNames, file: string) {
     this.#cedar = cedar;
     this.#state = state;
-    this.#groupsClaim = groupsClaim;
+    this.#claims = claims;
     this.#file = file;
   }
 
@@ -107,15 +110,15 @@ export class GatewayRules {
    * rules.permits(principalOf(undefined), tool, 'call');
    * ```
    */
-  static async load(file: string, options: { groupsClaim?: string } = {}): Promise<GatewayRules> {
+  static async load(file: string, options: IdentityClaimNames = {}): Promise<GatewayRules> {
     const absolute = path.resolve(file);
     return GatewayRules.fromText(await readRules(absolute), absolute, options);
   }
 
   /** The same as {@link load} for rules text; `file` names it in errors. */
-  static async fromText(text: string, file: string, options: { groupsClaim?: string } = {}): Promise<GatewayRules> {
+  static async fromText(text: string, file: string, options: IdentityClaimNames = {}): Promise<GatewayRules> {
     const cedar = loadCedar();
-    return new GatewayRules(cedar, await prepare(cedar, text, file), options.groupsClaim ?? 'groups', file);
+    return new GatewayRules(cedar, await prepare(cedar, text, file), options, file);
   }
 
   /**
@@ -157,7 +160,7 @@ export class GatewayRules {
     if (auth === undefined) return LOCAL;
     let principal = this.#principals.get(auth);
     if (principal === undefined) {
-      principal = principalOf(auth, this.#groupsClaim);
+      principal = principalOf(auth, this.#claims.groupsClaim, this.#claims.departmentClaim);
       this.#principals.set(auth, principal);
     }
     return principal;
@@ -215,7 +218,13 @@ export class GatewayRules {
     if (warmedUp) return;
     warmedUp = true;
     const { evaluations = 600, signal } = options;
-    const person: RulesPrincipal = { id: 'candor-warm-up', groups: ['dev'], client: 'candor', scopes: ['tools:read'] };
+    const person: RulesPrincipal = {
+      id: 'candor-warm-up',
+      groups: ['dev'],
+      department: '',
+      client: 'candor',
+      scopes: ['tools:read'],
+    };
     for (let i = 0; i < evaluations && signal?.aborted !== true; i++) {
       const tool: ToolFacts = {
         id: `warm__up${i}`,
@@ -243,7 +252,12 @@ export class GatewayRules {
       entities: [
         {
           uid: { type: 'User', id: principal.id },
-          attrs: { groups: principal.groups, client: principal.client, scopes: principal.scopes },
+          attrs: {
+            groups: principal.groups,
+            department: principal.department,
+            client: principal.client,
+            scopes: principal.scopes,
+          },
           parents: [],
         },
         {
@@ -370,6 +384,7 @@ function personKey(reads: EntityReads, principal: RulesPrincipal): string {
   return JSON.stringify([
     all || reads.ids.has(principal.id) ? principal.id : null,
     all || reads.attrs.has('groups') ? set(principal.groups) : null,
+    all || reads.attrs.has('department') ? principal.department : null,
     all || reads.attrs.has('client') ? principal.client : null,
     all || reads.attrs.has('scopes') ? set(principal.scopes) : null,
   ]);

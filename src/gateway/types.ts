@@ -5,6 +5,7 @@
  */
 
 import type { CredentialsStore } from '../auth/client/credentials-store.js';
+import type { TokenExchangeSettings } from '../auth/client/exchange-settings.js';
 import type { AuthOptions } from '../auth/types.js';
 import type { ScriptLimits } from '../host/code-mode/types.js';
 import type { OverridesFile } from '../host/overrides.js';
@@ -50,6 +51,12 @@ export type UpstreamConfig = Omit<ServerConfig, 'optional' | 'transport'> & {
    * (the gateway knows who calls) and a token key (`tokenKey`; `candor gateway` reads `CANDOR_TOKEN_KEY`).
    */
   perUser?: boolean;
+  /**
+   * HTTP only, `"auth": { "tokenExchange": … }`: each call goes with a token obtained by
+   * exchanging the calling person's verified access token (RFC 8693) for one to this server,
+   * kept per person until shortly before it expires. Needs `auth` (the gateway knows who calls).
+   */
+  tokenExchange?: TokenExchangeSettings;
   /**
    * What the gateway does with secrets and injected instructions in this server's results (over the
    * gateway's `results`), and per tool under `tools` (names or globs; the most specific wins).
@@ -163,8 +170,10 @@ export interface GatewayOptions {
    * (actions `call` and `call_unconfirmed`; see src/gateway/rules.ts).
    */
   rules?: string;
-  /** The token claim holding the person's groups for the rules (default `groups`). */
+  /** The token claim holding the person's groups for the rules and profiles (default `groups`). */
   groupsClaim?: string;
+  /** The token claim holding the person's department for the rules and profiles (default `department`). */
+  departmentClaim?: string;
   /** The gateway's own `serverInfo`. */
   name?: string;
   version?: string;

@@ -8,12 +8,14 @@ import { InputRequiredError } from '../engine/modern/call-context.js';
 import type { Policy } from '../host/policy.js';
 import { withSource } from '../host/taint.js';
 import type { CallOutcome, CatalogTool, RoutedCalls, RoutedRunOptions, TaintMode } from '../host/types.js';
+import { SPAN_ATTRIBUTES } from '../pipeline/middleware/tracing.js';
 import { toolErrorResult } from '../pipeline/result.js';
 import type { CallToolResult, ToolContext } from '../tool/types.js';
 import type { CallScope } from './ask.js';
 import { auditEntry } from './audit-entry.js';
-import type { AuditEntry } from './audit-log.js';
+import type { AuditEntry, UpstreamCredential } from './audit-log.js';
 import { resultOf } from './call-result.js';
+import type { DelegatedUpstreams } from './delegated-upstreams.js';
 import type { CallHooks } from './hooks/call-hooks.js';
 import type { PerUserSignIns } from './per-user.js';
 import type { ResultGuardStep } from './results/guard-step.js';
@@ -55,6 +57,10 @@ export interface UpstreamCallOptions {
   record?: ((entry: AuditEntry) => void) | undefined;
   /** The per-person sign-ins, once they exist (they need the downstream server's shared store). */
   perUser: () => PerUserSignIns | undefined;
+  /** Upstreams called with a token made for the person (token exchange, enterprise grant). */
+  delegated?: DelegatedUpstreams | undefined;
+  /** How each upstream's calls are credentialed otherwise (per-person sign-in, shared, none). */
+  credentialOf?: ((server: string) => UpstreamCredential) | undefined;
   /** True for an upstream reached by URL: its calls are cancelled with the downstream request. */
   remote: (server: string) => boolean;
   /** Secrets and injected instructions in results: found and acted on before the result goes on. */
@@ -92,6 +98,8 @@ export function upstreamCall(options: UpstreamCallOptions) {
       }
       scope.unconfirmed = rules.permits(principal, ctx.tool, 'call_unconfirmed');
     }
+    const credential = options.delegated?.credentialOf(tool.server) ?? options.credentialOf?.(tool.server);
+    if (credential) ctx.state.set(SPAN_ATTRIBUTES, spanAttributes(credential));
     const started = performance.now();
     const before = options.hooks ? await options.hooks.before(tool, args, ctx) : {};
     if (before.result) {
@@ -108,6 +116,7 @@ export function upstreamCall(options: UpstreamCallOptions) {
           policy,
         );
         entry.decision = refused ? 'deny' : 'allow';
+        if (credential) entry.credentials = credential;
         entry.decidedBy = 'hook:beforeCall';
         entry.hooks = { beforeCall: before.decision as string };
         record(entry);
@@ -144,7 +153,11 @@ export function upstreamCall(options: UpstreamCallOptions) {
       if (mode !== undefined) run.taintMode = mode;
     }
     const perUser = options.perUser();
-    if (perUser?.has(tool.server)) {
+    const delegated = options.delegated;
+    if (delegated?.has(tool.server)) {
+      // A token made for this person from the one they called with, obtained once the call is authorised.
+      run.connection = (server) => delegated.connectionFor(server, ctx);
+    } else if (perUser?.has(tool.server)) {
       // Each person's own sign-in and connection, asked for once the host has authorised the call.
       run.connection = async (server) => {
         try {
@@ -200,6 +213,7 @@ export function upstreamCall(options: UpstreamCallOptions) {
     if (record) {
       const entry = auditEntry(tool, args, ctx, scope, outcome, performance.now() - started, policy);
       if (audited.length > 0) entry.results = audited;
+      if (credential) entry.credentials = credential;
       if (before.decision !== undefined || after.decision !== undefined)
         entry.hooks = {
           ...(before.decision !== undefined ? { beforeCall: before.decision } : {}),
@@ -210,6 +224,14 @@ export function upstreamCall(options: UpstreamCallOptions) {
     // A result a hook replaced is the hook's, not the upstream's: the labels describe the upstream's.
     if (labels === undefined || after.decision === 'replace') return after.result;
     return { ...after.result, _meta: { ...after.result._meta, [TRUST_ANNOTATIONS]: labels } };
+  };
+}
+
+/** The span's words for how the call reached the upstream (no token). */
+function spanAttributes(credential: UpstreamCredential): Record<string, string> {
+  return {
+    'candor.upstream.credentials': credential.source,
+    ...(credential.audience !== undefined ? { 'candor.upstream.audience': credential.audience } : {}),
   };
 }
 

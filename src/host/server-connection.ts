@@ -14,6 +14,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
+import { enterpriseAuthProvider } from '../auth/client/enterprise-settings.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
@@ -60,6 +61,11 @@ export interface ServerConnectionOptions {
   credentials?: CredentialsStore;
   /** The OAuth provider to use instead of one over `credentials` (the gateway's per-person sign-ins). */
   oauthProvider?: CandorOAuthProvider;
+  /**
+   * A bearer token source instead of any OAuth sign-in (the gateway's exchanged tokens):
+   * asked before each request; `onUnauthorized` runs once on a 401 before one retry.
+   */
+  bearer?: { token(): Promise<string | undefined>; onUnauthorized?(): Promise<void> };
   /**
    * Send tools/call to a stdio server on the lean path (default true); false sends every call
    * through the SDK client, to compare the two paths or to rule the lean one out.
@@ -392,6 +398,18 @@ export class ServerConnection implements HostConnection {
       } catch {
         throw new CandorError(`Server "${this.name}": ${JSON.stringify(config.url)} is not a URL.`, {
           code: 'invalid_server_config',
+        });
+      }
+      const bearer =
+        this.#options.bearer ?? (config.enterprise ? enterpriseAuthProvider(config.enterprise, config.url) : undefined);
+      if (bearer) {
+        const authProvider = {
+          token: () => bearer.token(),
+          ...(bearer.onUnauthorized ? { onUnauthorized: () => bearer.onUnauthorized!() } : {}),
+        };
+        return new StreamableHTTPClientTransport(url, {
+          ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+          authProvider,
         });
       }
       const provider = this.#oauthProvider();

@@ -3,6 +3,7 @@
  * calls and their outcomes.
  */
 import type { Transport } from '@modelcontextprotocol/client';
+import type { EnterpriseSettings } from '../auth/client/enterprise-settings.js';
 import type { OAuthClientSettings } from '../auth/client/settings.js';
 import type { NormalisedHintSource, Visibility, WireToolLike } from '../tool/annotations.js';
 import type { CallToolResult, JsonSchema, ResolvedHints } from '../tool/types.js';
@@ -39,6 +40,12 @@ export interface ServerConfig {
    * server fails with a message naming that command. Absent: only `headers` are sent.
    */
   auth?: 'oauth' | OAuthClientSettings;
+  /**
+   * MCP Enterprise-Managed Authorization instead of a sign-in: the person's ID token (from
+   * single sign-on, in an environment variable) is exchanged at the IdP for an ID-JAG, which
+   * the server's authorization server redeems for an access token.
+   */
+  enterprise?: EnterpriseSettings;
   /** What follows `candor auth login` in messages about this server (default: its URL). */
   loginTarget?: string;
   /** A ready transport (not yet started). */

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
+import { enterpriseAuthProvider } from '../auth/client/enterprise-settings.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired, type SignInRequiredError } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';
@@ -254,9 +255,15 @@ function httpTransport(
   provider: CandorOAuthProvider | undefined,
 ): StreamableHTTPClientTransport | SSEClientTransport {
   const url = new URL(target.url);
+  const enterprise = target.auth?.mode === 'enterprise' ? target.auth.enterprise : undefined;
   const options = {
     ...(target.headers ? { requestInit: { headers: target.headers } } : {}),
-    ...(provider ? { authProvider: provider, fetch: provider.fetch } : {}),
+    // Enterprise-Managed Authorization: a token from the person's single sign-on, no sign-in flow.
+    ...(enterprise
+      ? { authProvider: enterpriseAuthProvider(enterprise, target.url) }
+      : provider
+        ? { authProvider: provider, fetch: provider.fetch }
+        : {}),
   };
   return target.transport === 'sse'
     ? new SSEClientTransport(url, options)
@@ -272,7 +279,7 @@ export function oauthProviderFor(
   target: HttpTarget,
   credentials?: CredentialsStore | false,
 ): CandorOAuthProvider | undefined {
-  if (credentials === false) return undefined;
+  if (credentials === false || target.auth?.mode === 'enterprise') return undefined;
   if (target.auth === undefined && sendsOwnAuthorization(target)) return undefined;
   return new CandorOAuthProvider({
     serverUrl: target.url,

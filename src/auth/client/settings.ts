@@ -2,9 +2,11 @@
  * The `"auth"` key of an HTTP server entry: `"oauth"` (sign in with a
  * browser), `"oauth-per-user"` (the gateway signs each person in separately), or an object
  * naming the client: `{ "clientId", "clientSecret" | "clientSecretEnv", "clientMetadataUrl",
- * "scopes", "grant" }`.
+ * "scopes", "grant" }`, or `{ "tokenExchange": { … } }` (exchange-settings.ts).
  */
 import { CandorError } from '../../errors.js';
+import { type EnterpriseSettings, parseEnterprise } from './enterprise-settings.js';
+import { parseTokenExchange, type TokenExchangeSettings } from './exchange-settings.js';
 
 /** How candor identifies itself to an authorization server and which grant it uses. */
 export interface OAuthClientSettings {
@@ -25,7 +27,11 @@ export interface OAuthClientSettings {
 /** The parsed `"auth"` value of an entry. */
 export type AuthSetting =
   | { mode: 'oauth'; client: OAuthClientSettings }
-  | { mode: 'oauth-per-user'; client: OAuthClientSettings };
+  | { mode: 'oauth-per-user'; client: OAuthClientSettings }
+  /** The gateway exchanges each calling person's token for one to this server (RFC 8693). */
+  | { mode: 'token-exchange'; client: OAuthClientSettings; exchange: TokenExchangeSettings }
+  /** MCP Enterprise-Managed Authorization: the person's ID token → ID-JAG → access token. */
+  | { mode: 'enterprise'; client: OAuthClientSettings; enterprise: EnterpriseSettings };
 
 const KEYS = new Set([
   'clientId',
@@ -35,6 +41,8 @@ const KEYS = new Set([
   'scopes',
   'grant',
   'perUser',
+  'tokenExchange',
+  'enterprise',
 ]);
 
 /**
@@ -53,12 +61,25 @@ export function parseAuthSetting(value: unknown, where: string): AuthSetting {
   const fail = (why: string) => new CandorError(`${where}: ${why}`, { code: 'invalid_target' });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw fail(
-      `"auth" must be "oauth", "oauth-per-user" or an object { "clientId", "clientSecret" | "clientSecretEnv", "clientMetadataUrl", "scopes", "grant" }; got ${JSON.stringify(value)}.`,
+      `"auth" must be "oauth", "oauth-per-user" or an object { "clientId", "clientSecret" | "clientSecretEnv", "clientMetadataUrl", "scopes", "grant", "tokenExchange" }; got ${JSON.stringify(value)}.`,
     );
   }
   const raw = value as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
     if (!KEYS.has(key)) throw fail(`unknown key "auth".${key}; known: ${[...KEYS].join(', ')}.`);
+  }
+  if (raw.enterprise !== undefined) {
+    if (Object.keys(raw).length > 1)
+      throw fail('"auth".enterprise stands alone: its keys say how candor authenticates.');
+    return { mode: 'enterprise', client: {}, enterprise: parseEnterprise(raw.enterprise, where) };
+  }
+  if (raw.tokenExchange !== undefined) {
+    const exchange = parseTokenExchange(raw.tokenExchange, where);
+    const { tokenExchange: _, ...listing } = raw;
+    // The other keys, if any, are how the gateway itself signs in to list the tools.
+    const rest = Object.keys(listing).length > 0 ? parseAuthSetting(listing, where) : undefined;
+    if (rest?.mode === 'oauth-per-user') throw fail('"auth" takes "tokenExchange" or "perUser", not both.');
+    return { mode: 'token-exchange', client: rest?.client ?? {}, exchange };
   }
   const text = (key: string): string | undefined => {
     const v = raw[key];

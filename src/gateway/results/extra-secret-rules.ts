@@ -173,7 +173,11 @@ const RULES: readonly ExtraRule[] = [
       ],
       ['cloudflare-origin-ca', ['v1.0-'], 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'],
       // Cloudflare's prefixed API tokens: 40 characters, then a CRC32 as 8 hex digits.
-      ['cloudflare-token', ['cfk_', 'cfut_', 'cfat_'], '\\b(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])'],
+      [
+        'cloudflare-token',
+        ['cfk_', 'cfut_', 'cfat_'],
+        '\\b(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])',
+      ],
       // Tailscale keys: tskey-<kind>-<id>-<secret>.
       ['tailscale-key', ['tskey-'], '\\btskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])'],
       ['mapbox-token', ['sk.eyJ'], `sk\\.eyJ[${TOKEN}]{20,200}\\.[${TOKEN}]{20,64}`],

@@ -14,6 +14,13 @@ import type { CallContext, Middleware } from '../types.js';
 
 type Api = typeof import('@opentelemetry/api');
 
+/**
+ * The `ctx.state` key under which a handler leaves attributes for its call's span
+ * (strings, numbers, booleans): the gateway names the upstream's audience and where
+ * its token came from. Never a token or an argument.
+ */
+export const SPAN_ATTRIBUTES = 'candor.span-attributes';
+
 /** Whether an OpenTelemetry SDK registered a global tracer provider (the API keeps it under this symbol). */
 export function otelRegistered(): boolean {
   const global = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[Symbol.for('opentelemetry.js.api.1')];
@@ -58,6 +65,8 @@ export function tracing(options: TracingOptions = {}): Middleware {
       async (span: Span) => {
         try {
           const result = await next();
+          const extra = ctx.state.get(SPAN_ATTRIBUTES) as Attributes | undefined;
+          if (extra !== undefined) span.setAttributes(extra);
           if (result.isError === true) {
             span.setStatus({ code: loaded.SpanStatusCode.ERROR, message: firstText(result) });
             span.setAttribute('error.type', 'tool_error');
@@ -92,6 +101,7 @@ function attributesOf(ctx: CallContext): Attributes {
   if (ctx.session !== undefined) attributes['mcp.session.id'] = ctx.session.id;
   // Who called, never with what: arguments may hold secrets.
   if (ctx.auth?.clientId !== undefined) attributes['candor.auth.client_id'] = ctx.auth.clientId;
+  if (ctx.auth?.subject !== undefined) attributes['enduser.id'] = ctx.auth.subject;
   return attributes;
 }
 
