@@ -3,6 +3,8 @@
  * record: how it was made, what it measured, the precision table, one line per
  * server, then a table per server with its error-level findings and their judgements.
  */
+
+import { slugFor } from '../src/scan/batch.js';
 import {
   type ErrorFinding,
   errorFindings,
@@ -109,14 +111,17 @@ function serverSection(report: StoredReport, judgements: readonly Judgement[]): 
   ].join('\n');
 }
 
+/** A server's name linked to its own page. */
+const linked = (report: StoredReport) => `[${cell(label(report))}](by-server/${slugFor(report.target)}.md)`;
+
 function summaryRow(report: StoredReport): string {
-  if ('error' in report) return `| ${report.target} | — | — | — | — | — | — | could not scan |`;
+  if ('error' in report) return `| ${linked(report)} | — | — | — | — | — | — | could not scan |`;
   const tools = report.tools.length;
   const lintErrors = report.lint.filter((f) => f.severity === 'error').length;
   const lintWarnings = report.lint.filter((f) => f.severity === 'warning').length;
   const skipped = report.tools.filter((t) => t.verdict === 'not exercised').length;
   const hinted = tools ? `${Math.round((100 * withHints(report)) / tools)}%` : '—';
-  return `| ${label(report)} | ${tools} | ${hinted} | ${lintErrors} | ${lintWarnings} | ${observeErrors(report)} | ${skipped} | ${report.verdict} |`;
+  return `| ${linked(report)} | ${tools} | ${hinted} | ${lintErrors} | ${lintWarnings} | ${observeErrors(report)} | ${skipped} | ${report.verdict} |`;
 }
 
 function measurements(reports: readonly StoredReport[], run: RunRecord | undefined): string[] {
@@ -147,6 +152,15 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
 }
 
 const share = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** The figures over every server, first on the page; each server's own page is linked from the table below. */
+function headline(figures: readonly Figures[]): string[] {
+  const all = figures.find((f) => f.category === 'all');
+  if (!all) return [];
+  return [
+    `- **${all.servers} servers** (${all.scanned} scanned, ${all.servers - all.scanned} could not be scanned), **${all.tools} tools**: ${share(all.withHints, all.tools)} declare hints, **${share(all.exercised, all.tools)} exercised**, ${all.tools === 0 ? '—' : ((100 * all.contradicting) / all.tools).toFixed(1)} contradictions per 100 tools (by category below; every server has its own page with its tools, the evidence of each finding and its badge).`,
+  ];
+}
 
 /** The headline figures by category, and where the dataset is. */
 function byCategory(figures: readonly Figures[]): string[] {
@@ -223,6 +237,7 @@ export function scorecardPage(
     '',
     '## Measured',
     '',
+    ...headline(figures),
     ...measurements(reports, run),
     '',
     ...byCategory(figures),

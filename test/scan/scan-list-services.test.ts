@@ -16,7 +16,7 @@ const fixture = path.join(import.meta.dirname, '../fixtures/observe/db-server.mj
 
 type Entry = { target: string; slug: string; verdict: string; exercised?: number; error?: string };
 type Report = {
-  tools: Array<{ name: string; verdict: string; reason?: string }>;
+  tools: Array<{ name: string; verdict: string; reason?: string; calls?: Array<{ arguments: unknown; ok: boolean }> }>;
   observe: { findings: Array<{ tool?: string; ruleId: string; evidence?: string[] }> };
 };
 
@@ -49,7 +49,12 @@ describe('candor scan --list with the doubles each server needs', () => {
       ruleId: 'observe/read-only-db-write',
       evidence: ['postgres: inserted 1 row in public.notes'],
     });
+    // Beside the finding, the report keeps the calls that showed it (what was sent, and that it did its work).
+    const calls = report.tools.find((t) => t.name === 'list_orders')!.calls ?? [];
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.some((c) => c.ok && typeof c.arguments === 'object')).toBe(true);
     expect(report.tools.find((t) => t.name === 'list_customers')!.verdict).toBe('consistent');
+    expect(report.tools.find((t) => t.name === 'list_customers')!.calls).toBeUndefined();
     // The same server without the option gets no database: none of its tools did its work.
     expect(without!.exercised).toBe(0);
     // The worst verdict of the list: a contradiction (1) outranks "not verified" (3).
