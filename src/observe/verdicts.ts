@@ -8,6 +8,8 @@
  * use lint's shape, severities and reporters, so `candor observe` reads and
  * exports like `candor lint`.
  */
+
+import path from 'node:path';
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { type AnswerOptions, answersDiffer } from './answers.js';
@@ -72,6 +74,14 @@ export const OBSERVE_RULES = [
       'The server appended lines to its own log during calls: a file it made and opened before them. Not counted as any tool’s write.',
     explanation:
       'Many servers write a diagnostic log through a stream opened at start-up and add a line for every request. That records what the server did; it changes nothing a tool claims to leave alone, so it is reported here rather than as observe/read-only-wrote. The evidence has to hold for this run: the trace shows the file opened for writing before the call and no open of it in the call (the bytes went through the descriptor held from before), the server made the file (it was not there when the server started), the call only added whole lines of text to the end (the old content is an exact prefix), and the call’s arguments do not name it. A file opened in the call, even to append one line (a history a tool reads back), stays the tool’s write, and so does any file that was there before the server started.',
+  },
+  {
+    id: 'observe/first-use-state',
+    severity: 'warning',
+    summary:
+      "The server wrote a file under its HOME during the run's first call (or first call that did its work) and in no other call: state it keeps on first use, reported once for the server.",
+    explanation:
+      'Many servers create or refresh their own state the first time any tool runs: a telemetry record of the day’s first use, a config or profile made on demand. Which tool pays for it depends only on which is called first, so it is not that tool’s write and is left out of its verdict. The evidence must hold for the run: the file is under the sandbox HOME (not the workdir), the call’s arguments do not name it, and no other call of any tool wrote or deleted it. A warning, not silence: a tool that truly writes once, on its first call, looks the same, so the hint is worth a look.',
   },
   {
     id: 'observe/destructive-no-effect',
@@ -290,7 +300,41 @@ export function judgeServer(
 ): { findings: ObserveFinding[]; lines: Set<string> } {
   const log = ownLog(tools, scene);
   const effects = serverWide(tools, scene);
-  return { findings: [...effects.findings, ...log], lines: effects.lines };
+  const first = firstUse(tools, scene);
+  return {
+    findings: [...effects.findings, ...first.findings, ...log],
+    lines: new Set([...effects.lines, ...first.lines]),
+  };
+}
+
+/**
+ * Files under HOME written by the run's first call, or its first call that did its work, and by
+ * no other call, not named by that call's arguments: the server's first-use state (see the rule).
+ */
+function firstUse(tools: readonly JudgedTool[], scene: Scene): { findings: ObserveFinding[]; lines: Set<string> } {
+  const calls = tools.flatMap((tool) => tool.calls.map((call) => ({ tool: tool.name, call })));
+  const firsts = [calls[0], calls.find((c) => c.call.ok)].filter((c) => c !== undefined);
+  const touched = (call: CallRecord) => {
+    const e = classify(call, scene);
+    return [...e.writes, ...e.deletions, ...e.overwrites];
+  };
+  const lines = new Set<string>();
+  const names = new Set<string>();
+  for (const first of new Set(firsts)) {
+    const named = JSON.stringify(first.call.args);
+    const written = classify(first.call, scene).writes.filter(
+      (file) =>
+        file.startsWith(`${scene.home}/`) &&
+        !named.includes(file) &&
+        !named.includes(path.basename(file)) &&
+        calls.every((other) => other === first || !touched(other.call).includes(file)),
+    );
+    for (const file of written) lines.add(`wrote ${file}`);
+    if (written.length > 0) names.add(first.tool);
+  }
+  if (lines.size === 0) return { findings: [], lines };
+  const message = `The run's first call of ${[...names].join(' and ')} wrote state under HOME that no other call touched.`;
+  return { findings: [finding('observe/first-use-state', undefined, message, [...lines].sort())], lines };
 }
 
 /** The server's own log, once for the server: the files its calls appended to, and which tools' calls did. */
