@@ -40,6 +40,7 @@ import {
 import { categoriesOf, DATASET_DIR, datasetCsv, scorecardDataset } from './scorecard-dataset.js';
 import { DATASET_SCHEMA } from './scorecard-dataset-schema.js';
 import { scorecardPage } from './scorecard-page.js';
+import { readSampleRule, sampleOf } from './scorecard-sample.js';
 import { SERVER_PAGES_DIR, serverBadge, serverPage, serverPageSlug } from './scorecard-server-page.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
@@ -175,9 +176,11 @@ for (const name of readdirSync(SERVER_PAGES_DIR)) if (!pageNames.has(name)) rmSy
 writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements, fixed)));
 console.log(`wrote docs/scorecard/index.md, the dataset and the README's table (${reports.length} servers)`);
 
-const unjudged = reports.flatMap(errorFindings).filter((f) => !judgementOf(f, judgements));
+const unjudged = sampleOf(reports.flatMap(errorFindings), readSampleRule()).filter((f) => !judgementOf(f, judgements));
 if (unjudged.length > 0) {
-  console.log(`\n${unjudged.length} error-level findings have no judgement in docs/scorecard/judgements.json:`);
+  console.log(
+    `\n${unjudged.length} error-level findings to judge have no judgement in docs/scorecard/judgements.json:`,
+  );
   for (const f of unjudged)
     console.log(`  ${f.server} ${f.finding.tool ?? '(server)'} ${f.finding.ruleId}: ${f.finding.message}`);
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   errorFindings,
   judgementOf,
+  LIST_FILE,
   README_FILE,
   readFixed,
   readJudgements,
@@ -23,10 +24,11 @@ import {
   storedReports,
   storedReportsByTarget,
 } from '../../scripts/scorecard-data.js';
-import { DATASET_DIR, datasetCsv, scorecardDataset } from '../../scripts/scorecard-dataset.js';
+import { categoriesOf, DATASET_DIR, datasetCsv, scorecardDataset } from '../../scripts/scorecard-dataset.js';
 import { DATASET_SCHEMA } from '../../scripts/scorecard-dataset-schema.js';
 import { scorecardPage } from '../../scripts/scorecard-page.js';
 import { readSampleRule, sampleOf } from '../../scripts/scorecard-sample.js';
+import { SERVER_PAGES_DIR, serverBadge, serverPage, serverPageSlug } from '../../scripts/scorecard-server-page.js';
 import { parseListEntry } from '../../src/scan/list-entry.js';
 
 const REGENERATE = 'run npx tsx scripts/scorecard.ts --from-reports';
@@ -44,6 +46,22 @@ describe('the scorecard', () => {
       const report = storedReport(listed);
       expect(report, `the report of ${listed}`).toBeDefined();
       if (report && 'package' in report) expect(report.package?.version).toMatch(/^\d+\.\d+\.\d+/);
+    }
+  });
+
+  it('has a page and a badge for every server, generated from its report, linked from the scorecard page', async () => {
+    const categories = categoriesOf(readFileSync(LIST_FILE, 'utf8'));
+    const reports = await storedReportsByTarget();
+    const index = readFileSync(path.join(SCORECARD_DIR, 'index.md'), 'utf8');
+    for (const { listed } of await scorecardTargets()) {
+      const report = reports.get(listed)!;
+      const slug = serverPageSlug(listed);
+      const page = readFileSync(path.join(SERVER_PAGES_DIR, `${slug}.md`), 'utf8');
+      expect(page, REGENERATE).toBe(
+        serverPage(listed, categories.get(listed) ?? 'uncategorised', report, readJudgements()),
+      );
+      expect(readFileSync(path.join(SERVER_PAGES_DIR, `${slug}.svg`), 'utf8'), REGENERATE).toBe(serverBadge(report));
+      expect(index).toContain(`](by-server/${slug}.md)`);
     }
   });
 
