@@ -15,7 +15,7 @@ import type { ResolvedHints } from '../tool/types.js';
 import { type AnswerOptions, answersDiffer } from './answers.js';
 import { DB_RULES, judgeDatabase, touchedDatabase } from './db-evidence.js';
 import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
-import { judgeRequests, REQUEST_RULES } from './request-rules.js';
+import { describeRequest, judgeRequests, REQUEST_RULES } from './request-rules.js';
 
 export type { CallRecord } from './evidence.js';
 
@@ -65,7 +65,7 @@ export const OBSERVE_RULES = [
     summary:
       'The server changes the same files or reaches the same address on (nearly) every call, whatever the tool: one finding about the server, not one per tool.',
     explanation:
-      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints.',
+      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints. The same request sent to an API double by (nearly) every tool that was called, whether or not the call then did its work (a usage event posted before each tool runs), is the server’s too: reported here once, not as each tool’s observe/read-only-sent-write or observe/closed-world-requested.',
   },
   {
     id: 'observe/server-log',
@@ -141,7 +141,8 @@ export function judge(
   const findings: ObserveFinding[] = judgeRequests(
     tool,
     hints,
-    calls.flatMap((c) => c.changes ?? []),
+    // A request the server sends on (nearly) every call, whatever the tool, is the server's (see serverWide).
+    calls.flatMap((c) => c.changes ?? []).filter((c) => c.kind !== 'request' || !serverWide.has(describeRequest(c))),
   );
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
@@ -376,10 +377,31 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
   }
   const need = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(exercised.length * SERVER_WIDE_SHARE));
   const lines = new Set([...byLine].filter(([, names]) => names.size >= need).map(([line]) => line));
+  // Requests an API double received count whatever the call answered (a telemetry event sent before the tool fails),
+  // so their share is of the tools that were called at all.
+  const called = tools.filter((t) => t.calls.length > 0);
+  const byRequest = new Map<string, Set<string>>();
+  for (const tool of called)
+    for (const change of tool.calls.flatMap((c) => c.changes ?? []))
+      if (change.kind === 'request') {
+        const line = describeRequest(change);
+        if (!byRequest.has(line)) byRequest.set(line, new Set());
+        byRequest.get(line)!.add(tool.name);
+      }
+  const needCalled = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(called.length * SERVER_WIDE_SHARE));
+  for (const [line, names] of byRequest) {
+    if (names.size < needCalled) continue;
+    lines.add(line);
+    byLine.set(line, names);
+  }
   if (lines.size === 0) return { findings: [], lines };
-  const hit = exercised.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
-  const writes = [...lines].some((l) => !l.startsWith('connect') && !l.startsWith('resolved a name'));
-  const network = [...lines].some((l) => l.startsWith('connect') || l.startsWith('resolved a name'));
+  const hit = called.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
+  const reaches = (l: string) => l.startsWith('connect') || l.startsWith('resolved a name') || l.startsWith('sent ');
+  // A request is a write unless it is plainly a read (a GraphQL query, a GET); a file line always is.
+  const writes = [...lines].some((l) =>
+    l.startsWith('sent ') ? !/\((a read|a GraphQL query)\)$/.test(l) : !reaches(l),
+  );
+  const network = [...lines].some(reaches);
   const readOnly = writes ? hit.filter((t) => t.hints.readOnlyHint).map((t) => t.name) : [];
   const closed = network ? hit.filter((t) => !t.hints.openWorldHint).map((t) => t.name) : [];
   const contradicted = [
@@ -391,7 +413,7 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
     undefined,
     `A server-wide effect contradicts ${contradicted.length > 0 ? contradicted.join(' and ') : 'no tool’s hints'} (${
       hit.length
-    }/${exercised.length} tools).`,
+    }/${byRequest.size > 0 && [...lines].some((l) => l.startsWith('sent ')) ? called.length : exercised.length} tools).`,
     [...lines].sort(),
   );
   return { findings: [contradicted.length > 0 ? base : { ...base, severity: 'info' }], lines };
