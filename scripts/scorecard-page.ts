@@ -3,6 +3,9 @@
  * record: how it was made, what it measured, the precision table, one line per
  * server, then a table per server with its error-level findings and their judgements.
  */
+
+import { slugFor } from '../src/scan/batch.js';
+import { readSampleRule, samplePrecision } from './scorecard-sample.js';
 import {
   type ErrorFinding,
   errorFindings,
@@ -109,14 +112,17 @@ function serverSection(report: StoredReport, judgements: readonly Judgement[]): 
   ].join('\n');
 }
 
+/** A server's name linked to its own page. */
+const linked = (report: StoredReport) => `[${cell(label(report))}](by-server/${slugFor(report.target)}.md)`;
+
 function summaryRow(report: StoredReport): string {
-  if ('error' in report) return `| ${report.target} | — | — | — | — | — | — | could not scan |`;
+  if ('error' in report) return `| ${linked(report)} | — | — | — | — | — | — | could not scan |`;
   const tools = report.tools.length;
   const lintErrors = report.lint.filter((f) => f.severity === 'error').length;
   const lintWarnings = report.lint.filter((f) => f.severity === 'warning').length;
   const skipped = report.tools.filter((t) => t.verdict === 'not exercised').length;
   const hinted = tools ? `${Math.round((100 * withHints(report)) / tools)}%` : '—';
-  return `| ${label(report)} | ${tools} | ${hinted} | ${lintErrors} | ${lintWarnings} | ${observeErrors(report)} | ${skipped} | ${report.verdict} |`;
+  return `| ${linked(report)} | ${tools} | ${hinted} | ${lintErrors} | ${lintWarnings} | ${observeErrors(report)} | ${skipped} | ${report.verdict} |`;
 }
 
 function measurements(reports: readonly StoredReport[], run: RunRecord | undefined): string[] {
@@ -147,6 +153,32 @@ function measurements(reports: readonly StoredReport[], run: RunRecord | undefin
 }
 
 const share = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)}%`);
+
+/** How the findings were judged: all of them, or a stated sample, with the precision's 95% interval. */
+function sampleLines(reports: readonly StoredReport[], judgements: readonly Judgement[]): string[] {
+  const rule = readSampleRule();
+  const found = reports.flatMap(errorFindings);
+  const p = samplePrecision(found, judgements, rule);
+  const judged = p.right + p.wrong;
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const drawn =
+    rule && p.found > rule.size
+      ? `${p.found} error-level findings; a uniform random sample of ${p.drawn} (seed ${rule.seed}: a seeded shuffle of the findings sorted by server, tool, rule and kind, the first ${rule.size} taken; \`scripts/scorecard-sample.ts\`) was judged against the source`
+      : `${p.found} error-level findings, every one judged against the source`;
+  return [
+    `${drawn}: ${p.right} right, ${p.wrong} wrong${p.unjudged ? `, ${p.unjudged} not judged yet` : ''}. Precision **${judged === 0 ? '—' : pct(p.right / judged)}**, 95% Wilson interval ${judged === 0 ? '—' : `${pct(p.low)} to ${pct(p.high)}`}. The table counts the judged findings by kind.`,
+    '',
+  ];
+}
+
+/** The figures over every server, first on the page; each server's own page is linked from the table below. */
+function headline(figures: readonly Figures[]): string[] {
+  const all = figures.find((f) => f.category === 'all');
+  if (!all) return [];
+  return [
+    `- **${all.servers} servers** (${all.scanned} scanned, ${all.servers - all.scanned} could not be scanned), **${all.tools} tools**: ${share(all.withHints, all.tools)} declare hints, **${share(all.exercised, all.tools)} exercised**, ${all.tools === 0 ? '—' : ((100 * all.contradicting) / all.tools).toFixed(1)} contradictions per 100 tools (by category below; every server has its own page with its tools, the evidence of each finding and its badge).`,
+  ];
+}
 
 /** The headline figures by category, and where the dataset is. */
 function byCategory(figures: readonly Figures[]): string[] {
@@ -204,15 +236,24 @@ export function scorecardPage(
     'scanned with [`candor scan`](../check/scan.md): installed in the sandbox, started once, every tool linted and',
     'called on a generated workdir, and what it did compared with the hints it declares.',
     '',
-    'A server that will not start without an argument or a variable is started from a `server.json` in',
-    '`docs/scorecard/servers/`: the workdir as its folder or file, the system Chromium for a browser, and for a',
-    'service a placeholder credential or an address where nothing answers (never a real one; the sandbox has no',
-    'network). Its tools then fail and are listed as not exercised, with the reason; lint still covers their',
-    'definitions.',
+    'The servers are chosen by a rule anyone can run again (`scripts/scorecard-select.ts` over a snapshot of',
+    'npm: packages whose name or summary says MCP server, less the pieces for building or connecting MCP',
+    'software, ranked by downloads a month; the first 140, plus the reference servers and the earlier',
+    "scorecard's); the rows it took are `docs/scorecard/selection.tsv`.",
     '',
-    'Every error-level finding (a lint error, or an observed contradiction) was judged by hand against the',
+    'Each server gets the [service doubles](../check/observe.md) it needs, named on its list line',
+    '(`--service mysql`) or in its `server.json` (`_meta["dev.candor/services"]`): a seeded PostgreSQL,',
+    'MariaDB, Redis or SQLite for a database server, a recording TLS double of its API for a SaaS server',
+    '(`https-api=HOST`), a local site for a browser server. A server that will not start without an argument',
+    'or a variable is started from a `server.json` in `docs/scorecard/servers/`: the workdir as its folder or',
+    'file, the system Chromium for a browser, and placeholder credentials (never a real one; the sandbox has',
+    'no network but its doubles). A tool that still fails is listed as not exercised, with the reason; lint',
+    'still covers its definition.',
+    '',
+    'Error-level findings (a lint error, or an observed contradiction) are judged by hand against the',
     "server's published code and recorded as right or wrong, with the line that decides it",
-    '(`docs/scorecard/judgements.json`).',
+    '(`docs/scorecard/judgements.json`); when there are more than one review can judge, a stated uniform',
+    'random sample of them (see Precision).',
     '',
     'Made by:',
     '',
@@ -223,11 +264,13 @@ export function scorecardPage(
     '',
     '## Measured',
     '',
+    ...headline(figures),
     ...measurements(reports, run),
     '',
     ...byCategory(figures),
     '## Precision',
     '',
+    ...sampleLines(reports, judgements),
     '| Error-level findings | Found | Right | Wrong | Precision |',
     '| --- | --- | --- | --- | --- |',
     ...rows.map((row) => `| ${row.kind} | ${row.findings} | ${row.right} | ${row.wrong} | ${percent(row)} |`),

@@ -37,9 +37,11 @@ import {
   storedReports,
   storedReportsByTarget,
 } from './scorecard-data.js';
-import { DATASET_DIR, datasetCsv, scorecardDataset } from './scorecard-dataset.js';
+import { categoriesOf, DATASET_DIR, datasetCsv, scorecardDataset } from './scorecard-dataset.js';
 import { DATASET_SCHEMA } from './scorecard-dataset-schema.js';
 import { scorecardPage } from './scorecard-page.js';
+import { readSampleRule, sampleOf } from './scorecard-sample.js';
+import { SERVER_PAGES_DIR, serverBadge, serverPage, serverPageSlug } from './scorecard-server-page.js';
 
 const ROOT = path.join(import.meta.dirname, '..');
 
@@ -154,12 +156,31 @@ writeFileSync(path.join(DATASET_DIR, 'scorecard.json'), `${JSON.stringify(data, 
 writeFileSync(path.join(DATASET_DIR, 'scorecard.schema.json'), `${JSON.stringify(DATASET_SCHEMA, null, 2)}\n`);
 writeFileSync(path.join(DATASET_DIR, 'scorecard.csv'), datasetCsv(data));
 writeFileSync(path.join(SCORECARD_DIR, 'index.md'), scorecardPage(reports, judgements, readRun(), fixed, data.figures));
+// One page and badge per server, and no page left behind for a server no longer listed.
+const categories = categoriesOf(readFileSync(LIST_FILE, 'utf8'));
+const byTarget = await storedReportsByTarget();
+mkdirSync(SERVER_PAGES_DIR, { recursive: true });
+const pageNames = new Set<string>();
+for (const { listed } of await scorecardTargets()) {
+  const report = byTarget.get(listed);
+  if (!report) continue;
+  const slug = serverPageSlug(listed);
+  writeFileSync(
+    path.join(SERVER_PAGES_DIR, `${slug}.md`),
+    serverPage(listed, categories.get(listed) ?? 'uncategorised', report, judgements),
+  );
+  writeFileSync(path.join(SERVER_PAGES_DIR, `${slug}.svg`), serverBadge(report));
+  pageNames.add(`${slug}.md`).add(`${slug}.svg`);
+}
+for (const name of readdirSync(SERVER_PAGES_DIR)) if (!pageNames.has(name)) rmSync(path.join(SERVER_PAGES_DIR, name));
 writeFileSync(README_FILE, readmeWithTable(readFileSync(README_FILE, 'utf8'), readmeTable(reports, judgements, fixed)));
 console.log(`wrote docs/scorecard/index.md, the dataset and the README's table (${reports.length} servers)`);
 
-const unjudged = reports.flatMap(errorFindings).filter((f) => !judgementOf(f, judgements));
+const unjudged = sampleOf(reports.flatMap(errorFindings), readSampleRule()).filter((f) => !judgementOf(f, judgements));
 if (unjudged.length > 0) {
-  console.log(`\n${unjudged.length} error-level findings have no judgement in docs/scorecard/judgements.json:`);
+  console.log(
+    `\n${unjudged.length} error-level findings to judge have no judgement in docs/scorecard/judgements.json:`,
+  );
   for (const f of unjudged)
     console.log(`  ${f.server} ${f.finding.tool ?? '(server)'} ${f.finding.ruleId}: ${f.finding.message}`);
 }

@@ -71,6 +71,18 @@ describe('classifyRequest', () => {
     );
   });
 
+  it('doubts a POST that asks a model (a conversation in its body), unless its path names a change', () => {
+    const turns = [{ role: 'user', content: 'What is MCP?' }];
+    expect(post('/v1/agent', { preset: 'pro', input: turns.map((t) => ({ type: 'message', ...t })) })).toEqual({
+      read: 'ambiguous',
+      reason: 'a POST that asks a model (a conversation)',
+    });
+    expect(post('/chat/completions', { model: 'm', messages: turns }).read).toBe('ambiguous');
+    expect(post('/v1/create-thread', { messages: turns }).read).toBe(false);
+    // A list that is not all turns is no conversation.
+    expect(post('/v1/agent', { input: [{ role: 'user', content: 'x' }, 'raw'] }).read).toBe(false);
+  });
+
   it('records the operation of a GraphQL GET and keeps it a read', () => {
     expect(classifyRequest({ method: 'GET', path: '/graphql', query: 'query=%7B%20a%20%7D' })).toMatchObject({
       read: true,

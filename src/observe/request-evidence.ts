@@ -248,6 +248,22 @@ function keysNameAChange(json: unknown): boolean {
   return false;
 }
 
+/** Whether a JSON body holds a conversation for a model: `messages` or `input` as a list of turns with a role and content. */
+function carriesConversation(json: unknown): boolean {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+  return ['messages', 'input'].some((key) => {
+    const turns = (json as Record<string, unknown>)[key];
+    return (
+      Array.isArray(turns) &&
+      turns.length > 0 &&
+      turns.every(
+        (t) =>
+          t !== null && typeof t === 'object' && typeof (t as { role?: unknown }).role === 'string' && 'content' in t,
+      )
+    );
+  });
+}
+
 function parseJson(request: RequestShape): unknown {
   const body = request.body?.trim();
   if (!body || (body[0] !== '{' && body[0] !== '[')) return undefined;
@@ -293,6 +309,9 @@ export function classifyRequest(request: RequestShape): RequestMeaning {
     return { read: 'ambiguous', reason: 'a POST to a GraphQL endpoint without a readable document' };
   }
   if (words.length > 0 && WRITE_WORDS.has(words[0]!)) return { read: false, reason: 'a POST that names a change' };
+  // A model API's request (a chat's messages, a responses API's input) asks for an answer: likely nothing is
+  // created, but some such APIs keep the conversation, so it is doubtful rather than a read.
+  if (carriesConversation(json)) return { read: 'ambiguous', reason: 'a POST that asks a model (a conversation)' };
   const reads = words.some((w) => READ_WORDS.has(w));
   if (!reads) return { read: false, reason: 'a POST' };
   if (words.some((w) => WRITE_WORDS.has(w))) {

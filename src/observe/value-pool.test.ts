@@ -24,6 +24,13 @@ describe('ValuePool', () => {
     expect(pool.offersFor('get_repo')('repo_name')).toEqual(['candor']);
   });
 
+  it("offers a seed list named in the plural to a property named in the singular (a page double's selectors)", () => {
+    const pool = new ValuePool({ selectors: ['#items', 'input[name="q"]'], urls: ['http://127.0.0.1:9/items'] });
+    expect(pool.offersFor('click')('selector')).toEqual(['#items', 'input[name="q"]']);
+    expect(pool.offersFor('navigate')('url')).toEqual(['http://127.0.0.1:9/items']);
+    expect(pool.offersFor('click')('selectors')).toEqual(['#items', 'input[name="q"]']);
+  });
+
   it('reads at most a bounded number of nodes of a huge or deep answer', () => {
     const pool = new ValuePool();
     let deep: unknown = { id: 'bottom' };

@@ -74,10 +74,16 @@ export class ValuePool {
     if (seeds) this.seed(seeds);
   }
 
-  /** Seeded data a double loaded: each key's values, offered to properties of that name (and `<key>_name`, `<key>_id`). */
+  /**
+   * Seeded data a double loaded: each key's values, offered to properties of that name (and `<key>_name`,
+   * `<key>_id`); a list named in the plural (`selectors`, `urls`) is also what one such property takes
+   * (`selector`, `url`).
+   */
   seed(seeds: Readonly<Record<string, readonly string[]>>): void {
     for (const [key, values] of Object.entries(seeds)) {
-      for (const value of values.slice(0, PER_FIELD)) this.#offer({ value, field: norm(key), owner: '' });
+      const fields = new Set([norm(key), singular(norm(key))]);
+      for (const field of fields)
+        for (const value of values.slice(0, PER_FIELD)) this.#offer({ value, field, owner: '' });
     }
   }
 

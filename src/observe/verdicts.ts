@@ -8,12 +8,14 @@
  * use lint's shape, severities and reporters, so `candor observe` reads and
  * exports like `candor lint`.
  */
+
+import path from 'node:path';
 import type { Finding } from '../lint/types.js';
 import type { ResolvedHints } from '../tool/types.js';
 import { type AnswerOptions, answersDiffer } from './answers.js';
 import { DB_RULES, judgeDatabase, touchedDatabase } from './db-evidence.js';
 import { type CallRecord, classify, type Evidence, evidenceLines, type Scene } from './evidence.js';
-import { judgeRequests, REQUEST_RULES } from './request-rules.js';
+import { describeRequest, judgeRequests, REQUEST_RULES } from './request-rules.js';
 
 export type { CallRecord } from './evidence.js';
 
@@ -63,7 +65,7 @@ export const OBSERVE_RULES = [
     summary:
       'The server changes the same files or reaches the same address on (nearly) every call, whatever the tool: one finding about the server, not one per tool.',
     explanation:
-      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints.',
+      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints. The same request sent to an API double by (nearly) every tool that was called, whether or not the call then did its work (a usage event posted before each tool runs), is the server’s too: reported here once, not as each tool’s observe/read-only-sent-write or observe/closed-world-requested.',
   },
   {
     id: 'observe/server-log',
@@ -72,6 +74,14 @@ export const OBSERVE_RULES = [
       'The server appended lines to its own log during calls: a file it made and opened before them. Not counted as any tool’s write.',
     explanation:
       'Many servers write a diagnostic log through a stream opened at start-up and add a line for every request. That records what the server did; it changes nothing a tool claims to leave alone, so it is reported here rather than as observe/read-only-wrote. The evidence has to hold for this run: the trace shows the file opened for writing before the call and no open of it in the call (the bytes went through the descriptor held from before), the server made the file (it was not there when the server started), the call only added whole lines of text to the end (the old content is an exact prefix), and the call’s arguments do not name it. A file opened in the call, even to append one line (a history a tool reads back), stays the tool’s write, and so does any file that was there before the server started.',
+  },
+  {
+    id: 'observe/first-use-state',
+    severity: 'warning',
+    summary:
+      "The server wrote a file under its HOME during the run's first call (or first call that did its work) and in no other call: state it keeps on first use, reported once for the server.",
+    explanation:
+      'Many servers create or refresh their own state the first time any tool runs: a telemetry record of the day’s first use, a config or profile made on demand. Which tool pays for it depends only on which is called first, so it is not that tool’s write and is left out of its verdict. The evidence must hold for the run: the file is under the sandbox HOME (not the workdir), the call’s arguments do not name it, and no other call of any tool wrote or deleted it. A warning, not silence: a tool that truly writes once, on its first call, looks the same, so the hint is worth a look.',
   },
   {
     id: 'observe/destructive-no-effect',
@@ -131,7 +141,8 @@ export function judge(
   const findings: ObserveFinding[] = judgeRequests(
     tool,
     hints,
-    calls.flatMap((c) => c.changes ?? []),
+    // A request the server sends on (nearly) every call, whatever the tool, is the server's (see serverWide).
+    calls.flatMap((c) => c.changes ?? []).filter((c) => c.kind !== 'request' || !serverWide.has(describeRequest(c))),
   );
   const exercised = calls.filter((c) => c.ok);
   if (exercised.length === 0) return findings;
@@ -290,7 +301,41 @@ export function judgeServer(
 ): { findings: ObserveFinding[]; lines: Set<string> } {
   const log = ownLog(tools, scene);
   const effects = serverWide(tools, scene);
-  return { findings: [...effects.findings, ...log], lines: effects.lines };
+  const first = firstUse(tools, scene);
+  return {
+    findings: [...effects.findings, ...first.findings, ...log],
+    lines: new Set([...effects.lines, ...first.lines]),
+  };
+}
+
+/**
+ * Files under HOME written by the run's first call, or its first call that did its work, and by
+ * no other call, not named by that call's arguments: the server's first-use state (see the rule).
+ */
+function firstUse(tools: readonly JudgedTool[], scene: Scene): { findings: ObserveFinding[]; lines: Set<string> } {
+  const calls = tools.flatMap((tool) => tool.calls.map((call) => ({ tool: tool.name, call })));
+  const firsts = [calls[0], calls.find((c) => c.call.ok)].filter((c) => c !== undefined);
+  const touched = (call: CallRecord) => {
+    const e = classify(call, scene);
+    return [...e.writes, ...e.deletions, ...e.overwrites];
+  };
+  const lines = new Set<string>();
+  const names = new Set<string>();
+  for (const first of new Set(firsts)) {
+    const named = JSON.stringify(first.call.args);
+    const written = classify(first.call, scene).writes.filter(
+      (file) =>
+        file.startsWith(`${scene.home}/`) &&
+        !named.includes(file) &&
+        !named.includes(path.basename(file)) &&
+        calls.every((other) => other === first || !touched(other.call).includes(file)),
+    );
+    for (const file of written) lines.add(`wrote ${file}`);
+    if (written.length > 0) names.add(first.tool);
+  }
+  if (lines.size === 0) return { findings: [], lines };
+  const message = `The run's first call of ${[...names].join(' and ')} wrote state under HOME that no other call touched.`;
+  return { findings: [finding('observe/first-use-state', undefined, message, [...lines].sort())], lines };
 }
 
 /** The server's own log, once for the server: the files its calls appended to, and which tools' calls did. */
@@ -332,10 +377,31 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
   }
   const need = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(exercised.length * SERVER_WIDE_SHARE));
   const lines = new Set([...byLine].filter(([, names]) => names.size >= need).map(([line]) => line));
+  // Requests an API double received count whatever the call answered (a telemetry event sent before the tool fails),
+  // so their share is of the tools that were called at all.
+  const called = tools.filter((t) => t.calls.length > 0);
+  const byRequest = new Map<string, Set<string>>();
+  for (const tool of called)
+    for (const change of tool.calls.flatMap((c) => c.changes ?? []))
+      if (change.kind === 'request') {
+        const line = describeRequest(change);
+        if (!byRequest.has(line)) byRequest.set(line, new Set());
+        byRequest.get(line)!.add(tool.name);
+      }
+  const needCalled = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(called.length * SERVER_WIDE_SHARE));
+  for (const [line, names] of byRequest) {
+    if (names.size < needCalled) continue;
+    lines.add(line);
+    byLine.set(line, names);
+  }
   if (lines.size === 0) return { findings: [], lines };
-  const hit = exercised.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
-  const writes = [...lines].some((l) => !l.startsWith('connect') && !l.startsWith('resolved a name'));
-  const network = [...lines].some((l) => l.startsWith('connect') || l.startsWith('resolved a name'));
+  const hit = called.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
+  const reaches = (l: string) => l.startsWith('connect') || l.startsWith('resolved a name') || l.startsWith('sent ');
+  // A request is a write unless it is plainly a read (a GraphQL query, a GET); a file line always is.
+  const writes = [...lines].some((l) =>
+    l.startsWith('sent ') ? !/\((a read|a GraphQL query)\)$/.test(l) : !reaches(l),
+  );
+  const network = [...lines].some(reaches);
   const readOnly = writes ? hit.filter((t) => t.hints.readOnlyHint).map((t) => t.name) : [];
   const closed = network ? hit.filter((t) => !t.hints.openWorldHint).map((t) => t.name) : [];
   const contradicted = [
@@ -347,7 +413,7 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
     undefined,
     `A server-wide effect contradicts ${contradicted.length > 0 ? contradicted.join(' and ') : 'no tool’s hints'} (${
       hit.length
-    }/${exercised.length} tools).`,
+    }/${byRequest.size > 0 && [...lines].some((l) => l.startsWith('sent ')) ? called.length : exercised.length} tools).`,
     [...lines].sort(),
   );
   return { findings: [contradicted.length > 0 ? base : { ...base, severity: 'info' }], lines };

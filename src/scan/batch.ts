@@ -11,6 +11,7 @@ import path from 'node:path';
 import { CandorError, isCandorError } from '../errors.js';
 import { badgeSvg } from './badge.js';
 import { type BatchEntry, entryFor, formatIndex } from './batch-index.js';
+import { parseListEntry } from './list-entry.js';
 import { registryEntries, unpackRegistryExport } from './registry-export.js';
 import { formatScan } from './report.js';
 import { serverJsonWithVerdict } from './server-json-verdict.js';
@@ -48,7 +49,8 @@ export interface TargetList {
 
 /**
  * Read a list of targets: a JSON array of strings, one target per line (blank lines
- * and lines starting with `#` left out), or an MCP Registry export (the API's
+ * and lines starting with `#` left out; a line may name the doubles its server needs after
+ * the target: `pkg@1.2.3 --service postgres=DATABASE_URL`), or an MCP Registry export (the API's
  * `{ servers: [...] }` or an array of server.json entries), whose entries are written
  * as server.json files into `unpackTo`. Relative file targets are taken from the
  * list's folder.
@@ -99,11 +101,18 @@ export async function readTargetList(file: string, options: { unpackTo?: string 
   }
   const list = targets as string[];
   if (list.length === 0) throw new CandorError(`${file}: the list names no target.`, { code: 'invalid_target' });
-  // A target that names a file (server.json, config.json#name) is relative to the list, not to where candor runs.
+  // A target that names a file (server.json, config.json#name) is relative to the list, not to where candor runs;
+  // its own options (`--service postgres`) stay after it, checked now so a bad line stops the run before it starts.
   return {
-    targets: list.map((t) =>
-      /^\.{1,2}\//.test(t) || /\.jsonc?(#.*)?$/i.test(t) ? path.resolve(path.dirname(file), t) : t,
-    ),
+    targets: list.map((line) => {
+      const { target } = parseListEntry(line);
+      const rest = line.trim().slice(target.length);
+      const resolved =
+        /^\.{1,2}\//.test(target) || /\.jsonc?(#.*)?$/i.test(target)
+          ? path.resolve(path.dirname(file), target)
+          : target;
+      return `${resolved}${rest}`;
+    }),
     skipped: [],
   };
 }

@@ -14,6 +14,7 @@ import type { ServiceRequest } from '../observe/services.js';
 import { parseTargets } from '../targets/parse.js';
 import type { HttpTarget } from '../targets/types.js';
 import { InstallError, installPackage } from './install.js';
+import { mergeServices, servicesOfServerJson } from './list-entry.js';
 import { checkRemoteAddress } from './remote-address.js';
 import { type ScanBase, scanRemote, scanServer } from './scan.js';
 import { readServerJson } from './server-json.js';
@@ -103,10 +104,12 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
   const startedAt = Date.now();
   // A variable a double is named for (`--service postgres=DATABASE_URL`) fills a server.json input of that
   // name with the double's placeholder, which observe replaces with its URL.
-  const given = {
-    ...Object.fromEntries((options.services ?? []).flatMap((s) => (s.env ?? []).map((name) => [name, `{${s.kind}}`]))),
+  let services = options.services ?? [];
+  const givenFor = (list: readonly ServiceRequest[]) => ({
+    ...Object.fromEntries(list.flatMap((s) => (s.env ?? []).map((name) => [name, `{${s.kind}}`]))),
     ...options.env,
-  };
+  });
+  let given = givenFor(services);
   const cleanup: string[] = [];
   const base: ScanBase = {
     target: options.command?.length ? options.command.join(' ') : options.words.join(' '),
@@ -148,6 +151,9 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
     if (!options.command?.length && options.words.length === 1 && word !== undefined && (await isServerJson(word))) {
       const file = path.resolve(word);
       const server = await readServerJson(file);
+      // The doubles the server.json names for itself join the run's (a kind given by flag wins).
+      services = mergeServices(services, servicesOfServerJson(server, file));
+      given = givenFor(services);
       let plan: ReturnType<typeof planServerJson>;
       try {
         plan = planServerJson(server, given);
@@ -223,7 +229,7 @@ export async function scanTarget(options: ScanTargetOptions): Promise<ScanReport
       ...(stdio!.env && Object.keys(stdio!.env).length > 0 ? { env: stdio!.env } : {}),
       workdir,
       ...(options.skip ? { skip: options.skip } : {}),
-      ...(options.services?.length ? { services: options.services } : {}),
+      ...(services.length ? { services } : {}),
     }).catch((error: unknown) => {
       // A server that stops at start for want of a required input: say which one.
       if (error instanceof CandorError && error.code === 'observe_start_failed' && base.needs?.length)

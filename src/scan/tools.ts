@@ -10,7 +10,7 @@ import type { ObserveReport } from '../observe/observe.js';
 import { failureSentence, type ServerVerdict, serverVerdict } from '../observe/server-verdict.js';
 import type { WireToolLike } from '../tool/annotations.js';
 import { agreeWithObserved } from './suggestions.js';
-import type { ScanReport, ScanTool } from './types.js';
+import { CALL_ERROR_LIMIT, type ScanCall, type ScanReport, type ScanTool } from './types.js';
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
@@ -36,6 +36,12 @@ function reasonFor(notExercised: string | undefined, needs: readonly string[]): 
   }
   const named = needs.filter((name) => notExercised.includes(name));
   return `needs ${(named.length > 0 ? named : needs).join(', ')} (${notExercised})`;
+}
+
+/** A call as the report keeps it beside a finding: what was sent, and whether it did its work. */
+function callOf(call: ObserveReport['tools'][number]['calls'][number]): ScanCall {
+  const error = call.error === undefined ? undefined : call.error.slice(0, CALL_ERROR_LIMIT);
+  return { arguments: call.args, ok: call.ok, ...(error === undefined ? {} : { error }) };
 }
 
 /**
@@ -74,6 +80,7 @@ export function scanTools(
         : reasonFor(seen.notExercised, input.needs ?? []);
     const verdict = reason ? 'not exercised' : contradicts ? 'contradicts' : 'consistent';
     input.progress?.(`  ${wire.name}: ${verdict}`);
+    const found = observed?.findings.some((f) => f.tool === wire.name && f.severity !== 'info') ?? false;
     return {
       name: wire.name,
       declared,
@@ -81,6 +88,7 @@ export function scanTools(
       verdict,
       ...(reason ? { reason } : {}),
       pin: pinHash(wire),
+      ...(found && seen ? { calls: seen.calls.map(callOf) } : {}),
     };
   });
   const errors = [...linted, ...(observed?.findings ?? [])].filter((f) => f.severity === 'error');

@@ -33,7 +33,23 @@ export interface ScanTool {
   reason?: string;
   /** The pin hash of the tool's definition. */
   pin: string;
+  /**
+   * For a tool observe has a finding about: the calls it made (arguments as sent, with
+   * `{workdir}` for the sandbox's folder; whether each did its work), the evidence's other half.
+   */
+  calls?: ScanCall[];
 }
+
+/** One observed call of a tool, as a report keeps it beside a finding. */
+export interface ScanCall {
+  arguments: Record<string, unknown>;
+  ok: boolean;
+  /** The error the call answered, cut to {@link CALL_ERROR_LIMIT} characters. */
+  error?: string;
+}
+
+/** How much of a failed call's error a report keeps beside a finding. */
+export const CALL_ERROR_LIMIT = 300;
 
 /**
  * The whole report of one scanned server. Its verdict states its coverage: `exercised`

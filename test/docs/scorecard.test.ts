@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   errorFindings,
   judgementOf,
+  LIST_FILE,
   README_FILE,
   readFixed,
   readJudgements,
@@ -23,9 +24,12 @@ import {
   storedReports,
   storedReportsByTarget,
 } from '../../scripts/scorecard-data.js';
-import { DATASET_DIR, datasetCsv, scorecardDataset } from '../../scripts/scorecard-dataset.js';
+import { categoriesOf, DATASET_DIR, datasetCsv, scorecardDataset } from '../../scripts/scorecard-dataset.js';
 import { DATASET_SCHEMA } from '../../scripts/scorecard-dataset-schema.js';
 import { scorecardPage } from '../../scripts/scorecard-page.js';
+import { readSampleRule, sampleOf } from '../../scripts/scorecard-sample.js';
+import { SERVER_PAGES_DIR, serverBadge, serverPage, serverPageSlug } from '../../scripts/scorecard-server-page.js';
+import { parseListEntry } from '../../src/scan/list-entry.js';
 
 const REGENERATE = 'run npx tsx scripts/scorecard.ts --from-reports';
 
@@ -34,12 +38,30 @@ describe('the scorecard', () => {
     const targets = await scorecardTargets();
     expect(targets.length).toBeGreaterThanOrEqual(40);
     for (const { listed } of targets) {
-      // A server.json names its package's exact version itself (the scan refuses one that does not).
-      if (!listed.endsWith('server.json'))
-        expect(listed, 'an exact version').toMatch(/^(@[^/@]+\/)?[^@]+@\d+\.\d+\.\d+$/);
+      // A server.json names its package's exact version itself (the scan refuses one that does not);
+      // a line may name its doubles after the target.
+      const { target } = parseListEntry(listed);
+      if (!target.endsWith('server.json'))
+        expect(target, 'an exact version').toMatch(/^(@[^/@]+\/)?[^@]+@\d+\.\d+\.\d+$/);
       const report = storedReport(listed);
       expect(report, `the report of ${listed}`).toBeDefined();
       if (report && 'package' in report) expect(report.package?.version).toMatch(/^\d+\.\d+\.\d+/);
+    }
+  });
+
+  it('has a page and a badge for every server, generated from its report, linked from the scorecard page', async () => {
+    const categories = categoriesOf(readFileSync(LIST_FILE, 'utf8'));
+    const reports = await storedReportsByTarget();
+    const index = readFileSync(path.join(SCORECARD_DIR, 'index.md'), 'utf8');
+    for (const { listed } of await scorecardTargets()) {
+      const report = reports.get(listed)!;
+      const slug = serverPageSlug(listed);
+      const page = readFileSync(path.join(SERVER_PAGES_DIR, `${slug}.md`), 'utf8');
+      expect(page, REGENERATE).toBe(
+        serverPage(listed, categories.get(listed) ?? 'uncategorised', report, readJudgements()),
+      );
+      expect(readFileSync(path.join(SERVER_PAGES_DIR, `${slug}.svg`), 'utf8'), REGENERATE).toBe(serverBadge(report));
+      expect(index).toContain(`](by-server/${slug}.md)`);
     }
   });
 
@@ -56,10 +78,9 @@ describe('the scorecard', () => {
     );
   });
 
-  it('has a judgement for every error-level finding of the reports', async () => {
+  it('has a judgement for every error-level finding of the reports, or of the stated sample of them', async () => {
     const judgements = readJudgements();
-    const unjudged = (await storedReports())
-      .flatMap(errorFindings)
+    const unjudged = sampleOf((await storedReports()).flatMap(errorFindings), readSampleRule())
       .filter((found) => !judgementOf(found, judgements))
       .map((found) => `${found.server} ${found.finding.tool ?? ''} ${found.finding.ruleId}`);
     expect(unjudged).toEqual([]);

@@ -198,6 +198,18 @@ function observeFindings(): Finding[] {
     tools.map((t) => ({ ...t, calls: [logging] })),
     scene,
   ).findings;
+  // State the server writes under HOME on the run's first call only.
+  const firstUse = judgeServer(
+    [
+      {
+        name: 'read_a',
+        hints: hints(true, false, true, true),
+        calls: [call({ diff: { created: ['/h/.app/state.json'], modified: [], deleted: [] } })],
+      },
+      { name: 'read_b', hints: hints(true, false, true, true), calls: [call()] },
+    ],
+    scene,
+  ).findings;
   // What the service doubles' witnesses saw (a database, an HTTPS API).
   const withDoubles: Scene = { ...scene, doubles: ['postgres', 'https-api'] };
   const row = (over: { inserted?: number; deleted?: number }) =>
@@ -221,7 +233,7 @@ function observeFindings(): Finding[] {
     ...judge('get_item', hints(true, false, true, true), [request('PATCH', false)], withDoubles),
     ...judge('fetch_item', hints(false, false, false, false), [request('GET', true)], withDoubles),
   ];
-  return [...perTool, ...contradicting, ...harmless, ...both, ...logged, ...doubled];
+  return [...perTool, ...contradicting, ...harmless, ...both, ...logged, ...firstUse, ...doubled];
 }
 
 /** The message with each tool name, list of names and quoted value shortened to one token, so only the wording is measured. */

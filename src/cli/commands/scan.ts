@@ -13,6 +13,7 @@ import { failedVerdict, VERDICT_EXIT } from '../../observe/server-verdict.js';
 import { badgeSvg } from '../../scan/badge.js';
 import { readTargetList, runBatch } from '../../scan/batch.js';
 import { formatIndex } from '../../scan/batch-index.js';
+import { mergeServices, parseListEntry } from '../../scan/list-entry.js';
 import { registryEntries } from '../../scan/registry-export.js';
 import { formatScan, SCAN_FORMATS, type ScanFormat } from '../../scan/report.js';
 import { isServerJson, scanTarget } from '../../scan/scan-target.js';
@@ -180,7 +181,12 @@ export function registerScan(program: Command): Command {
           out: path.resolve(opts.out),
           jobs: opts.jobs as number,
           force: opts.force === true,
-          scan: (target, log) => scanTarget({ ...scanOptions, words: [target], progress: log }),
+          scan: (line, log) => {
+            // A list line names its server's own doubles after the target; the run's --service come first.
+            const entry = parseListEntry(line);
+            const services = mergeServices(scanOptions.services, entry.services);
+            return scanTarget({ ...scanOptions, services, words: [entry.target], progress: log });
+          },
           progress,
         });
         process.stdout.write(formatIndex(entries, 'markdown'));

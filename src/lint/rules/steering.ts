@@ -54,6 +54,12 @@ export interface SteeringPattern {
 }
 
 const OTHER_TOOLS = 'text aimed at other tools';
+const SECRETS = 'a request for secrets';
+/** A match that is only a secret file's name (not a phrase that asks for it). */
+const SECRET_FILE = /^(?:~\/\.ssh|id_rsa|\.aws\/credentials|mcp\.json)$/i;
+/** Verbs that send or hand over a file: what turns the name of a secret file into a request for it. */
+const SENDING =
+  /\b(?:send|upload|post|pass|include|attach|share|forward|email|exfiltrat\w*|leak|paste|contents\s+of)\b/i;
 
 /**
  * Phrases that address the model instead of describing the tool, by a short name. The
@@ -79,7 +85,7 @@ export const STEERING_PATTERNS = {
     re: /\b(?:when|whenever|before|after|instead\s+of)\b[^.]{0,40}\b(?:using|calling|invoking|running)\s+(?:(?:any|another|all|every)\s+(?:other\s+)?tools?|other\s+tools?|the\s+[\w.-]*[_.-][\w.-]*\s+tool)\b|\b(?:all|any|every)\s+other\s+tools?\b[^.]{0,40}\b(?:must|should|shall)\b/i,
   },
   secretsRequest: {
-    kind: 'a request for secrets',
+    kind: SECRETS,
     re: /(?:~\/\.ssh|\bid_rsa\b|\.aws\/credentials|\bmcp\.json\b|\bprivate\s+keys?\b[^.]{0,40}\b(?:pass|send|include|read)\b|\b(?:pass|send|include|read)\b[^.]{0,40}\b(?:api\s+keys?|passwords?|tokens?|credentials)\b\s+(?:as|in|into)\s+the\s+\w+\s+(?:parameter|argument|field))/i,
   },
 } as const satisfies Record<string, SteeringPattern>;
@@ -122,6 +128,8 @@ export const descriptionSteering: LintRule = {
         for (const { kind, re } of STEERING) {
           const m = re.exec(text);
           if (!m) continue;
+          // A secret file named in passing (a list of paths the tool refuses) asks for nothing: a request sends it.
+          if (kind === SECRETS && SECRET_FILE.test(m[0]) && !SENDING.test(sentenceAt(text, m.index))) continue;
           const ownUse = kind === OTHER_TOOLS && ownUseSentence(sentenceAt(text, m.index));
           yield {
             tool: toolLabel(tool),

@@ -80,6 +80,9 @@ const SQL_SEEDS: Record<string, string[]> = {
   product: PRODUCTS.map(([, name]) => name),
   status: ['pending', 'shipped'],
   query: ['SELECT id, name, email FROM customers ORDER BY id'],
+  // A statement property goes by these names as often as by `query` (the reference PostgreSQL server's `sql`).
+  sql: ['SELECT id, name, email FROM customers ORDER BY id'],
+  statement: ['SELECT id, name, email FROM customers ORDER BY id'],
 };
 
 /**
