@@ -33,11 +33,13 @@ const listed = async (client: WireClient, name: string) => {
   return tool;
 };
 /** What the gateway says of a stored script under `_meta["dev.candor/gateway"]`. */
-const scriptMeta = (tool: { _meta?: Record<string, unknown> }) =>
-  (tool._meta ?? {})['dev.candor/gateway'] as {
-    pin: string;
+const scriptMeta = (tool: { _meta?: Record<string, unknown> }) => {
+  const meta: Record<string, unknown> = tool._meta ?? {};
+  return meta['dev.candor/gateway'] as {
+    pinHash: string;
     storedScript: { calls: Array<{ tool: string; pin: string }> };
   };
+};
 
 const READ_ONLY = { hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
 
@@ -111,7 +113,9 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
     const after = await listed(client, 'check_archive');
     expect(after.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(after.description).toContain('items__archive [writes (destructive), closed world]');
-    expect(scriptMeta(after).pin).not.toBe(scriptMeta(before).pin);
+    expect(scriptMeta(before).pinHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(scriptMeta(before).storedScript.calls.map((c) => c.tool)).toEqual(['items__archive']);
+    expect(scriptMeta(after).pinHash).not.toBe(scriptMeta(before).pinHash);
     expect(scriptMeta(after).storedScript.calls[0]!.pin).not.toBe(scriptMeta(before).storedScript.calls[0]!.pin);
   });
 
