@@ -71,8 +71,9 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
   });
 
   test('a script the model saves that calls a destructive tool is listed destructive and asks once', async () => {
-    const { url, log, file } = await startWith({});
+    const { url, log, file, gateway } = await startWith({});
     const client = await wire.connect(kind, url, allowScript);
+    if (kind !== 'v2-2026') await wire.streamsOpen(gateway, 'code');
     const changed = client.nextListChanged();
     const saved = await client.callTool('save_script', {
       name: 'clear_all',
@@ -99,10 +100,11 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
   });
 
   test("when a tool underneath changes, the stored script's hints and pin change and the list changes", async () => {
-    const { url, full } = await startWith({
+    const { url, full, gateway } = await startWith({
       check_archive: { description: 'Look in the archive.', code: 'return await tools.items__archive({});' },
     });
     const client = await wire.connect(kind, url, allowScript);
+    if (kind !== 'v2-2026') await wire.streamsOpen(gateway, 'code');
     const before = await listed(client, 'check_archive');
     expect(before.annotations).toMatchObject(READ_ONLY.hints);
     const changed = client.nextListChanged();
