@@ -110,6 +110,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // Code mode's limits and stored scripts: a limit out of range or a broken scripts file stops it here.
   checkCodeModeLimits(options);
   const scripts = codeModeOn(options) ? await openScripts(options) : undefined;
+  if (options.scripts !== undefined && scripts === undefined)
+    logger.warn(
+      `"scripts" is set but no endpoint is in code mode ("toolList": "code"): the stored scripts are not listed.`,
+    );
   const policyConfig = options.policy ?? 'default';
   // The host's own Policy class, for the audit's "who decided" label; the host decides the call.
   const policy = new Policy(policyConfig);

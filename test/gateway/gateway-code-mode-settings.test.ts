@@ -107,8 +107,9 @@ describe('the stored scripts file', () => {
 
   test("a person's edit is listed at once; a broken edit keeps the scripts in force and refuses saves", async () => {
     const file = scriptsFile(JSON.stringify({ scripts: {} }));
-    const { url } = await wire.startGateway({ fixture, server: 'items', scripts: file });
+    const { url, gateway } = await wire.startGateway({ fixture, server: 'items', scripts: file });
     const client = await wire.connect('v2', url, allowScript);
+    await wire.streamsOpen(gateway, 'code');
     const changed = client.nextListChanged();
     writeFileSync(
       file,

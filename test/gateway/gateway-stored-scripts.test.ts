@@ -33,11 +33,13 @@ const listed = async (client: WireClient, name: string) => {
   return tool;
 };
 /** What the gateway says of a stored script under `_meta["dev.candor/gateway"]`. */
-const scriptMeta = (tool: { _meta?: Record<string, unknown> }) =>
-  (tool._meta ?? {})['dev.candor/gateway'] as {
-    pin: string;
+const scriptMeta = (tool: { _meta?: Record<string, unknown> }) => {
+  const meta: Record<string, unknown> = tool._meta ?? {};
+  return meta['dev.candor/gateway'] as {
+    pinHash: string;
     storedScript: { calls: Array<{ tool: string; pin: string }> };
   };
+};
 
 const READ_ONLY = { hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
 
@@ -69,8 +71,9 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
   });
 
   test('a script the model saves that calls a destructive tool is listed destructive and asks once', async () => {
-    const { url, log, file } = await startWith({});
+    const { url, log, file, gateway } = await startWith({});
     const client = await wire.connect(kind, url, allowScript);
+    if (kind !== 'v2-2026') await wire.streamsOpen(gateway, 'code');
     const changed = client.nextListChanged();
     const saved = await client.callTool('save_script', {
       name: 'clear_all',
@@ -97,10 +100,11 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
   });
 
   test("when a tool underneath changes, the stored script's hints and pin change and the list changes", async () => {
-    const { url, full } = await startWith({
+    const { url, full, gateway } = await startWith({
       check_archive: { description: 'Look in the archive.', code: 'return await tools.items__archive({});' },
     });
     const client = await wire.connect(kind, url, allowScript);
+    if (kind !== 'v2-2026') await wire.streamsOpen(gateway, 'code');
     const before = await listed(client, 'check_archive');
     expect(before.annotations).toMatchObject(READ_ONLY.hints);
     const changed = client.nextListChanged();
@@ -111,7 +115,9 @@ describe.each(['v1', 'v2', 'v2-2026'] as const)('stored scripts with an SDK %s c
     const after = await listed(client, 'check_archive');
     expect(after.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(after.description).toContain('items__archive [writes (destructive), closed world]');
-    expect(scriptMeta(after).pin).not.toBe(scriptMeta(before).pin);
+    expect(scriptMeta(before).pinHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(scriptMeta(before).storedScript.calls.map((c) => c.tool)).toEqual(['items__archive']);
+    expect(scriptMeta(after).pinHash).not.toBe(scriptMeta(before).pinHash);
     expect(scriptMeta(after).storedScript.calls[0]!.pin).not.toBe(scriptMeta(before).storedScript.calls[0]!.pin);
   });
 

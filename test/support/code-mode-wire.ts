@@ -11,7 +11,8 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type AuditEntry, createGateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { type AuditEntry, createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
+import { waitFor } from './until.js';
 
 /** An answer to the gateway's question. */
 export type Answer = { action: 'accept'; content: { decision: string } } | { action: 'decline' };
@@ -176,10 +177,20 @@ export function codeModeWire(name: string) {
     return wireClient(kind, client);
   };
 
+  /**
+   * 2025 era: resolves once `count` sessions of a profile's endpoint hold their GET stream,
+   * where list_changed goes (a notification sent before a client opened it is not replayed).
+   */
+  const streamsOpen = (gateway: Gateway, profile: string, count = 1) =>
+    waitFor(
+      () => [...gateway.profile(profile).dispatcher.peers].filter((peer) => peer.channel !== undefined).length >= count,
+      "the clients' GET streams",
+    );
+
   const close = async () => {
     for (const item of open.reverse()) await item.close().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   };
 
-  return { dir, startGateway, connect, close };
+  return { dir, startGateway, connect, streamsOpen, close };
 }

@@ -342,7 +342,7 @@ export function registerGateway(program: Command): Command {
     .addOption(
       new Option(
         '--tools <mode>',
-        "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find; code: search_tools, tool_api and run_script (the model calls tools from a sandboxed script)",
+        "all: list every tool; search: sessions start with find_tools (and the config's alwaysList) and list what they find; code: search_tools, tool_api, run_script, save_script and the stored scripts (the model calls tools from a sandboxed script)",
       ).choices(['all', 'search', 'code']),
     )
     .addOption(

@@ -30,8 +30,11 @@ export interface StoredScriptMeta {
     /** Its calls could not be read from its text: its hints are the worst case. */
     dynamic: boolean;
   };
-  /** `sha256:` over its pinned definition and the pins of the tools it calls. */
-  pin: string;
+  /**
+   * `sha256:` over its pinned definition and the pins of the tools it calls (a proxied
+   * tool's `pin` here is its lockfile status; a stored script is pinned by this hash).
+   */
+  pinHash: string;
 }
 
 /** What building a stored tool needs from its endpoint. */
@@ -97,7 +100,7 @@ export function storedTool(script: StoredScript, context: StoredToolContext): To
       missing: effects.missing,
       dynamic: effects.dynamic,
     },
-    pin,
+    pinHash: pin,
   };
   return defineTool({
     name: shown.name,

@@ -7,7 +7,7 @@
 export interface ScriptLimits {
   /** The script's heap, in bytes (default 32 MiB). */
   memoryBytes?: number;
-  /** The script's stack, in bytes (default 512 KiB): deep recursion fails instead of crashing. */
+  /** The script's stack, in bytes (default 256 KiB): deep recursion fails instead of crashing. */
   stackBytes?: number;
   /** Time the interpreter may spend running the script's own code, in ms (default 2 000). */
   cpuMs?: number;
