@@ -103,6 +103,9 @@ export class DelegatedUpstreams {
       );
     }
     const key = `${server}\0${person}`;
+    // Newest last; bounded like the token cache, oldest person forgotten first.
+    this.#subjects.delete(key);
+    if (this.#subjects.size >= 10_000) this.#subjects.delete(this.#subjects.keys().next().value as string);
     this.#subjects.set(key, { token: subjectToken, auth });
     await this.#token(server, key);
     const open = this.#pool.get(server, person);
