@@ -75,6 +75,18 @@ import { listenHttp as ProtocollistenHttp } from './transports/http/listen.js';
 // Authorization: the HTTP endpoint as an OAuth 2.1 resource server
 export type { BearerChallenge } from './auth/challenge.js';
 export { bearerChallenge } from './auth/challenge.js';
+export type {
+  AcceptedAssertion,
+  IdentityAssertionOptions,
+  ReplayStore,
+  TrustedIdp,
+} from './auth/identity-assertion.js';
+export {
+  ID_JAG_TYP,
+  IdentityAssertionError,
+  identityAssertionVerifier,
+  memoryReplayStore,
+} from './auth/identity-assertion.js';
 export { ASYMMETRIC_ALGORITHMS } from './auth/jwt-verifier.js';
 export type { ProtectedResourceMetadata } from './auth/resource-metadata.js';
 export { metadataUrl } from './auth/resource-metadata.js';

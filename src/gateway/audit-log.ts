@@ -8,13 +8,12 @@ import { appendFileSync } from 'node:fs';
 import { canonicalJson } from '../host/pins/canonical-json.js';
 
 /** Where the token an upstream call carries comes from. */
-export type CredentialSource = 'exchanged' | 'enterprise' | 'per-person' | 'shared' | 'none';
+export type CredentialSource = 'exchanged' | 'per-person' | 'shared' | 'none';
 
 /** How one upstream call was credentialed (never the token itself). */
 export interface UpstreamCredential {
   /**
-   * `exchanged` (RFC 8693, for the person), `enterprise` (an ID-JAG redeemed for the person),
-   * `per-person` (the person's own sign-in to the upstream), `shared` (one sign-in or header for
+   * `exchanged` (RFC 8693, for the person), `per-person` (the person's own sign-in to the upstream), `shared` (one sign-in or header for
    * everyone), `none` (no credential: stdio, or an open server).
    */
   source: CredentialSource;

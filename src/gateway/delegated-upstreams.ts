@@ -1,7 +1,6 @@
 /**
  * Upstreams called with a token made for the calling person from the token they
- * called the gateway with: by token exchange (RFC 8693, `"auth": { "tokenExchange" }`)
- * or by Enterprise-Managed Authorization (an ID-JAG redeemed with the JWT-bearer grant).
+ * called the gateway with, by token exchange (RFC 8693, `"auth": { "tokenExchange" }`).
  *
  * - The person's verified token is the subject; it never goes upstream itself, and
  *   no token is logged or put in an audit record or a message.
@@ -13,7 +12,7 @@
  *   lists the tools; a call never goes through it.
  */
 import { ExchangedTokens } from '../auth/client/exchanged-tokens.js';
-import { redactTokens } from '../auth/client/sign-in.js';
+import { redactTokens } from '../auth/client/redact-tokens.js';
 import type { IssuedToken } from '../auth/client/token-exchange.js';
 import { subjectTokenOf } from '../auth/subject-tokens.js';
 import { CandorError } from '../errors.js';
@@ -29,7 +28,7 @@ export interface DelegatedServer {
   url: string;
   headers?: Record<string, string>;
   era?: ServerConfig['era'];
-  source: 'exchanged' | 'enterprise';
+  source: 'exchanged';
   /** The upstream as the tokens name it (audience or resource), for audit records. */
   audience: string;
   /** Get a token for the person from their verified token (`subjectToken`). */
@@ -104,6 +103,9 @@ export class DelegatedUpstreams {
       );
     }
     const key = `${server}\0${person}`;
+    // Newest last; bounded like the token cache, oldest person forgotten first.
+    this.#subjects.delete(key);
+    if (this.#subjects.size >= 10_000) this.#subjects.delete(this.#subjects.keys().next().value as string);
     this.#subjects.set(key, { token: subjectToken, auth });
     await this.#token(server, key);
     const open = this.#pool.get(server, person);
@@ -155,9 +157,8 @@ export class DelegatedUpstreams {
       return await this.#tokens.get(server)!.get(key, notAfter, () => config.obtain(subject.token, subject.auth));
     } catch (error) {
       const reason = redactTokens(error instanceof CandorError ? error.message : String(error));
-      const how = config.source === 'enterprise' ? 'enterprise-managed authorization' : 'token exchange';
-      this.#options.logger.warn(`${server}: the ${how} for a person failed: ${reason}`);
-      throw new DelegationRefusal(`no token for ${server}: the ${how} failed: ${reason}.`);
+      this.#options.logger.warn(`${server}: the token exchange for a person failed: ${reason}`);
+      throw new DelegationRefusal(`no token for ${server}: the token exchange failed: ${reason}.`);
     }
   }
 }

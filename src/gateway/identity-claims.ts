@@ -38,3 +38,46 @@ export function departmentOf(auth: AuthInfo | undefined, claim = 'department'): 
   const value = auth?.claims?.[claim];
   return typeof value === 'string' ? value : '';
 }
+
+/** Who a request is, for the rules. */
+export interface RulesPrincipal {
+  id: string;
+  groups: string[];
+  /** The IdP's department claim (`''` when the token has none). */
+  department: string;
+  client: string;
+  scopes: string[];
+}
+
+/**
+ * The principal of a request: the token's subject, groups (from `groupsClaim`), department
+ * (from `departmentClaim`), client and scopes.
+ *
+ * @example
+ * ```ts
+ * principalOf(ctx.auth, 'groups'); // { id: 'alice', groups: ['dev'], department: 'R&D', client: 'cli', scopes: ['tools:read'] }
+ * ```
+ */
+export function principalOf(
+  auth: AuthInfo | undefined,
+  groupsClaim = 'groups',
+  departmentClaim = 'department',
+): RulesPrincipal {
+  if (auth === undefined) return LOCAL_PRINCIPAL;
+  return {
+    id: auth.subject ?? auth.clientId ?? 'unknown',
+    groups: groupsOf(auth, groupsClaim),
+    department: departmentOf(auth, departmentClaim),
+    client: auth.clientId ?? '',
+    scopes: [...(auth.scopes ?? [])],
+  };
+}
+
+/** Without `--auth-*`: one person, the same object every time (its class is computed once). */
+export const LOCAL_PRINCIPAL: RulesPrincipal = Object.freeze({
+  id: 'local',
+  groups: [],
+  department: '',
+  client: '',
+  scopes: [],
+});

@@ -19,7 +19,7 @@ import type { ToolSource } from '../pipeline/types.js';
 import type { AuthInfo, ToolDefinition } from '../tool/types.js';
 import { principalKey } from '../transports/http/authorizer.js';
 import { avoidWasmInliningFault } from '../util/wasm-inlining.js';
-import { departmentOf, groupsOf, type IdentityClaimNames } from './identity-claims.js';
+import { type IdentityClaimNames, LOCAL_PRINCIPAL, principalOf, type RulesPrincipal } from './identity-claims.js';
 import { FilteredTools } from './profiles.js';
 import { GATEWAY_META_KEY } from './proxy-tool.js';
 import { type EntityReads, type RulesReads, readsOf } from './rules-reads.js';
@@ -32,42 +32,7 @@ type DetailedError = { message: string; help: string | null; sourceLocations?: A
 export const RULES_SCHEMA_FILE = 'docs/cedar/candor.cedarschema';
 const CACHE_LIMIT = 100_000;
 
-/** Who a request is, for the rules. */
-export interface RulesPrincipal {
-  id: string;
-  groups: string[];
-  /** The IdP's department claim (`''` when the token has none). */
-  department: string;
-  client: string;
-  scopes: string[];
-}
-
-/**
- * The principal of a request: the token's subject, groups (from `groupsClaim`), department
- * (from `departmentClaim`), client and scopes.
- *
- * @example
- * ```ts
- * principalOf(ctx.auth, 'groups'); // { id: 'alice', groups: ['dev'], department: 'R&D', client: 'cli', scopes: ['tools:read'] }
- * ```
- */
-export function principalOf(
-  auth: AuthInfo | undefined,
-  groupsClaim = 'groups',
-  departmentClaim = 'department',
-): RulesPrincipal {
-  if (auth === undefined) return LOCAL;
-  return {
-    id: auth.subject ?? auth.clientId ?? 'unknown',
-    groups: groupsOf(auth, groupsClaim),
-    department: departmentOf(auth, departmentClaim),
-    client: auth.clientId ?? '',
-    scopes: [...(auth.scopes ?? [])],
-  };
-}
-
-/** Without `--auth-*`: one person, the same object every time (its class is computed once). */
-const LOCAL: RulesPrincipal = Object.freeze({ id: 'local', groups: [], department: '', client: '', scopes: [] });
+export { principalOf, type RulesPrincipal };
 
 type Action = 'call' | 'call_unconfirmed';
 
@@ -157,7 +122,7 @@ export class GatewayRules {
 
   /** The principal of a request's auth (groups from the configured claim); one object per auth object. */
   principal(auth: AuthInfo | undefined): RulesPrincipal {
-    if (auth === undefined) return LOCAL;
+    if (auth === undefined) return LOCAL_PRINCIPAL;
     let principal = this.#principals.get(auth);
     if (principal === undefined) {
       principal = principalOf(auth, this.#claims.groupsClaim, this.#claims.departmentClaim);

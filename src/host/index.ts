@@ -6,6 +6,20 @@
  * use of the host is exported here too (the scan at the door, one server's
  * `ServerConnection`, pin review); only the gateway's routed calls stay internal.
  */
+
+export type {
+  ClientCredentials,
+  EnterpriseGrantOptions,
+  EnterpriseToken,
+} from '../auth/client/enterprise-grant.js';
+export {
+  enterpriseAccessToken,
+  redeemIdentityAssertion,
+  requestIdentityAssertion,
+} from '../auth/client/enterprise-grant.js';
+export type { EnterpriseSettings } from '../auth/client/enterprise-settings.js';
+export type { IssuedToken, TokenExchangeRequest } from '../auth/client/token-exchange.js';
+export { exchangeToken, TOKEN_TYPES, TokenExchangeError } from '../auth/client/token-exchange.js';
 export type { NormalisedTool, Visibility, WireToolLike } from '../tool/annotations.js';
 export { normaliseTool, REQUIRES_USER_INTERACTION_KEY } from '../tool/annotations.js';
 export type { RetryOptions } from './call-failure.js';

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CredentialsStore } from '../auth/client/credentials-store.js';
-import { enterpriseAuthProvider } from '../auth/client/enterprise-settings.js';
+import { enterpriseAuthProvider } from '../auth/client/enterprise-provider.js';
 import { CandorOAuthProvider } from '../auth/client/provider.js';
 import { findSignInRequired, type SignInRequiredError } from '../auth/client/sign-in-required.js';
 import { CandorError } from '../errors.js';

@@ -14,10 +14,6 @@
  * Both requests authenticate the client (the extension requires it for the exchange).
  * No token or assertion appears in an error message.
  */
-import {
-  discoverAuthorizationServerMetadata,
-  discoverOAuthProtectedResourceMetadata,
-} from '@modelcontextprotocol/client';
 import { CandorError } from '../../errors.js';
 import { secureAuthFetch } from './secure-fetch.js';
 import { exchangeToken, type IssuedToken, postGrant, TOKEN_TYPES, TokenExchangeError } from './token-exchange.js';
@@ -128,6 +124,10 @@ export async function enterpriseAccessToken(options: EnterpriseGrantOptions): Pr
   let issuer: string;
   let tokenEndpoint: string;
   try {
+    // The SDK's discovery, loaded on first use: a server that never reaches out does not load the client.
+    const { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } = await import(
+      '@modelcontextprotocol/client'
+    );
     const prm = await discoverOAuthProtectedResourceMetadata(options.server, {}, fetchFn);
     resource = String(prm.resource);
     const first = prm.authorization_servers?.[0];

@@ -3,12 +3,9 @@
  * Enterprise-Managed Authorization. The person's ID token from their single sign-on at
  * the organisation's IdP is read from an environment variable (set by the SSO tooling
  * that signed them in); candor exchanges it at the IdP for an ID-JAG and redeems that at
- * the server's authorization server (enterprise-grant.ts). Tokens are kept in memory
- * until shortly before they expire, and obtained again after a 401.
+ * the server's authorization server (enterprise-grant.ts, enterprise-provider.ts).
  */
 import { CandorError } from '../../errors.js';
-import { enterpriseAccessToken } from './enterprise-grant.js';
-import { ExchangedTokens } from './exchanged-tokens.js';
 
 /** How a client reaches a server through Enterprise-Managed Authorization. */
 export interface EnterpriseSettings {
@@ -72,50 +69,4 @@ export function parseEnterprise(value: unknown, where: string): EnterpriseSettin
     settings.scopes = raw.scopes as string[];
   }
   return settings as EnterpriseSettings;
-}
-
-/**
- * A bearer token source for one server (the SDK transport's `authProvider` shape).
- *
- * @example
- * ```ts
- * const transport = new StreamableHTTPClientTransport(url, { authProvider: enterpriseAuthProvider(settings, url.href) });
- * ```
- */
-export function enterpriseAuthProvider(
-  settings: EnterpriseSettings,
-  server: string,
-  env: NodeJS.ProcessEnv = process.env,
-): { token(): Promise<string | undefined>; onUnauthorized(): Promise<void> } {
-  const tokens = new ExchangedTokens();
-  const read = (name: string | undefined, what: string): string | undefined => {
-    if (name === undefined) return undefined;
-    const value = env[name];
-    if (value === undefined || value === '')
-      throw new CandorError(
-        `Enterprise-managed authorization to ${server}: ${what} is read from $${name}, which is not set.`,
-        {
-          code: 'sign_in_required',
-        },
-      );
-    return value;
-  };
-  const obtain = async () => {
-    const idToken = read(settings.idTokenEnv ?? 'CANDOR_ID_TOKEN', "the person's ID token (from single sign-on)")!;
-    return enterpriseAccessToken({
-      idToken,
-      server,
-      idp: {
-        tokenEndpoint: settings.idpTokenEndpoint,
-        clientId: settings.idpClientId,
-        clientSecret: read(settings.idpClientSecretEnv, 'the IdP client secret'),
-      },
-      client: { clientId: settings.clientId, clientSecret: read(settings.clientSecretEnv, 'the client secret') },
-      ...(settings.scopes ? { scopes: settings.scopes } : {}),
-    });
-  };
-  return {
-    token: async () => (await tokens.get('token', undefined, obtain)).token,
-    onUnauthorized: async () => tokens.drop('token'),
-  };
 }

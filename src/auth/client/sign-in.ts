@@ -15,6 +15,7 @@ import { CandorError, type CandorErrorCode } from '../../errors.js';
 import type { CredentialsStore, StoredSignIn } from './credentials-store.js';
 import { LoopbackRedirect } from './loopback-redirect.js';
 import { CandorOAuthProvider } from './provider.js';
+import { redactTokens } from './redact-tokens.js';
 import { assertSecureAuthUrl } from './secure-fetch.js';
 import { clientSecretOf, type OAuthClientSettings } from './settings.js';
 import { findSignInRequired } from './sign-in-required.js';
@@ -269,10 +270,5 @@ export function describeSignInFailure(error: unknown, label: string, serverUrl: 
   return fail(`sign-in failed: ${message}`, 'auth_failed');
 }
 
-/** Replace anything that looks like a bearer token or a JWT in a message. */
-export function redactTokens(text: string): string {
-  return text
-    .replace(/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, '[token]')
-    .replace(/(access_token|refresh_token|id_token|client_secret|code)(["'=:\s]+)[\w.~+/-]{8,}/gi, '$1$2[redacted]')
-    .replace(/Bearer\s+[\w.~+/-]+=*/gi, 'Bearer [token]');
-}
+// Kept here too for the callers that read it from the sign-in module.
+export { redactTokens };

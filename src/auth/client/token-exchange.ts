@@ -9,8 +9,8 @@
  * error message: the endpoint's own `error` and `error_description` do, shortened.
  */
 import { CandorError } from '../../errors.js';
+import { redactTokens } from './redact-tokens.js';
 import { assertSecureAuthUrl, secureAuthFetch } from './secure-fetch.js';
-import { redactTokens } from './sign-in.js';
 
 /** RFC 8693 §3 token type identifiers candor sends or reads. */
 export const TOKEN_TYPES = Object.freeze({
