@@ -5,7 +5,6 @@
  */
 
 import { slugFor } from '../src/scan/batch.js';
-import { readSampleRule, samplePrecision } from './scorecard-sample.js';
 import {
   type ErrorFinding,
   errorFindings,
@@ -17,6 +16,7 @@ import {
   type StoredReport,
 } from './scorecard-data.js';
 import type { Figures } from './scorecard-dataset.js';
+import { readSampleRule, samplePrecision } from './scorecard-sample.js';
 
 /** Text safe in a VitePress table cell: no pipes, no line breaks, no HTML, no Vue interpolation. */
 const cell = (text: string) =>
