@@ -19,8 +19,17 @@ export const SERVER_PAGES_DIR = path.join(SCORECARD_DIR, 'by-server');
 /** A server page's file stem: the stored report's own. */
 export const serverPageSlug = (listed: string) => slugFor(listed);
 
-/** Text safe in a VitePress table cell or line: no pipes, no line breaks, no HTML, no Vue interpolation. */
+/**
+ * Text safe in a VitePress table cell or line: no pipes, no line breaks, no HTML, no Vue interpolation,
+ * and web addresses as code (the site would make a link of each, and one to localhost is dead).
+ */
 export const cell = (text: string) =>
+  text
+    .split(/(https?:\/\/[^\s`|<>{}]+)/)
+    .map((part, i) => (i % 2 === 1 ? `\`${part}\`` : escaped(part)))
+    .join('');
+
+const escaped = (text: string) =>
   text
     .replace(/\s+/g, ' ')
     .replace(/&/g, '&amp;')
