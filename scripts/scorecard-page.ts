@@ -5,7 +5,6 @@
  */
 
 import { slugFor } from '../src/scan/batch.js';
-import { readSampleRule, samplePrecision } from './scorecard-sample.js';
 import {
   type ErrorFinding,
   errorFindings,
@@ -17,18 +16,8 @@ import {
   type StoredReport,
 } from './scorecard-data.js';
 import type { Figures } from './scorecard-dataset.js';
-
-/** Text safe in a VitePress table cell: no pipes, no line breaks, no HTML, no Vue interpolation. */
-const cell = (text: string) =>
-  text
-    .replace(/\s+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\{/g, '&#123;')
-    .replace(/\}/g, '&#125;')
-    .replace(/\|/g, '\\|')
-    .replace(/([*_`[\]])/g, '\\$1');
+import { readSampleRule, samplePrecision } from './scorecard-sample.js';
+import { cell } from './scorecard-server-page.js';
 
 const short = (text: string, max = 140) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 

@@ -24,8 +24,12 @@ export default defineConfig({
     search: {
       provider: 'local',
       options: {
-        // The generated API pages would drown the concept pages in fuzzy matches; they have their own index.
-        _render: (src, env, md) => (env.relativePath.startsWith('reference/api/') ? '' : md.render(src, env)),
+        // The generated API pages and the scorecard's page per server (every tool of 151 servers) would drown
+        // the concept pages in fuzzy matches; each has its own index.
+        _render: (src, env, md) =>
+          env.relativePath.startsWith('reference/api/') || env.relativePath.startsWith('scorecard/by-server/')
+            ? ''
+            : md.render(src, env),
       },
     },
     nav: FACES.filter((face) => face.nav && all.some((page) => page.face === face.text)).map((face) => ({

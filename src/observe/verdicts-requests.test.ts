@@ -89,4 +89,28 @@ describe('judge with the API double', () => {
       'observe/read-only-sent-write',
     ]);
   });
+
+  it("keeps a request most tools send for their own work (one answer endpoint) as each tool's, and lowers a doubtful one", () => {
+    const ask: WitnessChange = {
+      kind: 'request',
+      method: 'POST',
+      host: 'api.example.test',
+      path: '/v1/agent',
+      read: 'ambiguous',
+    };
+    const tools = [1, 2, 3, 4].map((id) => ({
+      name: `ask_${id}`,
+      hints: READ,
+      calls: [call(true, id === 4 ? [] : [ask])],
+    }));
+    const server = judgeServer(tools, scene);
+    expect(server.findings).toEqual([]);
+    const mine = judge('ask_1', READ, tools[0]!.calls, scene, server.lines);
+    expect(mine.map((f) => [f.ruleId, f.severity])).toEqual([['observe/read-only-sent-write', 'warning']]);
+    // Sent by every tool, it is the server's, and still only a warning: doubt never raises a finding.
+    const all = tools.map((t) => ({ ...t, calls: [call(true, [ask])] }));
+    expect(judgeServer(all, scene).findings.map((f) => [f.ruleId, f.severity])).toEqual([
+      ['observe/server-wide-effect', 'warning'],
+    ]);
+  });
 });

@@ -65,7 +65,7 @@ export const OBSERVE_RULES = [
     summary:
       'The server changes the same files or reaches the same address on (nearly) every call, whatever the tool: one finding about the server, not one per tool.',
     explanation:
-      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints. The same request sent to an API double by (nearly) every tool that was called, whether or not the call then did its work (a usage event posted before each tool runs), is the server’s too: reported here once, not as each tool’s observe/read-only-sent-write or observe/closed-world-requested.',
+      'Bookkeeping and telemetry done on every call still contradict readOnlyHint: true (a write) or openWorldHint: false (the network); it is reported once, naming the tools whose hints it contradicts. An error only when it contradicts some tool’s hints. The same request sent to an API double by every tool that was called (at least three), whether or not the call then did its work (a usage event posted before each tool runs), is the server’s too: reported here once, not as each tool’s observe/read-only-sent-write or observe/closed-world-requested.',
   },
   {
     id: 'observe/server-log',
@@ -388,19 +388,22 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
         if (!byRequest.has(line)) byRequest.set(line, new Set());
         byRequest.get(line)!.add(tool.name);
       }
-  const needCalled = Math.max(SERVER_WIDE_MIN_TOOLS, Math.ceil(called.length * SERVER_WIDE_SHARE));
+  // Every called tool, not most: tools that share an endpoint for their own work (one API's answer
+  // endpoint behind several tools) send the same request too, but never all of a varied server's.
   for (const [line, names] of byRequest) {
-    if (names.size < needCalled) continue;
+    if (called.length < SERVER_WIDE_MIN_TOOLS || names.size < called.length) continue;
     lines.add(line);
     byLine.set(line, names);
   }
   if (lines.size === 0) return { findings: [], lines };
   const hit = called.filter((t) => [...lines].some((line) => byLine.get(line)!.has(t.name)));
   const reaches = (l: string) => l.startsWith('connect') || l.startsWith('resolved a name') || l.startsWith('sent ');
-  // A request is a write unless it is plainly a read (a GraphQL query, a GET); a file line always is.
-  const writes = [...lines].some((l) =>
-    l.startsWith('sent ') ? !/\((a read|a GraphQL query)\)$/.test(l) : !reaches(l),
+  // A file line is a write; a request is one when it plainly writes, and a doubtful one lowers the finding.
+  const surely = [...lines].some((l) =>
+    l.startsWith('sent ') ? /\((a write|a GraphQL mutation)\)$/.test(l) : !reaches(l),
   );
+  const doubtful = [...lines].some((l) => l.startsWith('sent ') && l.endsWith('(neither clearly a read nor a write)'));
+  const writes = surely || doubtful;
   const network = [...lines].some(reaches);
   const readOnly = writes ? hit.filter((t) => t.hints.readOnlyHint).map((t) => t.name) : [];
   const closed = network ? hit.filter((t) => !t.hints.openWorldHint).map((t) => t.name) : [];
@@ -416,7 +419,9 @@ function serverWide(tools: readonly JudgedTool[], scene: Scene): { findings: Obs
     }/${byRequest.size > 0 && [...lines].some((l) => l.startsWith('sent ')) ? called.length : exercised.length} tools).`,
     [...lines].sort(),
   );
-  return { findings: [contradicted.length > 0 ? base : { ...base, severity: 'info' }], lines };
+  // Only a doubtful request against read-only tools, and no closed world broken: one level lower.
+  const severity = contradicted.length === 0 ? 'info' : !surely && closed.length === 0 ? 'warning' : undefined;
+  return { findings: [severity ? { ...base, severity } : base], lines };
 }
 
 function listOf(names: readonly string[]): string {

@@ -18,6 +18,18 @@ describe('multi-action-hints', () => {
     expect(f?.patch).toEqual({ readOnlyHint: false, destructiveHint: true });
   });
 
+  it('lowers to a warning when every write action is led by a read verb (a URL to upload to, a result of a create)', () => {
+    const [mixed] = ids([
+      withActions('action', ['list', 'getUploadUrl', 'describeCreateResult'], { readOnlyHint: true }),
+    ]);
+    expect(mixed?.severity).toBe('warning');
+    // One plain write among them keeps it an error.
+    const [plain] = ids([withActions('action', ['list', 'getUploadUrl', 'createBucket'], { readOnlyHint: true })]);
+    expect(plain?.severity).toBe('error');
+    const [snake] = ids([withActions('action', ['list', 'get_upload_url'], { readOnlyHint: true })]);
+    expect(snake?.severity).toBe('warning');
+  });
+
   it('fires when an operation allows delete but destructiveHint is false', () => {
     const [f] = ids([
       withActions('operation', ['get', 'create', 'delete'], { readOnlyHint: false, destructiveHint: false }),

@@ -79,7 +79,7 @@ export const multiActionHints: LintRule = {
   severity: 'error',
   summary: 'A tool whose action argument mixes reads and writes advertises its worst action.',
   explanation:
-    'Hints describe the tool, not one call: a host that sees readOnlyHint true (or destructiveHint false) on a tool with `action: "list" | "delete"` skips confirmation for the delete too. Either split the tool into one tool per effect (best: each gets honest hints) or advertise the worst case.',
+    'Hints describe the tool, not one call: a host that sees readOnlyHint true (or destructiveHint false) on a tool with `action: "list" | "delete"` skips confirmation for the delete too. Either split the tool into one tool per effect (best: each gets honest hints) or advertise the worst case. When every write action is led by a read verb whose object only names a change ("getUploadUrl", "describeCreateResult"), the finding is a warning: such an action most likely reads.',
   *check({ tools }) {
     for (const tool of tools) {
       const found = classify(tool);
@@ -91,11 +91,17 @@ export const multiActionHints: LintRule = {
       const destructive = actions.filter((a) => a.inference.effect === 'destructive').map((a) => a.value);
       const label = toolLabel(tool);
       if (writes.length > 0 && declaredHint(tool, 'readOnlyHint') === true) {
+        // An action led by a read verb whose object only names a change ("getUploadUrl", "describeCreateResult")
+        // is most likely a read: when every write action is such a mix, the finding is one level lower.
+        const mixedOnly = actions
+          .filter((a) => a.inference.effect !== 'read')
+          .every((a) => a.inference.confidence === 'medium' && explainEffects(firstWord(a.value)).effect === 'read');
         yield {
           tool: label,
           message: `${label} claims readOnlyHint: true, but its "${key}" argument also allows ${quoted(writes)}.`,
           fix: `Split it into a read-only tool and a write tool, or set "readOnlyHint": false, "destructiveHint": ${worst.inference.effect === 'destructive'}.`,
           patch: { readOnlyHint: false, destructiveHint: worst.inference.effect === 'destructive' },
+          ...(mixedOnly ? { certainty: 'likely' as const } : {}),
         };
         continue;
       }
@@ -122,6 +128,11 @@ export const multiActionHints: LintRule = {
     }
   },
 };
+
+/** The first word of an action's name (`getUploadUrl` → `get`, `get_upload_url` → `get`). */
+function firstWord(value: string): string {
+  return /^[a-z]+|^[A-Z][a-z]*|^[A-Z]+(?![a-z])/.exec(value.replace(/^[^A-Za-z]+/, ''))?.[0] ?? value;
+}
 
 function quoted(values: string[]): string {
   return values.map((v) => `"${v}"`).join(', ');
