@@ -79,9 +79,9 @@ export const OBSERVE_RULES = [
     id: 'observe/first-use-state',
     severity: 'warning',
     summary:
-      "The server wrote a file under its HOME during the run's first call (or first call that did its work) and in no other call: state it keeps on first use, reported once for the server.",
+      "The server wrote a file in a hidden folder of its HOME during the run's first call (or first call that did its work) and in no other call: state it keeps on first use, reported once for the server.",
     explanation:
-      'Many servers create or refresh their own state the first time any tool runs: a telemetry record of the day’s first use, a config or profile made on demand. Which tool pays for it depends only on which is called first, so it is not that tool’s write and is left out of its verdict. The evidence must hold for the run: the file is under the sandbox HOME (not the workdir), the call’s arguments do not name it, and no other call of any tool wrote or deleted it. A warning, not silence: a tool that truly writes once, on its first call, looks the same, so the hint is worth a look.',
+      'Many servers create or refresh their own state the first time any tool runs: a telemetry record of the day’s first use, a config or profile made on demand. Which tool pays for it depends only on which is called first, so it is not that tool’s write and is left out of its verdict. The evidence must hold for the run: the file is in a hidden folder or file of the sandbox HOME (~/.config, ~/.cache, ~/.local: where programs keep their own state; not the workdir, and not a person’s folder such as ~/Documents), the call’s arguments do not name it, and no other call of any tool wrote or deleted it. A warning, not silence: a tool that truly writes once, on its first call, looks the same, so the hint is worth a look.',
   },
   {
     id: 'observe/destructive-no-effect',
@@ -325,7 +325,9 @@ function firstUse(tools: readonly JudgedTool[], scene: Scene): { findings: Obser
     const named = JSON.stringify(first.call.args);
     const written = classify(first.call, scene).writes.filter(
       (file) =>
-        file.startsWith(`${scene.home}/`) &&
+        // A program keeps its own state in HOME's hidden folders and files (~/.config, ~/.cache,
+        // ~/.local); a file in a person's folder (~/Documents/tasks.json) is a tool's work.
+        file.startsWith(`${scene.home}/.`) &&
         !named.includes(file) &&
         !named.includes(path.basename(file)) &&
         calls.every((other) => other === first || !touched(other.call).includes(file)),
