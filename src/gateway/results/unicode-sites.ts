@@ -53,10 +53,9 @@ export function siteWindows(text: string, budget?: BudgetCheck): Array<[number, 
   // Only the stretches the pass saw a site in (the whole text without a pass); soft hyphens,
   // below the pass's ranges, by a plain search, merged in order.
   const scanner = literalScanner();
-  const stretches: Array<readonly [number, number]> =
-    scanner !== undefined && scanner.remembers(text, SITE_UNITS)
-      ? [...scanner.stretchesInRanges(text, SITE_UNITS)]
-      : [[0, text.length]];
+  const stretches: Array<readonly [number, number]> = scanner?.remembers(text, SITE_UNITS)
+    ? [...scanner.stretchesInRanges(text, SITE_UNITS)]
+    : [[0, text.length]];
   for (let at = text.indexOf('\u00ad'); at !== -1; at = text.indexOf('\u00ad', at + 1)) stretches.push([at, at + 1]);
   stretches.sort((a, b) => a[0] - b[0]);
   let next = 0; // Sites before this are inside a window already.
